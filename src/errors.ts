@@ -1,0 +1,42 @@
+/**
+ * The one catalogue of error codes. Every error the server answers with is built here, so a
+ * client can switch on `code` and docs/ARCHITECTURE.md can list them. Messages are written
+ * for the person reading the response: they say what was wrong and what would be right.
+ */
+import createError from '@fastify/error'
+
+/** An action that does not fit the unified action space (schema or seed validator). */
+export const InvalidAction = createError<'ERR_INVALID_ACTION', 400, [string]>(
+  'ERR_INVALID_ACTION', '%s', 400)
+
+/** A point outside the coordinate space the request declared. */
+export const PointOutOfBounds = createError<'ERR_POINT_OUT_OF_BOUNDS', 400, [string]>(
+  'ERR_POINT_OUT_OF_BOUNDS', '%s', 400)
+
+/** A key name that no alias folds into the canonical vocabulary. */
+export const UnknownKey = createError<'ERR_UNKNOWN_KEY', 400, [string]>(
+  'ERR_UNKNOWN_KEY', '%s', 400)
+
+/** A well-formed request the selected driver or desktop cannot carry out (e.g. a button it lacks). */
+export const UnsupportedAction = createError<'ERR_UNSUPPORTED_ACTION', 400, [string]>(
+  'ERR_UNSUPPORTED_ACTION', '%s', 400)
+
+/** Missing or wrong API token. */
+export const Unauthorized = createError<'ERR_UNAUTHORIZED', 401, [string]>(
+  'ERR_UNAUTHORIZED', '%s', 401)
+
+/** The client went away before its action finished; whatever it held was released. */
+export const ActionAborted = createError<'ERR_ACTION_ABORTED', 499, [string]>(
+  'ERR_ACTION_ABORTED', '%s', 499)
+
+/** The desktop is starting, restarting or gone. Answered with Retry-After. */
+export const DesktopUnavailable = createError<'ERR_DESKTOP_UNAVAILABLE', 503, [string]>(
+  'ERR_DESKTOP_UNAVAILABLE', '%s', 503)
+
+/** The driver failed while carrying out a valid action. The message names the cause. */
+export const DriverFailure = createError<'ERR_DRIVER_FAILURE', 500, [string]>(
+  'ERR_DRIVER_FAILURE', '%s', 500)
+
+/** A configuration that cannot work (bad flag, unsafe listen address, dead DISPLAY). */
+export const InvalidConfig = createError<'ERR_INVALID_CONFIG', 500, [string]>(
+  'ERR_INVALID_CONFIG', '%s', 500)
