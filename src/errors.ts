@@ -9,6 +9,18 @@ import createError from '@fastify/error'
 export const InvalidAction = createError<'ERR_INVALID_ACTION', 400, [string]>(
   'ERR_INVALID_ACTION', '%s', 400)
 
+/** A query string that does not fit the route's parameters. */
+export const InvalidQuery = createError<'ERR_INVALID_QUERY', 400, [string]>(
+  'ERR_INVALID_QUERY', '%s', 400)
+
+/** No such route. */
+export const RouteNotFound = createError<'ERR_NOT_FOUND', 404, [string]>(
+  'ERR_NOT_FOUND', '%s', 404)
+
+/** A body over the configured size limit. */
+export const BodyTooLarge = createError<'ERR_BODY_TOO_LARGE', 413, [string]>(
+  'ERR_BODY_TOO_LARGE', '%s', 413)
+
 /** A point outside the coordinate space the request declared. */
 export const PointOutOfBounds = createError<'ERR_POINT_OUT_OF_BOUNDS', 400, [string]>(
   'ERR_POINT_OUT_OF_BOUNDS', '%s', 400)
@@ -34,7 +46,7 @@ export const DesktopUnavailable = createError<'ERR_DESKTOP_UNAVAILABLE', 503, [s
   'ERR_DESKTOP_UNAVAILABLE', '%s', 503)
 
 /** The driver failed while carrying out a valid action. The message names the cause. */
-export const DriverFailure = createError<'ERR_DRIVER_FAILURE', 500, [string]>(
+export const DriverFailure = createError<'ERR_DRIVER_FAILURE', 500, [string, { cause?: unknown }?]>(
   'ERR_DRIVER_FAILURE', '%s', 500)
 
 /** A configuration that cannot work (bad flag, unsafe listen address, dead DISPLAY). */

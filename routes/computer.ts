@@ -1,0 +1,68 @@
+/**
+ * POST /computer — one unified action; POST /computer/batch — several, as one unit.
+ * Handlers only orchestrate: planning, execution and scaling live in src/.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { ActionResponse, BatchResponse } from '../src/actions/response.ts'
+import { ActionQuery } from '../src/schemas/action-query.ts'
+import { BatchFailure, ErrorBody } from '../src/schemas/error-body.ts'
+import { errorBody, RETRY_AFTER_SECONDS } from '../src/error-handler.ts'
+import { runOptions } from './run-options.ts'
+
+export const computerRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { executor, actionSchemas } = fastify
+
+  const single = {
+    querystring: Type.Ref(ActionQuery),
+    body: Type.Ref(actionSchemas.UnifiedAction),
+    response: { 200: Type.Ref(ActionResponse), '4xx': Type.Ref(ErrorBody), '5xx': Type.Ref(ErrorBody) },
+  }
+
+  fastify.post('/computer', {
+    schema: { summary: 'Run one action of the unified action space', tags: ['computer'], ...single },
+  }, async (request, reply) => {
+    const outcome = await executor.run([request.body], runOptions(request.query, reply))
+    if (outcome.error) throw outcome.error
+    return outcome.results[0]!
+  })
+
+  // The seed system's own path, so its official SDKs work unchanged against this server.
+  fastify.post('/v1/instance/:instance_id/computer', {
+    config: { acceptsApiKeyHeader: true },
+    schema: {
+      summary: 'POST /computer under the seed system\'s path (its SDKs send x-api-key)',
+      tags: ['compatibility'],
+      params: Type.Object({ instance_id: Type.String({ description: 'Ignored: one server is one instance.' }) }),
+      ...single,
+    },
+  }, async (request, reply) => {
+    const outcome = await executor.run([request.body], runOptions(request.query, reply))
+    if (outcome.error) throw outcome.error
+    return outcome.results[0]!
+  })
+
+  fastify.post('/computer/batch', {
+    schema: {
+      summary: 'Run several actions in order as one unit; stops at the first failure',
+      description: 'Nothing else runs on the desktop between the actions. Every action is validated before the first one runs. On a failure the answer has the failing action\'s status and error body, plus the results of the actions before it and `failed_index`.',
+      tags: ['computer'],
+      querystring: Type.Ref(ActionQuery),
+      body: Type.Ref(actionSchemas.ActionBatch),
+      response: { 200: Type.Ref(BatchResponse), '4xx': Type.Ref(BatchFailure), '5xx': Type.Ref(BatchFailure) },
+    },
+  }, async (request, reply) => {
+    const outcome = await executor.run(request.body.actions, runOptions(request.query, reply))
+    if (!outcome.error) return { results: outcome.results, failed_index: null }
+    const body = errorBody(outcome.error)
+    const { failedIndex } = outcome
+    const kind = request.body.actions[failedIndex!]!.action
+    if (body.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+    return reply.code(body.statusCode).send({
+      ...body,
+      message: `actions[${failedIndex}] (${kind}): ${body.message}`,
+      results: outcome.results,
+      failed_index: failedIndex,
+    })
+  })
+}

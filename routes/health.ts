@@ -1,0 +1,39 @@
+/** GET /health — public (no token): is the desktop ready, how big is it, what is held. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+
+export const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  ready: Type.Boolean(),
+  driver: Type.String(),
+  display: Type.Union([Type.String(), Type.Null()], { description: 'The X display, e.g. ":99".' }),
+  screen: Type.Union([Type.Object({ width: Type.Integer(), height: Type.Integer() }), Type.Null()], {
+    description: 'The real screen size in pixels.',
+  }),
+  held: Type.Object({
+    keys: Type.Array(Type.String()),
+    buttons: Type.Array(Type.String()),
+  }, { description: 'Keys and buttons the server holds down right now (press_type/click_type down).' }),
+  queue: Type.Integer({ description: 'Requests waiting for or using the desktop.' }),
+}, { $id: 'Health', title: 'Health' })
+
+export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { executor, desktopInfo } = fastify
+  fastify.get('/health', {
+    config: { public: true },
+    schema: { summary: 'Readiness, screen size, driver and held inputs', tags: ['server'], response: { 200: Health, 503: Health } },
+  }, async (_request, reply) => {
+    const ready = executor.ready()
+    const screen = ready ? await executor.screenSize().catch(() => null) : null
+    reply.code(ready && screen ? 200 : 503)
+    return {
+      status: ready && screen ? 'ok' as const : 'unavailable' as const,
+      ready: ready && screen !== null,
+      driver: executor.driverName,
+      display: desktopInfo.display ?? null,
+      screen,
+      held: executor.held(),
+      queue: executor.pending,
+    }
+  })
+}

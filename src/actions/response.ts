@@ -1,0 +1,20 @@
+/** What every action answers: the seed system's response shape, plus the cursor. */
+import { Type, type Static } from '@sinclair/typebox'
+
+export const ActionResponse = Type.Object({
+  output: Type.Union([Type.String(), Type.Null()], { description: 'What was done, in words.' }),
+  error: Type.Union([Type.String(), Type.Null()], { description: 'Always null on 200; errors answer 4xx/5xx.' }),
+  base64_image: Type.Union([Type.String(), Type.Null()], {
+    description: 'A PNG (base64, no data: prefix) for take_screenshot, or after any action asked with screenshot=true.',
+  }),
+  cursor_position: Type.Union([Type.Tuple([Type.Integer(), Type.Integer()]), Type.Null()], {
+    description: "The pointer after the action, in the request's coordinate space.",
+  }),
+}, { $id: 'ActionResponse', title: 'ActionResponse' })
+export type ActionResponse = Static<typeof ActionResponse>
+
+export const BatchResponse = Type.Object({
+  results: Type.Array(Type.Ref(ActionResponse), { description: 'One response per action, in order.' }),
+  failed_index: Type.Null({ description: 'null: every action ran.' }),
+}, { $id: 'BatchResponse', title: 'BatchResponse' })
+export type BatchResponse = Static<typeof BatchResponse>

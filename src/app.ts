@@ -1,0 +1,102 @@
+/**
+ * buildApp(options) — the composition root. It wires the schemas, the executor over the
+ * given driver, the routes, auth, errors and OpenAPI into one Fastify instance, and listens
+ * nowhere: src/server.ts listens, tests use app.inject().
+ *
+ * This file and src/server.ts are the only files in src/ that import routes/ or drivers/.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { Logger } from 'pino'
+import { buildActionSchemas, DEFAULT_LIMITS, type Limits } from './actions/index.ts'
+import { ActionResponse, BatchResponse } from './actions/response.ts'
+import { authHook } from './auth.ts'
+import type { Driver } from './driver.ts'
+import { installErrorHandler } from './error-handler.ts'
+import { RouteNotFound } from './errors.ts'
+import { Executor } from './executor/executor.ts'
+import { loggerOptions } from './logger.ts'
+import { openapiInfo, withoutErrorMessages } from './openapi-info.ts'
+import { ActionQuery } from './schemas/action-query.ts'
+import { BatchFailure, ErrorBody } from './schemas/error-body.ts'
+import { createValidatorCompiler, formatValidationErrors } from './validation.ts'
+import { computerRoutes } from '../routes/computer.ts'
+import { healthRoutes } from '../routes/health.ts'
+
+export interface DesktopInfo {
+  /** The X display the driver acts on, when there is one. */
+  display?: string
+}
+
+export interface AppOptions {
+  driver: Driver
+  /** Required for every route but GET /health when set. */
+  token?: string
+  limits?: Limits
+  /** Held keys/buttons are released after this long without an action. */
+  holdTimeoutMs?: number
+  /** A ready logger (tests pass one writing to a capture stream), or a level for the default one. */
+  logger?: Logger | { level: string }
+  desktop?: DesktopInfo
+}
+
+export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    executor: Executor
+    actionSchemas: ReturnType<typeof buildActionSchemas>
+    desktopInfo: DesktopInfo
+  }
+}
+
+export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
+  const limits = options.limits ?? DEFAULT_LIMITS
+  const actionSchemas = buildActionSchemas(limits)
+  const shared = [...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure]
+
+  const logger = options.logger && 'child' in options.logger ? options.logger : undefined
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: loggerOptions(options.logger?.level ?? 'info') }),
+    bodyLimit: limits.maxBodyBytes,
+    schemaErrorFormatter: (errors, dataVar) => new Error(formatValidationErrors(errors, dataVar)),
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  for (const schema of shared) app.addSchema(schema)
+  app.setValidatorCompiler(createValidatorCompiler(shared))
+
+  const executor = new Executor({
+    driver: options.driver,
+    log: app.log.child({ component: 'executor', driver: options.driver.name }) as Logger,
+    holdTimeoutMs: options.holdTimeoutMs ?? DEFAULT_HOLD_TIMEOUT_MS,
+  })
+  app.decorate('executor', executor)
+  app.decorate('actionSchemas', actionSchemas)
+  app.decorate('desktopInfo', options.desktop ?? {})
+
+  installErrorHandler(app, limits.maxBodyBytes)
+  app.setNotFoundHandler((request) => {
+    throw new RouteNotFound(`no route ${request.method} ${request.url.split('?')[0]}; the API is described at /docs and /openapi.json`)
+  })
+  if (options.token) app.addHook('onRequest', authHook(options.token))
+
+  await app.register(swagger, {
+    openapi: openapiInfo,
+    transformObject: ({ openapiObject }) => withoutErrorMessages(openapiObject),
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `schema-${i}`) },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+
+  await app.register(healthRoutes)
+  await app.register(computerRoutes)
+
+  app.addHook('onReady', async () => { await options.driver.start() })
+  app.addHook('onClose', async () => {
+    await executor.close()
+    await options.driver.close()
+  })
+  return app
+}

@@ -1,0 +1,44 @@
+/**
+ * The one error handler. Every failure leaves as Fastify's error body
+ * `{ statusCode, code, error, message }` with a message a person can act on. Client errors
+ * are logged at info (they are not incidents), server errors at error with their cause.
+ */
+import { STATUS_CODES } from 'node:http'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ErrorBody } from './schemas/error-body.ts'
+import { BodyTooLarge, InvalidAction, InvalidQuery } from './errors.ts'
+
+/** Seconds a client should wait before retrying while the desktop (re)starts. */
+export const RETRY_AFTER_SECONDS = 2
+
+/** Fastify's own errors for malformed requests, re-worded where its message is terse. */
+function fromFastify (error: FastifyError, bodyLimit: number): Error {
+  if (error.validation) {
+    return error.validationContext === 'querystring' ? new InvalidQuery(error.message) : new InvalidAction(error.message)
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new BodyTooLarge(`the request body is larger than the ${bodyLimit}-byte limit (see --max-body-bytes)`)
+  }
+  return error
+}
+
+export function errorBody (error: Error): ErrorBody {
+  const { statusCode = 500, code = 'ERR_INTERNAL' } = error as Partial<FastifyError>
+  return {
+    statusCode,
+    code,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    message: statusCode < 500 || code.startsWith('ERR_') ? error.message : 'internal server error',
+  }
+}
+
+export function installErrorHandler (app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler(function (caught: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    const error = fromFastify(caught, bodyLimit)
+    const body = errorBody(error)
+    if (body.statusCode >= 500) request.log.error({ err: caught }, body.message)
+    else request.log.info({ code: body.code, message: body.message }, 'request refused')
+    if (body.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+    return reply.code(body.statusCode).send(body)
+  })
+}

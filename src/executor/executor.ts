@@ -1,0 +1,168 @@
+/**
+ * The executor owns the desktop's input: it plans actions, runs them one request at a time
+ * (SerialQueue), answers in the seed's response shape, and guarantees that nothing stays
+ * held — on failure, on abort, after the idle timeout and on close.
+ */
+import type { Logger } from 'pino'
+import type { UnifiedAction } from '../actions/index.ts'
+import type { ActionResponse } from '../actions/response.ts'
+import type { Driver, Size } from '../driver.ts'
+import { DesktopUnavailable, DriverFailure } from '../errors.ts'
+import { Scaler } from '../scaling.ts'
+import { encodePng } from '../screenshot.ts'
+import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
+import { planAction, type Plan } from './plan.ts'
+import { runPlan } from './run.ts'
+import { SerialQueue } from './serial-queue.ts'
+import { throwIfAborted } from './sleep.ts'
+
+export interface ExecutorOptions {
+  driver: Driver
+  log: Logger
+  /** Inputs held on purpose are released after this long without any action. */
+  holdTimeoutMs: number
+}
+
+export interface RunOptions {
+  /** The client's coordinate space; default the real screen. */
+  client?: Size
+  /** Attach a screenshot after the last action. */
+  screenshot?: boolean
+  signal?: AbortSignal
+}
+
+export interface BatchOutcome {
+  results: ActionResponse[]
+  /** Index of the failed action, or null when all ran. */
+  failedIndex: number | null
+  error?: Error
+}
+
+export class Executor {
+  readonly #driver: Driver
+  readonly #log: Logger
+  readonly #held = new HeldInputs()
+  readonly #queue = new SerialQueue()
+  readonly #holdTimeoutMs: number
+  #tracked: Driver
+  #screen?: Size
+  #idleTimer?: NodeJS.Timeout
+
+  constructor (options: ExecutorOptions) {
+    this.#driver = options.driver
+    this.#log = options.log
+    this.#holdTimeoutMs = options.holdTimeoutMs
+    this.#tracked = trackedDriver(this.#driver, this.#held)
+  }
+
+  get driverName (): string { return this.#driver.name }
+
+  ready (): boolean { return this.#driver.ready() }
+
+  held (): HeldSnapshot { return this.#held.snapshot() }
+
+  /** Requests waiting for or holding the desktop. */
+  get pending (): number { return this.#queue.pending }
+
+  async screenSize (): Promise<Size> {
+    this.#assertReady()
+    this.#screen ??= await this.#driver.screenSize()
+    return this.#screen
+  }
+
+  /** Plans every action first (any 4xx is thrown before input is sent), then runs them as one unit. */
+  async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
+    const scaler = new Scaler(await this.screenSize(), options.client)
+    const plans = actions.map((action) => planAction(action, scaler))
+    return this.#queue.run(() => this.#runPlans(plans, scaler, options))
+  }
+
+  /** Releases every held key and button (serialised with the actions). */
+  releaseAll (): Promise<void> {
+    return this.#queue.run(() => this.#releaseHeld('requested'))
+  }
+
+  /** Forgets held inputs and the screen size: the desktop behind the driver was replaced. */
+  desktopReplaced (): void {
+    this.#held.clear()
+    this.#screen = undefined
+    clearTimeout(this.#idleTimer)
+  }
+
+  async close (): Promise<void> {
+    clearTimeout(this.#idleTimer)
+    if (this.#driver.ready()) await this.releaseAll().catch((error) => this.#log.warn({ err: error }, 'release on close failed'))
+  }
+
+  async #runPlans (plans: Plan[], scaler: Scaler, options: RunOptions): Promise<BatchOutcome> {
+    clearTimeout(this.#idleTimer)
+    const results: ActionResponse[] = []
+    const describe = (point: { x: number, y: number }) => `(${scaler.toClient(point).join(', ')})`
+    for (const [index, plan] of plans.entries()) {
+      const started = performance.now()
+      try {
+        throwIfAborted(options.signal)
+        this.#assertReady()
+        const outcome = await runPlan(plan, { driver: this.#tracked, describe, ...(options.signal && { signal: options.signal }) })
+        const last = index === plans.length - 1
+        const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
+        const region = plan.kind === 'take_screenshot' ? plan.region : undefined
+        const base64Image = attach ? await this.#screenshot(scaler, region) : null
+        const cursor = scaler.toClient(await this.#driver.cursorPosition())
+        const output = plan.kind === 'get_cursor_position' ? `cursor at (${cursor.join(', ')})` : outcome.output
+        results.push({ output, error: null, base64_image: base64Image, cursor_position: cursor })
+        this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'ok' }, 'action')
+      } catch (caught) {
+        const error = asHttpError(caught)
+        this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'failed', code: (error as { code?: string }).code }, 'action')
+        await this.#releaseHeld(`${plan.kind} failed`)
+        return { results, failedIndex: index, error }
+      }
+    }
+    this.#armIdleTimer()
+    return { results, failedIndex: null }
+  }
+
+  async #screenshot (scaler: Scaler, region?: Extract<Plan, { kind: 'take_screenshot' }>['region']): Promise<string> {
+    const raw = await this.#driver.screenshot(region?.rect)
+    const png = await encodePng(raw, region ? region.size : scaler.client)
+    return png.toString('base64')
+  }
+
+  async #releaseHeld (reason: string): Promise<void> {
+    if (this.#held.empty) return
+    const held = this.#held.snapshot()
+    if (!this.#driver.ready()) {
+      // The X server is gone, and with it every pressed key: nothing left to release.
+      this.#held.clear()
+      return
+    }
+    try {
+      await this.#held.releaseAll(this.#driver)
+      this.#log.info({ released: held, reason }, 'released held input')
+    } catch (error) {
+      this.#log.error({ err: error, held, reason }, 'could not release held input')
+    }
+  }
+
+  #armIdleTimer (): void {
+    if (this.#held.empty) return
+    this.#idleTimer = setTimeout(() => {
+      void this.#queue.run(() => this.#releaseHeld(`idle for ${this.#holdTimeoutMs} ms`))
+    }, this.#holdTimeoutMs)
+    this.#idleTimer.unref()
+  }
+
+  #assertReady (): void {
+    if (!this.#driver.ready()) throw new DesktopUnavailable('the desktop is not ready (starting or restarting); retry shortly')
+  }
+}
+
+/** Errors with a status pass through; anything else from below is a driver failure with its cause. */
+function asHttpError (error: unknown): Error {
+  if (error instanceof Error && typeof (error as { statusCode?: unknown }).statusCode === 'number') return error
+  const message = error instanceof Error ? error.message : String(error)
+  return new DriverFailure(`the driver failed: ${message}`, { cause: error })
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100

@@ -1,0 +1,110 @@
+/**
+ * Turns a schema-valid unified action into a plan: key names resolved to canonical keys,
+ * points mapped to the real screen, the seed's cross-field rules checked. Pure: it touches
+ * no desktop, so a batch is planned whole before its first action runs, and a typo in its
+ * last action cannot leave the first ones half done.
+ */
+import type { ActionOf, UnifiedAction } from '../actions/index.ts'
+import type { MouseButton, Point, Rect, Size } from '../driver.ts'
+import { InvalidAction } from '../errors.ts'
+import { parseCombo, type KeyInfo } from '../keys/index.ts'
+import type { Scaler, XY } from '../scaling.ts'
+
+interface Holding { hold: KeyInfo[] }
+
+export type Plan = { screenshot: boolean } & (
+  | { kind: 'move_mouse', to: Point } & Holding
+  | { kind: 'click_mouse', button: MouseButton, clickType: 'down' | 'up' | 'click', at?: Point, count: number } & Holding
+  | { kind: 'drag_mouse', path: Point[] } & Holding
+  | { kind: 'scroll', at?: Point, dx: number, dy: number } & Holding
+  | { kind: 'press_key', keys: KeyInfo[], durationMs?: number, pressType: 'press' | 'down' | 'up' }
+  | { kind: 'type_text', text: string } & Holding
+  | { kind: 'wait', durationMs: number }
+  | { kind: 'take_screenshot', region?: { rect: Rect, size: Size } }
+  | { kind: 'get_cursor_position' }
+)
+
+/** Every key of every entry; an entry may itself be a combo such as "ctrl+shift+t". */
+export function resolveKeys (names: readonly string[] | undefined): KeyInfo[] {
+  const keys = new Map<string, KeyInfo>()
+  for (const name of names ?? []) {
+    for (const key of parseCombo(name)) keys.set(key.name, key)
+  }
+  return [...keys.values()]
+}
+
+/** Wheel notches: a fraction rounds away from zero, so 0.2 is one notch, not none. */
+export function notches (delta: number): number {
+  return delta === 0 ? 0 : Math.sign(delta) * Math.ceil(Math.abs(delta))
+}
+
+export function planAction (action: UnifiedAction, scaler: Scaler): Plan {
+  const screenshot = action.screenshot === true
+  switch (action.action) {
+    case 'move_mouse':
+      return { kind: 'move_mouse', to: scaler.toReal(action.coordinates as XY), hold: resolveKeys(action.hold_keys), screenshot }
+    case 'click_mouse':
+      return planClick(action, scaler)
+    case 'drag_mouse':
+      return {
+        kind: 'drag_mouse',
+        path: action.path.map((point, i) => scaler.toReal(point as XY, `path[${i}]`)),
+        hold: resolveKeys(action.hold_keys),
+        screenshot,
+      }
+    case 'scroll': {
+      const dx = notches(action.delta_x ?? 0)
+      const dy = notches(action.delta_y ?? 0)
+      if (dx === 0 && dy === 0) throw new InvalidAction('at least one of delta_x or delta_y must be non-zero')
+      const at = action.coordinates ? scaler.toReal(action.coordinates as XY) : undefined
+      return { kind: 'scroll', ...(at && { at }), dx, dy, hold: resolveKeys(action.hold_keys), screenshot }
+    }
+    case 'press_key': {
+      const pressType = action.press_type ?? 'press'
+      if (action.duration !== undefined && pressType !== 'press') {
+        throw new InvalidAction(`duration is only allowed with press_type 'press' (got press_type '${pressType}')`)
+      }
+      const keys = resolveKeys(action.keys)
+      return {
+        kind: 'press_key',
+        keys,
+        pressType,
+        ...(action.duration !== undefined && { durationMs: Math.round(action.duration * 1000) }),
+        screenshot,
+      }
+    }
+    case 'type_text':
+      return { kind: 'type_text', text: action.text, hold: resolveKeys(action.hold_keys), screenshot }
+    case 'wait':
+      return { kind: 'wait', durationMs: Math.round(action.duration * 1000), screenshot }
+    case 'take_screenshot': {
+      const region = action.region ? scaler.regionToReal(action.region as [number, number, number, number]) : undefined
+      return { kind: 'take_screenshot', ...(region && { region }), screenshot: true }
+    }
+    case 'get_cursor_position':
+      return { kind: 'get_cursor_position', screenshot }
+    default: {
+      const unhandled: never = action
+      throw new InvalidAction(`unhandled action ${JSON.stringify(unhandled)}`)
+    }
+  }
+}
+
+function planClick (action: ActionOf<'click_mouse'>, scaler: Scaler): Plan {
+  const clickType = action.click_type ?? 'click'
+  const count = action.num_clicks ?? 1
+  // The seed's validator: num_clicks other than 1 only makes sense for a full click.
+  if (clickType !== 'click' && count !== 1) {
+    throw new InvalidAction("num_clicks should only be set for click_type='click'")
+  }
+  const at = action.coordinates ? scaler.toReal(action.coordinates as XY) : undefined
+  return {
+    kind: 'click_mouse',
+    button: action.button,
+    clickType,
+    ...(at && { at }),
+    count,
+    hold: resolveKeys(action.hold_keys),
+    screenshot: action.screenshot === true,
+  }
+}

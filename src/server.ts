@@ -1,0 +1,51 @@
+/**
+ * The entry point: reads the configuration, brings up the desktop (its own Xvfb when DISPLAY
+ * is unset), builds the app and listens. The only file that listens; it also owns shutdown:
+ * held input released, driver closed, Xvfb stopped.
+ */
+import closeWithGrace from 'close-with-grace'
+import pino from 'pino'
+import { buildApp } from './app.ts'
+import { loadConfig, usage } from './config.ts'
+import { loggerOptions } from './logger.ts'
+import { openDesktop } from '../drivers/desktop.ts'
+
+async function main (): Promise<void> {
+  let config
+  try {
+    config = loadConfig(process.argv.slice(2), process.env)
+  } catch (error) {
+    process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)
+    process.exit(2)
+  }
+  if (config.help) {
+    process.stdout.write(usage())
+    return
+  }
+  const log = pino(loggerOptions(config.logLevel))
+  const desktop = await openDesktop({ driver: config.driver, screen: config.screen, display: process.env.DISPLAY, log })
+  const app = await buildApp({
+    driver: desktop.driver,
+    ...(config.token && { token: config.token }),
+    limits: config.limits,
+    holdTimeoutMs: config.holdTimeoutMs,
+    logger: log,
+    desktop: { ...(desktop.display && { display: desktop.display }) },
+  })
+  closeWithGrace({ delay: 10_000, logger: log }, async ({ signal, err }) => {
+    if (err) log.error({ err }, 'shutting down after an error')
+    else log.info({ signal }, 'shutting down')
+    await app.close()
+    await desktop.stop()
+  })
+  try {
+    await app.listen({ host: config.host, port: config.port })
+  } catch (error) {
+    log.fatal({ err: error }, (error as Error).message)
+    await app.close().catch(() => {})
+    await desktop.stop()
+    process.exit(1)
+  }
+}
+
+await main()

@@ -1,0 +1,70 @@
+/**
+ * Auth (SPEC §7): with a token, every route but GET /health needs it; the seed-compatible
+ * route also takes x-api-key. Logs (SPEC §8): one line per action, never the token, never
+ * typed text or image data unless the level is debug (text only).
+ */
+import t from 'tap'
+import { build, post } from './helpers/build.ts'
+import { loadConfig } from '../src/config.ts'
+import { tokenMatches } from '../src/auth.ts'
+
+const TOKEN = 's3cret-token-value'
+const action = { action: 'get_cursor_position' }
+
+t.test('a token guards every route but /health', async (t) => {
+  const { app } = await build(t, { token: TOKEN })
+  const missing = await post(app, '/computer', action)
+  t.strictSame(missing.body, { statusCode: 401, code: 'ERR_UNAUTHORIZED', error: 'Unauthorized', message: 'this server needs an API token: send "Authorization: Bearer <token>"' })
+  const wrong = await post(app, '/computer', action, { authorization: 'Bearer nope' })
+  t.strictSame(wrong.body, { statusCode: 401, code: 'ERR_UNAUTHORIZED', error: 'Unauthorized', message: 'the API token is not valid' })
+  const right = await post(app, '/computer', action, { authorization: `Bearer ${TOKEN}` })
+  t.equal(right.status, 200)
+  t.equal((await post(app, '/computer/batch', { actions: [action] }, { authorization: `Bearer ${TOKEN}` })).status, 200)
+  t.equal((await post(app, '/computer/batch', { actions: [action] })).status, 401)
+  t.equal((await app.inject({ url: '/health' })).statusCode, 200, '/health is public')
+  t.equal((await app.inject({ url: '/openapi.json' })).statusCode, 401)
+  t.equal((await app.inject({ url: '/openapi.json', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode, 200)
+})
+
+t.test('x-api-key works on the seed-compatible route only', async (t) => {
+  const { app } = await build(t, { token: TOKEN })
+  const compat = await post(app, '/v1/instance/any-id/computer', action, { 'x-api-key': TOKEN })
+  t.equal(compat.status, 200)
+  t.strictSame(compat.body, { output: 'cursor at (0, 0)', error: null, base64_image: null, cursor_position: [0, 0] })
+  t.equal((await post(app, '/v1/instance/any-id/computer', action, { 'x-api-key': 'wrong' })).status, 401)
+  t.equal((await post(app, '/computer', action, { 'x-api-key': TOKEN })).status, 401)
+})
+
+t.test('without a token every route is open', async (t) => {
+  const { app } = await build(t)
+  t.equal((await post(app, '/computer', action)).status, 200)
+  t.equal((await post(app, '/v1/instance/x/computer', action)).status, 200)
+})
+
+t.test('tokens compare by value', async (t) => {
+  t.ok(tokenMatches('abc', 'abc'))
+  t.notOk(tokenMatches('abc', 'abd'))
+  t.notOk(tokenMatches('abc', 'abcd'))
+})
+
+t.test('refuses a non-loopback address without a token', async (t) => {
+  t.throws(() => loadConfig(['--host', '0.0.0.0'], {}), { code: 'ERR_INVALID_CONFIG', message: /refusing to listen on 0\.0\.0\.0 without a token/ })
+  t.equal(loadConfig(['--host', '0.0.0.0', '--allow-unauthenticated'], {}).host, '0.0.0.0')
+  t.equal(loadConfig(['--host', '0.0.0.0'], { API_TOKEN: 'x' }).token, 'x')
+  t.equal(loadConfig([], {}).host, '127.0.0.1')
+})
+
+t.test('logs: one line per action, no token, no typed text, no image', async (t) => {
+  const { app, logs, lines } = await build(t, { token: TOKEN })
+  const secretText = 'my password is hunter2'
+  await post(app, '/computer', { action: 'type_text', text: secretText }, { authorization: `Bearer ${TOKEN}` })
+  await post(app, '/computer?screenshot=true', { action: 'move_mouse', coordinates: [3, 3] }, { authorization: `Bearer ${TOKEN}` })
+  await post(app, '/v1/instance/i/computer', action, { 'x-api-key': TOKEN })
+  const actionLines = logs.filter((line) => line.msg === 'action')
+  t.strictSame(actionLines.map((line) => [line.action, line.outcome]), [['type_text', 'ok'], ['move_mouse', 'ok'], ['get_cursor_position', 'ok']])
+  t.ok(actionLines.every((line) => typeof line.ms === 'number'), 'each has a duration')
+  const all = lines.join('\n')
+  t.notMatch(all, TOKEN)
+  t.notMatch(all, 'hunter2')
+  t.notMatch(all, 'iVBORw0KGgo', 'no PNG data')
+})
