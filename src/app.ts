@@ -84,7 +84,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(swagger, {
     openapi: openapiInfo,
-    transformObject: ({ openapiObject }) => withoutErrorMessages(openapiObject),
+    transformObject: (document) => withoutErrorMessages('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `schema-${i}`) },
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
