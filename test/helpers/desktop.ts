@@ -1,0 +1,83 @@
+/**
+ * End-to-end helpers: a real Xvfb per test file on a free display, the app over the real
+ * nut driver on it, X clients started on it, and every process ended by PID at teardown.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { setTimeout as delay } from 'node:timers/promises'
+import { promisify } from 'node:util'
+import pino from 'pino'
+import { buildApp } from '../../src/app.ts'
+import { NutDriver } from '../../drivers/nut/nut-driver.ts'
+import { startXvfb } from '../../drivers/x11/xvfb.ts'
+
+const run = promisify(execFile)
+
+interface TestContext { teardown: (fn: () => unknown) => void }
+
+export async function startDesktop (t: TestContext, screen = '1280x800x24') {
+  const xvfb = await startXvfb({ screen })
+  t.teardown(() => xvfb.stop())
+  return xvfb
+}
+
+/** The app over the real nut driver on `display`, closed at teardown. */
+export async function buildOnDisplay (t: TestContext, display: string) {
+  const driver = new NutDriver({ display })
+  const app = await buildApp({ driver, logger: pino({ level: 'silent' }), desktop: { display } })
+  t.teardown(() => app.close())
+  await app.ready()
+  return { app, driver }
+}
+
+export async function xdotool (display: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run('xdotool', args, { env: { ...process.env, DISPLAY: display } })
+  return stdout.trim()
+}
+
+/** Where X says the pointer is. */
+export async function cursorFromX (display: string): Promise<[number, number]> {
+  const out = await xdotool(display, 'getmouselocation')
+  const match = /x:(\d+) y:(\d+)/.exec(out)
+  return [Number(match![1]), Number(match![2])]
+}
+
+/** Starts an X client on the display; its stdout is collected; killed by PID at teardown. */
+export function startClient (t: TestContext, display: string, command: string, args: string[]) {
+  const child: ChildProcess = spawn(command, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'ignore'] })
+  let output = ''
+  child.stdout!.on('data', (chunk) => { output += chunk })
+  t.teardown(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    await exited
+  })
+  return { child, output: () => output, clear: () => { output = '' } }
+}
+
+/** Waits until a window matching the xdotool search (e.g. ['--class', 'xterm']) is mapped; returns its id. */
+export async function waitForWindow (display: string, search: string[]): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const ids = await xdotool(display, 'search', '--onlyvisible', ...search).catch(() => '')
+    if (ids) return ids.split('\n')[0]!
+    await delay(50)
+  }
+  throw new Error(`no window ${search.join(' ')} appeared`)
+}
+
+/** Keys and buttons X reports as down on the XTest devices (what the server presses). */
+export async function heldOnX (display: string): Promise<string[]> {
+  const env = { ...process.env, DISPLAY: display }
+  const states = await Promise.all(['Virtual core XTEST keyboard', 'Virtual core XTEST pointer'].map((device) =>
+    run('xinput', ['query-state', device], { env }).then(({ stdout }) => stdout)))
+  return states.join('\n').split('\n').filter((line) => /=down/.test(line)).map((line) => line.trim())
+}
+
+export async function until (check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check()) return true
+    await delay(25)
+  }
+  return check()
+}
