@@ -23,7 +23,14 @@ async function main (): Promise<void> {
     return
   }
   const log = pino(loggerOptions(config.logLevel))
-  const desktop = await openDesktop({ driver: config.driver, screen: config.screen, display: process.env.DISPLAY, log })
+  let desktop
+  try {
+    desktop = await openDesktop({ driver: config.driver, screen: config.screen, display: process.env.DISPLAY || undefined, log })
+  } catch (error) {
+    log.fatal({ err: error }, (error as Error).message)
+    process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)
+    process.exit(1)
+  }
   const app = await buildApp({
     driver: desktop.driver,
     ...(config.token && { token: config.token }),
@@ -42,6 +49,7 @@ async function main (): Promise<void> {
     await app.listen({ host: config.host, port: config.port })
   } catch (error) {
     log.fatal({ err: error }, (error as Error).message)
+    process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)
     await app.close().catch(() => {})
     await desktop.stop()
     process.exit(1)

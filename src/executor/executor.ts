@@ -103,6 +103,7 @@ export class Executor {
       try {
         throwIfAborted(options.signal)
         this.#assertReady()
+        if (plan.kind === 'type_text') this.#log.debug({ action: plan.kind, text: plan.text }, 'typing')
         const outcome = await runPlan(plan, { driver: this.#tracked, describe, ...(options.signal && { signal: options.signal }) })
         const last = index === plans.length - 1
         const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
