@@ -1,13 +1,12 @@
 /**
- * Opens the desktop a configuration asks for: the driver, and the display it acts on — the
- * given DISPLAY, or an Xvfb of our own on a free display number when there is none.
- * `stop()` undoes all of it (driver first, then the Xvfb we started).
+ * Opens the desktop a configuration asks for: the fake in-memory screen, or the nut driver on
+ * the given DISPLAY or on an Xvfb of our own, supervised so that it comes back when X dies.
+ * The driver starts with the app (its onReady hook); `stop()` undoes everything.
  */
 import type { Logger } from 'pino'
 import type { Driver } from '../src/driver.ts'
 import { FakeDriver } from './fake/fake-driver.ts'
-import { NutDriver } from './nut/nut-driver.ts'
-import { startXvfb } from './x11/xvfb.ts'
+import { SupervisedDesktop } from './supervised-desktop.ts'
 
 export interface DesktopOptions {
   driver: 'nut' | 'fake'
@@ -19,29 +18,25 @@ export interface DesktopOptions {
 
 export interface Desktop {
   driver: Driver
-  display?: string
+  /** The X display in use, once started. */
+  readonly display?: string | undefined
   stop: () => Promise<void>
 }
 
-export async function openDesktop (options: DesktopOptions): Promise<Desktop> {
+export function openDesktop (options: DesktopOptions): Desktop {
+  const { width, height, depth } = options.screen
   if (options.driver === 'fake') {
-    const driver = new FakeDriver({ screen: { width: options.screen.width, height: options.screen.height } })
+    const driver = new FakeDriver({ screen: { width, height } })
     return { driver, stop: () => driver.close() }
   }
-  const log = options.log.child({ component: 'desktop' })
-  const { screen } = options
-  const xvfb = options.display
-    ? undefined
-    : await startXvfb({ screen: `${screen.width}x${screen.height}x${screen.depth}`, log })
-  const display = options.display ?? xvfb!.display
-  if (xvfb) log.info({ display, pid: xvfb.pid }, 'started Xvfb')
-  const driver = new NutDriver({ display, log: options.log.child({ component: 'driver', driver: 'nut' }) })
+  const driver = new SupervisedDesktop({
+    ...(options.display && { display: options.display }),
+    screen: `${width}x${height}x${depth}`,
+    log: options.log.child({ component: 'desktop' }),
+  })
   return {
     driver,
-    display,
-    stop: async () => {
-      await driver.close()
-      await xvfb?.stop()
-    },
+    get display () { return driver.display },
+    stop: () => driver.close(),
   }
 }

@@ -26,8 +26,8 @@ import { computerRoutes } from '../routes/computer.ts'
 import { healthRoutes } from '../routes/health.ts'
 
 export interface DesktopInfo {
-  /** The X display the driver acts on, when there is one. */
-  display?: string
+  /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
+  readonly display?: string | undefined
 }
 
 export interface AppOptions {

@@ -23,21 +23,14 @@ async function main (): Promise<void> {
     return
   }
   const log = pino(loggerOptions(config.logLevel))
-  let desktop
-  try {
-    desktop = await openDesktop({ driver: config.driver, screen: config.screen, display: process.env.DISPLAY || undefined, log })
-  } catch (error) {
-    log.fatal({ err: error }, (error as Error).message)
-    process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)
-    process.exit(1)
-  }
+  const desktop = openDesktop({ driver: config.driver, screen: config.screen, display: process.env.DISPLAY || undefined, log })
   const app = await buildApp({
     driver: desktop.driver,
     ...(config.token && { token: config.token }),
     limits: config.limits,
     holdTimeoutMs: config.holdTimeoutMs,
     logger: log,
-    desktop: { ...(desktop.display && { display: desktop.display }) },
+    desktop,
   })
   closeWithGrace({ delay: 10_000, logger: log }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'shutting down after an error')

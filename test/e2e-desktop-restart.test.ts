@@ -1,0 +1,45 @@
+/**
+ * The server outlives the X server: kill our Xvfb under load, again and again; every request
+ * gets an answer (200, or 503 with Retry-After), the process lives on, and the desktop is
+ * back — a new Xvfb, a new driver — within 2 s.
+ */
+import t from 'tap'
+import pino from 'pino'
+import { buildApp } from '../src/app.ts'
+import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
+import { cursorFromX } from './helpers/desktop.ts'
+
+const KILLS = 5
+
+t.test(`recovers from ${KILLS} X server deaths in a row`, async (t) => {
+  const desktop = new SupervisedDesktop({ screen: '1024x768x24', log: pino({ level: 'silent' }) })
+  const app = await buildApp({ driver: desktop, logger: pino({ level: 'silent' }), desktop })
+  t.teardown(() => app.close())
+  await app.ready()
+  const move = (x: number) => app.inject({ method: 'POST', url: '/computer', payload: { action: 'move_mouse', coordinates: [x, 10] } })
+  const recoveries: number[] = []
+  for (let kill = 0; kill < KILLS; kill++) {
+    const xvfbPid = Number((await import('node:child_process')).execFileSync('pgrep', ['-f', `Xvfb ${desktop.display} `]).toString().trim().split('\n')[0])
+    const inFlight = Array.from({ length: 5 }, (_, i) => move(100 + i))
+    process.kill(xvfbPid, 'SIGKILL')
+    const killedAt = performance.now()
+    for (const response of await Promise.all(inFlight)) {
+      t.ok([200, 503].includes(response.statusCode), `answered ${response.statusCode}`)
+      if (response.statusCode === 503) t.equal(response.headers['retry-after'], '2')
+    }
+    let recovered = -1
+    while (performance.now() - killedAt < 5000) {
+      const response = await move(200 + kill)
+      if (response.statusCode === 200) { recovered = performance.now() - killedAt; break }
+      t.equal(response.statusCode, 503)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    t.ok(recovered >= 0 && recovered < 2000, `back within 2 s (${Math.round(recovered)} ms)`)
+    t.strictSame(await cursorFromX(desktop.display!), [200 + kill, 10], 'the action landed on the new X server')
+    recoveries.push(Math.round(recovered))
+  }
+  t.equal(desktop.restarts, KILLS)
+  t.comment(`recovery times (ms): ${recoveries.join(', ')}`)
+  const health = await app.inject({ url: '/health' })
+  t.match(health.json(), { status: 'ok', ready: true, display: desktop.display })
+})
