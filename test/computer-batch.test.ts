@@ -103,3 +103,19 @@ t.test('limits are configurable', async (t) => {
   const batch = await post(app, '/computer/batch', { actions: [{ action: 'get_cursor_position' }, { action: 'get_cursor_position' }, { action: 'get_cursor_position' }] })
   t.equal(batch.body.message, 'a batch may have at most 2 actions')
 })
+
+t.test('concurrent requests never interleave: each runs whole, in arrival order', async (t) => {
+  const { app, driver } = await build(t)
+  const slow = post(app, '/computer', { action: 'press_key', keys: ['shift'], duration: 0.2 })
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  const fast = post(app, '/computer', { action: 'move_mouse', coordinates: [3, 3] })
+  const batch = post(app, '/computer/batch', { actions: [{ action: 'type_text', text: 'a' }, { action: 'type_text', text: 'b' }] })
+  await Promise.all([slow, fast, batch])
+  t.strictSame(driver.calls, [
+    { call: 'keyDown', key: 'shift' },
+    { call: 'keyUp', key: 'shift' },
+    { call: 'moveMouse', x: 3, y: 3 },
+    { call: 'typeText', text: 'a' },
+    { call: 'typeText', text: 'b' },
+  ])
+})

@@ -1,0 +1,36 @@
+/** Configuration (SPEC §8): flags, environment fallbacks, defaults, and clear refusals. */
+import t from 'tap'
+import { loadConfig, usage } from '../src/config.ts'
+
+t.test('defaults', async (t) => {
+  t.match(loadConfig([], {}), {
+    host: '127.0.0.1', port: 8000, driver: 'nut', screen: { width: 1280, height: 800, depth: 24 },
+    logLevel: 'info', allowUnauthenticated: false, holdTimeoutMs: 120_000, help: false,
+    limits: { maxWaitSeconds: 60, maxKeyHoldSeconds: 30, maxTextLength: 100_000, maxPathPoints: 1000, maxClicks: 10, maxComboKeys: 10, maxBatchActions: 100, maxBodyBytes: 1048576 },
+  })
+  t.equal(loadConfig([], {}).token, undefined)
+})
+
+t.test('flags win over the environment, which wins over defaults', async (t) => {
+  const env = { PORT: '9000', DRIVER: 'fake', SCREEN: '1024x768x16', LOG_LEVEL: 'debug', API_TOKEN: 'e', MAX_WAIT: '5', HOLD_TIMEOUT: '1.5' }
+  t.match(loadConfig([], env), { port: 9000, driver: 'fake', screen: { width: 1024, height: 768, depth: 16 }, logLevel: 'debug', token: 'e', holdTimeoutMs: 1500, limits: { maxWaitSeconds: 5 } })
+  t.match(loadConfig(['--port', '9100', '--token', 'f', '--max-wait', '7'], env), { port: 9100, token: 'f', limits: { maxWaitSeconds: 7 } })
+})
+
+t.test('bad values stop the server with a message', async (t) => {
+  const cases: Array<[string[], RegExp]> = [
+    [['--driver', 'magic'], /^--driver must be one of nut, fake \(got 'magic'\)$/],
+    [['--port', '70000'], /^--port must be 0\.\.65535/],
+    [['--screen', 'big'], /^--screen must look like 1280x800x24 \(got 'big'\)$/],
+    [['--screen', '10x10x24'], /width and height must be 64\.\.16384/],
+    [['--max-text', '0'], /^--max-text must be a positive integer \(got '0'\)$/],
+    [['--hold-timeout', '0'], /^--hold-timeout must be a positive number/],
+    [['--nope'], /Unknown option '--nope'/],
+  ]
+  for (const [argv, message] of cases) t.throws(() => loadConfig(argv, {}), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
+})
+
+t.test('--help lists every flag with its environment variable', async (t) => {
+  t.equal(loadConfig(['--help'], {}).help, true)
+  for (const text of ['--host', '[env HOST]', '--token', '[env API_TOKEN]', '--allow-unauthenticated', '--max-body-bytes']) t.match(usage(), text)
+})
