@@ -1,0 +1,22 @@
+/** A keep-alive JSON client over node:http, the same for every server the bench measures. */
+import { Agent, request } from 'node:http'
+
+export function client (port: number, connections = 1) {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections })
+  const post = (path: string, body: unknown): Promise<{ status: number, body: string }> =>
+    new Promise((resolve, reject) => {
+      const payload = JSON.stringify(body)
+      const req = request({
+        host: '127.0.0.1', port, path, method: 'POST', agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      }, (res) => {
+        let data = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => { data += chunk })
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }))
+      })
+      req.on('error', reject)
+      req.end(payload)
+    })
+  return { post, close: () => agent.destroy() }
+}

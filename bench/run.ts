@@ -1,0 +1,201 @@
+/**
+ * npm run bench — our server (nut driver) side by side with the approaches users would
+ * otherwise pick, on one Xvfb, in one run, interleaved (A B C D A B C D …) so drift hits all
+ * alike, printed as p50/p95 and ratios. `--quick` runs a seconds-long version (the smoke test).
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { setTimeout as delay } from 'node:timers/promises'
+import { startXvfb } from '../drivers/x11/xvfb.ts'
+import { client } from './http-client.ts'
+
+const quick = process.argv.includes('--quick')
+const ITERATIONS = quick ? 3 : 30
+const KIND_BUDGET_MS = quick ? 1500 : 6000
+const THROUGHPUT_MS = quick ? 1000 : 10_000
+const root = new URL('..', import.meta.url)
+
+interface Server { name: string, port: number, process: ChildProcess }
+
+const freePort = () => new Promise<number>((resolve) => {
+  const server = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number }
+    server.close(() => resolve(port))
+  })
+})
+
+async function waitHttp (port: number, body: unknown, timeoutMs = 20_000): Promise<void> {
+  const http = client(port)
+  const deadline = Date.now() + timeoutMs
+  try {
+    for (;;) {
+      const ok = await http.post('/computer', body).then((r) => r.status === 200, () => false)
+      if (ok) return
+      if (Date.now() > deadline) throw new Error(`no answer on port ${port}`)
+      await delay(20)
+    }
+  } finally { http.close() }
+}
+
+function startOurs (display: string | undefined, port: number): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' }
+  if (display) env.DISPLAY = display
+  else delete env.DISPLAY
+  return spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', '--port', String(port)], { cwd: root, env, stdio: 'ignore' })
+}
+
+function startBaseline (mode: string, display: string, port: number): ChildProcess {
+  return fork(new URL('./baseline-server.ts', import.meta.url), [mode, String(port)], {
+    cwd: root, env: { ...process.env, DISPLAY: display }, execArgv: ['--import', 'tsx'], stdio: 'ignore',
+  })
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
+}
+
+const point = (i: number): [number, number] => [200 + (i * 37) % 800, 150 + (i * 53) % 500]
+const kinds: Array<{ name: string, path: string, body: (i: number) => unknown }> = [
+  { name: 'move', path: '/computer', body: (i) => ({ action: 'move_mouse', coordinates: point(i) }) },
+  { name: 'click', path: '/computer', body: (i) => ({ action: 'click_mouse', button: 'left', coordinates: point(i) }) },
+  { name: 'double click', path: '/computer', body: (i) => ({ action: 'click_mouse', button: 'left', coordinates: point(i), num_clicks: 2 }) },
+  { name: 'key combo ctrl+a', path: '/computer', body: () => ({ action: 'press_key', keys: ['ctrl', 'a'] }) },
+  { name: 'type 20 ASCII', path: '/computer', body: () => ({ action: 'type_text', text: 'abcdefghij0123456789' }) },
+  { name: 'type 20 non-ASCII', path: '/computer', body: () => ({ action: 'type_text', text: 'éèêëàâäôöûüçñßøåæœ€£' }) },
+  { name: 'scroll 3 notches', path: '/computer', body: (i) => ({ action: 'scroll', coordinates: point(i), delta_y: 3 }) },
+  { name: 'drag 10 points', path: '/computer', body: (i) => ({ action: 'drag_mouse', path: Array.from({ length: 10 }, (_, k) => point(i + k)) }) },
+  { name: 'screenshot 1280x800', path: '/computer', body: () => ({ action: 'take_screenshot' }) },
+  { name: 'screenshot → 1024x768', path: '/computer?display_width_px=1024&display_height_px=768', body: () => ({ action: 'take_screenshot' }) },
+  { name: 'batch of 10', path: '/computer/batch', body: (i) => ({ actions: Array.from({ length: 10 }, (_, k) => ({ action: 'move_mouse', coordinates: point(i + k) })) }) },
+]
+
+async function latency (servers: Server[]) {
+  const clients = servers.map((s) => client(s.port))
+  const rows: Array<{ kind: string, results: Record<string, { p50: number, p95: number, n: number }> }> = []
+  for (const kind of kinds) {
+    const samples = servers.map(() => [] as number[])
+    const spent = servers.map(() => 0)
+    for (let i = 0; i < ITERATIONS; i++) {
+      for (const [s, http] of clients.entries()) {
+        if (samples[s]!.length >= 2 && spent[s]! > KIND_BUDGET_MS) continue
+        const started = performance.now()
+        const response = await http.post(kind.path, kind.body(i))
+        const ms = performance.now() - started
+        if (response.status !== 200) throw new Error(`${servers[s]!.name} ${kind.name}: ${response.status} ${response.body.slice(0, 200)}`)
+        samples[s]!.push(ms)
+        spent[s]! += ms
+      }
+    }
+    rows.push({
+      kind: kind.name,
+      results: Object.fromEntries(servers.map((s, k) => [s.name, { p50: percentile(samples[k]!, 50), p95: percentile(samples[k]!, 95), n: samples[k]!.length }])),
+    })
+  }
+  for (const http of clients) http.close()
+  return rows
+}
+
+async function throughput (port: number) {
+  const http = client(port, 10)
+  const latencies: number[] = []
+  let errors = 0
+  const end = Date.now() + THROUGHPUT_MS
+  await Promise.all(Array.from({ length: 10 }, async (_, worker) => {
+    for (let i = 0; Date.now() < end; i++) {
+      const started = performance.now()
+      const response = await http.post('/computer', { action: 'move_mouse', coordinates: point(worker * 1000 + i) }).catch(() => ({ status: 0 }))
+      latencies.push(performance.now() - started)
+      if (response.status !== 200) errors++
+    }
+  }))
+  http.close()
+  return { requests: latencies.length, perSecond: Math.round(latencies.length / (THROUGHPUT_MS / 1000)), p99: percentile(latencies, 99), errors }
+}
+
+async function rssMb (pid: number): Promise<number> {
+  const ids = [pid]
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '')
+  ids.push(...children.split(' ').filter(Boolean).map(Number))
+  let kb = 0
+  for (const id of ids) {
+    const status = await readFile(`/proc/${id}/status`, 'utf8').catch(() => '')
+    kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  }
+  return Math.round(kb / 1024)
+}
+
+async function coldStart (): Promise<number> {
+  const port = await freePort()
+  const started = performance.now()
+  const child = startOurs(undefined, port)
+  try {
+    await waitHttp(port, { action: 'move_mouse', coordinates: [1, 1] })
+    return Math.round(performance.now() - started)
+  } finally {
+    child.kill('SIGTERM')
+    await new Promise((resolve) => child.once('exit', resolve))
+  }
+}
+
+const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1))
+
+async function main () {
+  const xvfb = await startXvfb({ screen: '1280x800x24' })
+  const processes: ChildProcess[] = []
+  try {
+    // A window to act on: typing and clicks land in an xterm that discards its input.
+    processes.push(spawn('xterm', ['-geometry', '200x60+0+0', '-e', 'cat > /dev/null'], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' }))
+    const servers: Server[] = []
+    const ours = { name: 'ours (nut)', port: await freePort() }
+    servers.push({ ...ours, process: startOurs(xvfb.display, ours.port) })
+    for (const [name, mode] of [['(a) xdotool', 'xdotool'], ['(b) xdotool --delay 0', 'xdotool-nodelay'], ['(c) nut-js defaults', 'nut-default']]) {
+      const port = await freePort()
+      servers.push({ name: name!, port, process: startBaseline(mode!, xvfb.display, port) })
+    }
+    processes.push(...servers.map((s) => s.process))
+    for (const s of servers) await waitHttp(s.port, { action: 'move_mouse', coordinates: [5, 5] })
+
+    const rows = await latency(servers)
+    const load = await throughput(ours.port)
+    const rss = await rssMb(servers[0]!.process.pid!)
+    const cold = await coldStart()
+
+    const names = servers.map((s) => s.name)
+    const header = ['action', ...names.map((n) => `${n} p50/p95 ms`), ...names.slice(1).map((n) => `÷ ${n.split(' ')[0]}`)]
+    console.log(header.join(' | '))
+    for (const row of rows) {
+      const ourP50 = row.results[names[0]!]!.p50
+      console.log([
+        row.kind,
+        ...names.map((n) => `${fmt(row.results[n]!.p50)} / ${fmt(row.results[n]!.p95)}`),
+        ...names.slice(1).map((n) => `${(row.results[n]!.p50 / ourP50).toFixed(1)}x`),
+      ].join(' | '))
+    }
+    console.log(`throughput: ${load.perSecond} moves/s with 10 keep-alive clients (${load.requests} requests, p99 ${fmt(load.p99)} ms, ${load.errors} errors)`)
+    console.log(`cold start (npm start's server with its own Xvfb → first action): ${cold} ms`)
+    console.log(`RSS after the run (server + driver worker): ${rss} MB`)
+
+    const get = (kind: string, name = names[0]!) => rows.find((r) => r.kind === kind)!.results[name]!.p50
+    const targets: Array<[string, boolean]> = [
+      ['click p50 ≤ 2 ms', get('click') <= 2],
+      ['click ≥ 30x faster than (a)', get('click', names[1]) / get('click') >= 30],
+      ['type 20 ASCII ≤ 40 ms', get('type 20 ASCII') <= 40],
+      ['screenshot 1280x800 p50 ≤ 12 ms', get('screenshot 1280x800') <= 12],
+      ['screenshot ≥ 4x faster than screenshot-desktop', get('screenshot 1280x800', names[1]) / get('screenshot 1280x800') >= 4],
+      ['≥ 3000 moves/s, no errors', load.perSecond >= 3000 && load.errors === 0],
+      ['cold start ≤ 2 s', cold <= 2000],
+      ['RSS ≤ 200 MB', rss <= 200],
+    ]
+    for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
+    await mkdir(new URL('./results/', import.meta.url), { recursive: true })
+    await writeFile(new URL('./results/latest.json', import.meta.url), JSON.stringify({ quick, date: new Date().toISOString(), rows, throughput: load, coldStartMs: cold, rssMb: rss, targets }, null, 2))
+    console.log('bench: done')
+  } finally {
+    for (const child of processes) child.kill('SIGKILL')
+    await xvfb.stop()
+  }
+}
+
+await main()
