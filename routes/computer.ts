@@ -5,7 +5,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ActionResponse, BatchResponse } from '../src/actions/response.ts'
-import { ActionQuery } from '../src/schemas/action-query.ts'
+import type { FastifyReply } from 'fastify'
+import type { UnifiedAction } from '../src/actions/index.ts'
+import { ActionQuery, type ActionQuery as ActionQueryType } from '../src/schemas/action-query.ts'
 import { BatchFailure, ErrorBody } from '../src/schemas/error-body.ts'
 import { errorBody, RETRY_AFTER_SECONDS } from '../src/error-handler.ts'
 import { runOptions } from './run-options.ts'
@@ -19,13 +21,15 @@ export const computerRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     response: { 200: Type.Ref(ActionResponse), '4xx': Type.Ref(ErrorBody), '5xx': Type.Ref(ErrorBody) },
   }
 
-  fastify.post('/computer', {
-    schema: { summary: 'Run one action of the unified action space', tags: ['computer'], ...single },
-  }, async (request, reply) => {
-    const outcome = await executor.run([request.body], runOptions(request.query, reply))
+  const runOne = async (action: UnifiedAction, query: ActionQueryType, reply: FastifyReply) => {
+    const outcome = await executor.run([action], runOptions(query, reply))
     if (outcome.error) throw outcome.error
     return outcome.results[0]!
-  })
+  }
+
+  fastify.post('/computer', {
+    schema: { summary: 'Run one action of the unified action space', tags: ['computer'], ...single },
+  }, async (request, reply) => runOne(request.body, request.query, reply))
 
   // The seed system's own path, so its official SDKs work unchanged against this server.
   fastify.post('/v1/instance/:instance_id/computer', {
@@ -36,11 +40,7 @@ export const computerRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: Type.Object({ instance_id: Type.String({ description: 'Ignored: one server is one instance.' }) }),
       ...single,
     },
-  }, async (request, reply) => {
-    const outcome = await executor.run([request.body], runOptions(request.query, reply))
-    if (outcome.error) throw outcome.error
-    return outcome.results[0]!
-  })
+  }, async (request, reply) => runOne(request.body, request.query, reply))
 
   fastify.post('/computer/batch', {
     schema: {
