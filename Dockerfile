@@ -1,22 +1,30 @@
-# computer-gateway with its own Xvfb desktop. Build: docker build -t computer-gateway .
-# Run: docker run --init -p 8000:8000 -e API_TOKEN=change-me computer-gateway
+# computer-gateway with a desktop of its own (an Xvfb it starts, stops and restarts itself).
+#   docker build -t computer-gateway .
+#   docker run --rm -p 8000:8000 -e API_TOKEN=change-me computer-gateway
+# Inside the container the server listens on 0.0.0.0, which it refuses to do without a token:
+# pass API_TOKEN (or append --allow-unauthenticated to the command, on a trusted network only).
 FROM node:20-bookworm-slim
 
-# The same system setup as `npm run setup`, so CI exercises it on every run.
+# The same system setup as `npm run setup`, minus what only the tests use (Chromium, xterm…),
+# plus tini: PID 1 must reap zombies (Xvfb's xkbcomp, xdotool, xclip) and pass signals on.
+# /tmp/.X11-unix is where X servers keep their sockets: made by root, sticky and
+# world-writable, as X expects, since the server runs as a plain user.
 COPY scripts/install-system-deps.sh /tmp/install-system-deps.sh
-RUN bash /tmp/install-system-deps.sh && apt-get install -y --no-install-recommends tini \
-  && rm -rf /var/lib/apt/lists/* /tmp/install-system-deps.sh
+RUN bash /tmp/install-system-deps.sh --server-only tini \
+  && rm -rf /var/lib/apt/lists/* /tmp/install-system-deps.sh \
+  && mkdir -p /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix
 
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-fund --no-audit
-COPY src ./src
-COPY routes ./routes
-COPY drivers ./drivers
-COPY adapters ./adapters
+# tsx is a runtime dependency (the server runs its TypeScript through it), so --omit=dev keeps it.
+RUN npm ci --omit=dev --no-fund --no-audit && npm cache clean --force
+COPY . .
 
-# Listening beyond loopback needs a token: pass API_TOKEN (or --allow-unauthenticated).
 ENV HOST=0.0.0.0 PORT=8000 NODE_ENV=production
 EXPOSE 8000
+# Xvfb, the nut worker and the server need no privileges.
+USER node
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "--import", "tsx", "src/server.ts"]

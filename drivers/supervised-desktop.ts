@@ -32,6 +32,8 @@ export class SupervisedDesktop implements Driver {
   #display?: string
   #closing = false
   #restarting?: Promise<void>
+  /** A worker with nut-js already loaded, for the next restart (loading is most of its time). */
+  #spare?: NutDriver
   /** How many times the desktop was brought back after dying. */
   restarts = 0
 
@@ -61,15 +63,26 @@ export class SupervisedDesktop implements Driver {
   async close (): Promise<void> {
     this.#closing = true
     await this.#restarting?.catch(() => {})
+    await this.#spare?.close()
     await this.#driver?.close()
     await this.#xvfb?.stop()
   }
 
   async #connect (): Promise<void> {
-    const driver = new NutDriver({ display: this.#display!, log: this.#options.log })
+    const spare = this.#spare
+    this.#spare = undefined
+    const driver = spare?.display === this.#display ? spare! : new NutDriver({ display: this.#display!, log: this.#options.log })
+    if (spare && spare !== driver) await spare.close()
     driver.onExit((reason) => this.#lost(reason))
     await driver.start()
     this.#driver = driver
+    if (!this.#closing) {
+      this.#spare = new NutDriver({ display: this.#display!, log: this.#options.log })
+      this.#spare.prepare().catch((error) => {
+        this.#options.log.warn({ err: error }, 'could not load a spare driver worker')
+        this.#spare = undefined
+      })
+    }
   }
 
   #lost (reason: string): void {

@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# npm run setup: system packages, then npm dependencies.
+# npm run setup: the system packages (Xvfb & co., see install-system-deps.sh), then the npm
+# dependencies exactly as locked when there is a lock file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-system-deps.sh
-if [ -f package-lock.json ]; then npm ci --no-fund --no-audit; else npm install --no-fund --no-audit; fi
+if [ -f package-lock.json ]; then
+  npm ci --no-fund --no-audit
+else
+  npm install --no-fund --no-audit
+fi

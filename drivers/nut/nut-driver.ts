@@ -1,27 +1,64 @@
 /**
- * The `nut` driver, as the server sees it: a proxy to nut-worker, a child process that holds
- * nut-js. If the X server dies, libnut takes its process down (exit() from Xlib, or SIGSEGV);
- * here that only ends the child: calls reject with 503 and `onExit` tells the supervisor.
+ * The `nut` driver as the server sees it: a proxy to nut-worker, a child process holding
+ * nut-js. When the X server dies, libnut takes its own process down (Xlib's exit(), or
+ * SIGSEGV); here that ends only the child: every pending and later call rejects with
+ * DesktopUnavailable (503), ready() turns false, and onExit listeners hear why, so a
+ * supervisor can bring the desktop back. nut-js is never loaded in the calling process.
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
-import { DesktopUnavailable, DriverFailure } from '../../src/errors.ts'
+import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
-import type { Calls, Op, Reply } from './protocol.ts'
+import type { Calls, Command, Op, Reply } from './protocol.ts'
 
-export interface NutDriverOptions {
-  display: string
-  log?: { warn: (object: object, message: string) => void, info: (object: object, message: string) => void }
-  /** How long the worker may take to load nut-js and reach the display. */
-  startTimeoutMs?: number
+/** The logger methods used (pino's Logger fits). */
+export interface NutDriverLog {
+  info: (object: object, message: string) => void
+  warn: (object: object, message: string) => void
 }
 
-interface Pending { resolve: (value: unknown) => void, reject: (error: Error) => void }
+export interface NutDriverOptions {
+  /** The X display, e.g. ':99'. */
+  display: string
+  log?: NutDriverLog
+  /** How long the worker may take to load nut-js, and then to reach the display (default 15 s each). */
+  startTimeoutMs?: number
+  /**
+   * How long one call may take before the worker counts as hung — an X server that stopped
+   * answering without dying — and is killed (default 10 s; typeText adds 10 ms a character).
+   */
+  callTimeoutMs?: number
+}
 
-// Same extension as this module: .ts under tsx, .js in a compiled build.
-const WORKER = fileURLToPath(new URL(`./nut-worker${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url))
+interface Pending {
+  resolve: (value: unknown) => void
+  reject: (error: Error) => void
+  timer: NodeJS.Timeout
+}
+
+interface Waiter {
+  resolve: () => void
+  reject: (error: Error) => void
+}
+
+// Same extension as this module: .ts when run through tsx, .js in a compiled build.
+const EXTENSION = import.meta.url.slice(import.meta.url.lastIndexOf('.'))
+const WORKER = fileURLToPath(new URL(`./nut-worker${EXTENSION}`, import.meta.url))
+const STOP_GRACE_MS = 2000
+
+/**
+ * The worker runs with this process' Node flags (tsx's loader among them), minus the
+ * inspector's: a second process on the same inspector port fails, and --inspect-brk would
+ * wait for a debugger forever. A server started through tsx's register() API (bin/) has no
+ * loader flag to pass on, and Node 20 cannot load a .ts worker by itself: then tsx is added.
+ */
+function workerExecArgv (): string[] {
+  const args = process.execArgv.filter((arg) => !/^--(inspect|debug)(-brk|-wait|-port)?(=|$)/.test(arg))
+  if (EXTENSION === '.ts' && !args.some((arg) => /\btsx\b/.test(arg))) args.push(`--import=${import.meta.resolve('tsx')}`)
+  return args
+}
 
 export class NutDriver implements Driver {
   readonly name = 'nut'
@@ -29,9 +66,16 @@ export class NutDriver implements Driver {
   #options: NutDriverOptions
   #child?: ChildProcess
   #ready = false
+  #closed = false
+  #loading?: Promise<void>
+  #starting?: Promise<void>
+  /** Whoever waits for the worker's next 'loaded' or 'ready'. */
+  #waiter?: Waiter
   #nextId = 1
   #pending = new Map<number, Pending>()
   #exitListeners: Array<(reason: string) => void> = []
+  /** Set when we kill the worker ourselves, so its exit is reported with our reason. */
+  #killReason?: string
   #stderr = ''
 
   constructor (options: NutDriverOptions) {
@@ -39,62 +83,144 @@ export class NutDriver implements Driver {
     this.#options = options
   }
 
+  /** The worker's PID while it runs. */
+  get pid (): number | undefined { return this.#child?.pid }
+
   ready (): boolean { return this.#ready }
 
-  /** Called with a reason when the worker ends unexpectedly (e.g. the X server died). */
-  onExit (listener: (reason: string) => void): void { this.#exitListeners.push(listener) }
+  /**
+   * Calls `listener` with a reason when the worker ends after start() without close() — the
+   * X server died, or the worker hung and was killed. A failed start() rejects instead.
+   */
+  onExit (listener: (reason: string) => void): void {
+    this.#exitListeners.push(listener)
+  }
 
-  async start (): Promise<void> {
-    if (this.#ready) return
+  /**
+   * Forks the worker and waits until it has loaded nut-js, without touching the display:
+   * that is most of start()'s time, so a supervisor can keep a spare driver prepared.
+   * start() calls it when nobody did.
+   */
+  prepare (): Promise<void> {
+    if (this.#closed) return Promise.reject(this.#closedError())
+    this.#loading ??= this.#load()
+    return this.#loading
+  }
+
+  /**
+   * Probes the display (a dead one is a clear InvalidConfig, never a segfault), then has the
+   * worker connect and waits for it to report ready. Rejects with DesktopUnavailable if the
+   * worker dies or does not get ready in time. Calling it while started does nothing.
+   */
+  start (): Promise<void> {
+    if (this.#closed) return Promise.reject(this.#closedError())
+    if (this.#ready) return Promise.resolve()
+    this.#starting ??= this.#start().finally(() => { this.#starting = undefined })
+    return this.#starting
+  }
+
+  async #start (): Promise<void> {
     await probeDisplay(this.display)
+    await this.prepare()
+    if (this.#closed) throw this.#closedError()
+    const child = this.#child
+    if (!child) throw new DesktopUnavailable(`the nut driver could not start on ${this.display}: its process is gone`)
+    await this.#await('ready', () => child.send({ connect: true } satisfies Command))
+  }
+
+  async #load (): Promise<void> {
+    this.#killReason = undefined
+    this.#stderr = ''
     const child = fork(WORKER, [], {
-      execArgv: process.execArgv.filter((arg) => !arg.includes('processinfo')),
+      execArgv: workerExecArgv(),
       env: { ...process.env, DISPLAY: this.display },
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     })
     this.#child = child
-    child.stderr!.on('data', (chunk) => { this.#stderr = (this.#stderr + chunk).slice(-2000) })
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL')
-        reject(new DesktopUnavailable(`the nut driver did not start within ${this.#options.startTimeoutMs ?? 15000} ms on ${this.display}`))
-      }, this.#options.startTimeoutMs ?? 15_000)
-      child.on('message', (reply: Reply) => {
-        if ('ready' in reply) { clearTimeout(timer); this.#ready = true; resolve(); return }
-        const pending = this.#pending.get(reply.id)
-        if (!pending) return
-        this.#pending.delete(reply.id)
-        if (reply.ok) pending.resolve(reply.value)
-        else pending.reject(new DriverFailure(reply.message))
-      })
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer)
-        const wasReady = this.#ready
-        this.#ready = false
-        this.#child = undefined
-        const reason = `the X server on ${this.display} went away (driver process exited with ${signal ?? `code ${code}`})${this.#lastError()}`
-        for (const pending of this.#pending.values()) pending.reject(new DesktopUnavailable(reason))
-        this.#pending.clear()
-        if (!wasReady) reject(new DesktopUnavailable(`the nut driver could not start on ${this.display}${this.#lastError()}`))
-        else {
-          this.#options.log?.warn({ code, signal, display: this.display }, 'driver process exited')
-          for (const listener of this.#exitListeners) listener(reason)
-        }
-      })
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { this.#stderr = (this.#stderr + chunk).slice(-4000) })
+    child.on('message', (reply: Reply) => this.#receive(reply))
+    child.once('error', (error) => {
+      // fork() itself failed, and 'exit' may never come.
+      if (this.#child === child) this.#child = undefined
+      this.#loading = undefined
+      this.#waiter?.reject(new DesktopUnavailable(`the nut driver could not start on ${this.display}: ${error.message}`))
+      this.#waiter = undefined
+    })
+    child.once('exit', (code, signal) => this.#exited(child, signal ? `signal ${signal}` : `code ${code}`))
+    try {
+      await this.#await('loaded')
+    } catch (error) {
+      this.#loading = undefined
+      throw error
+    }
+  }
+
+  /** Waits for the worker's next 'loaded' or 'ready', killing it after the start timeout. */
+  #await (what: 'loaded' | 'ready', send?: () => void): Promise<void> {
+    const timeoutMs = this.#options.startTimeoutMs ?? 15_000
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => this.#kill(`the nut driver did not get ${what} within ${timeoutMs} ms on ${this.display}`, 'SIGKILL'), timeoutMs)
+      this.#waiter = {
+        resolve: () => { clearTimeout(timer); resolve() },
+        reject: (error) => { clearTimeout(timer); reject(error) },
+      }
+      send?.()
     })
   }
 
-  async close (): Promise<void> {
-    const child = this.#child
+  #receive (reply: Reply): void {
+    if ('loaded' in reply || 'ready' in reply) {
+      if ('ready' in reply) {
+        this.#ready = true
+        for (const note of reply.notes) this.#options.log?.warn({ display: this.display }, note)
+      }
+      this.#waiter?.resolve()
+      this.#waiter = undefined
+      return
+    }
+    const pending = this.#pending.get(reply.id)
+    if (!pending) return
+    clearTimeout(pending.timer)
+    this.#pending.delete(reply.id)
+    if (reply.ok) pending.resolve(reply.value)
+    else if (reply.kind === 'unsupported') pending.reject(new UnsupportedAction(reply.message))
+    else pending.reject(new DriverFailure(reply.message))
+  }
+
+  #exited (child: ChildProcess, how: string): void {
+    if (this.#child === child) this.#child = undefined
+    const wasReady = this.#ready
     this.#ready = false
-    if (!child) return
-    this.#exitListeners = []
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), 2000)
-    await exited
-    clearTimeout(timer)
+    this.#loading = undefined
+    const reason = this.#killReason ?? (wasReady
+      ? `the X server on ${this.display} went away (driver process exited with ${how})${this.#stderrTail()}`
+      : `the nut driver could not start on ${this.display} (process exited with ${how})${this.#stderrTail()}`)
+    for (const pending of this.#pending.values()) {
+      clearTimeout(pending.timer)
+      pending.reject(new DesktopUnavailable(reason))
+    }
+    this.#pending.clear()
+    this.#waiter?.reject(new DesktopUnavailable(reason))
+    this.#waiter = undefined
+    if (!wasReady || this.#closed) return
+    this.#options.log?.warn({ display: this.display, exit: how, stderr: this.#stderr.trim() || undefined }, 'nut driver process exited')
+    for (const listener of this.#exitListeners) listener(reason)
+  }
+
+  /** Ends the worker by PID (SIGTERM, then SIGKILL) and waits for it; a start() in progress rejects. Safe to call twice. */
+  async close (): Promise<void> {
+    this.#closed = true
+    const child = this.#child
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      this.#kill(this.#closedError().message, 'SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+      await exited
+      clearTimeout(timer)
+    }
+    await this.#starting?.catch(() => {})
+    await this.#loading?.catch(() => {})
   }
 
   screenSize (): Promise<Size> { return this.#call('screenSize') }
@@ -106,19 +232,51 @@ export class NutDriver implements Driver {
   keyDown (key: KeyInfo): Promise<void> { return this.#call('keyDown', key.keysym) }
   keyUp (key: KeyInfo): Promise<void> { return this.#call('keyUp', key.keysym) }
   typeText (text: string): Promise<void> { return this.#call('typeText', text) }
-  screenshot (region?: Rect): Promise<RawImage> { return this.#call('screenshot', region) }
+
+  async screenshot (region?: Rect): Promise<RawImage> {
+    const image = await this.#call('screenshot', region)
+    // The V8 serializer may hand a Uint8Array back; the contract says Buffer (no copy).
+    const data = image.data as Uint8Array
+    return Buffer.isBuffer(data) ? image : { ...image, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) }
+  }
 
   #call<K extends Op> (op: K, ...args: Calls[K]['args']): Promise<Calls[K]['result']> {
     const child = this.#child
-    if (!child || !this.#ready) return Promise.reject(new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`))
+    if (!child || !this.#ready) {
+      return Promise.reject(this.#closed ? this.#closedError() : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`))
+    }
     const id = this.#nextId++
+    const timeoutMs = (this.#options.callTimeoutMs ?? 10_000) + (op === 'typeText' ? 10 * (args[0] as string).length : 0)
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
-      child.send({ id, op, args })
+      const timer = setTimeout(() => {
+        this.#options.log?.warn({ display: this.display, op, timeoutMs }, 'nut driver hung; killing it')
+        this.#kill(`the nut driver on ${this.display} did not answer ${op} within ${timeoutMs} ms and was stopped`, 'SIGKILL')
+      }, timeoutMs)
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer })
+      child.send({ id, op, args } satisfies Command, (error) => {
+        if (!error) return
+        // The channel closed under us; the exit handler says why, unless it already ran.
+        const pending = this.#pending.get(id)
+        if (!pending) return
+        clearTimeout(pending.timer)
+        this.#pending.delete(id)
+        reject(new DesktopUnavailable(`the nut driver on ${this.display} is gone (${error.message})`))
+      })
     })
   }
 
-  #lastError (): string {
+  /** Kills the worker by PID, remembering why, so its exit is reported with that reason. */
+  #kill (reason: string, signal: NodeJS.Signals): void {
+    this.#ready = false
+    this.#killReason ??= reason
+    this.#child?.kill(signal)
+  }
+
+  #closedError (): Error {
+    return new DesktopUnavailable(`the nut driver on ${this.display} was closed`)
+  }
+
+  #stderrTail (): string {
     const lines = this.#stderr.trim().split('\n').filter(Boolean)
     return lines.length ? `: ${lines.slice(-2).join(' / ')}` : ''
   }

@@ -1,17 +1,27 @@
 /**
- * The child process that holds nut-js. It exists so that when the X server dies — and
- * Xlib calls exit(), or libnut segfaults — only this process goes, never the HTTP server.
- * It answers one request at a time, in order, over the IPC channel.
+ * The child process that holds nut-js (forked by NutDriver, DISPLAY set). It exists so that
+ * when the X server dies — Xlib then calls exit(), or libnut segfaults — only this process
+ * goes, never the HTTP server. It answers requests one at a time, in arrival order.
+ *
+ * Where nut-js cannot do a thing exactly, this file does it another way:
+ * - buttons 8/9 (back/forward): xdotool, since libnut knows only left/middle/right;
+ * - keys libnut has no name for, or whose keysym is not on the first level of the live
+ *   keymap: `xdotool keydown/keyup <keysym>` (see keysym-to-nut.ts);
+ * - shifted ASCII: typed key by key from the US table with Shift held (us-layout.ts);
+ * - non-ASCII text: `xdotool type`, one process per run of such characters. It is not exact
+ *   for every character (feasibility §4); exact Unicode typing on any layout means remapping
+ *   spare keycodes over XTest (feasibility §4b), which this file does not do.
  */
 import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
-import { Button, keyboard, mouse, Point as NutPoint, Region, screen } from '@nut-tree-fork/nut-js'
 import { createRequire } from 'node:module'
-import type { MouseButton, Point, RawImage, Rect } from '../../src/driver.ts'
-import { asciiKey, KEYSYM_TO_NUT } from './keysym-to-nut.ts'
-import type { Calls, Reply, Request } from './protocol.ts'
+import { Button, keyboard, mouse, Point as NutPoint, Region, screen } from '@nut-tree-fork/nut-js'
+import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import { readKeymap, type Keymap } from './keymap.ts'
+import { KEYSYM_TO_NUT } from './keysym-to-nut.ts'
+import { WorkerError, type Calls, type Command, type Reply } from './protocol.ts'
+import { usStroke } from './us-layout.ts'
 
-/** The few native calls nut-js does not expose with the behaviour we need. */
+/** The native calls nut-js does not expose with the behaviour needed here. */
 interface LibNut {
   setKeyboardDelay: (ms: number) => void
   keyToggle: (key: string, state: 'down' | 'up', modifiers: string[]) => void
@@ -20,16 +30,26 @@ interface LibNut {
 }
 const { libnut } = createRequire(import.meta.url)('@nut-tree-fork/libnut/dist/import_libnut.js') as { libnut: LibNut }
 
-const run = promisify(execFile)
-const xdotool = (args: string[]) => run('xdotool', args)
-
-// nut-js waits 100-300 ms before every action by default; we want X's own speed.
+// nut-js sleeps 100 ms (mouse) and 300 ms (keyboard) before actions by default, inside
+// blocking native calls; the server wants X's own speed and adds pacing itself if needed.
 mouse.config.autoDelayMs = 0
 keyboard.config.autoDelayMs = 0
 libnut.setKeyboardDelay(0)
 
-const NUT_BUTTONS: Partial<Record<MouseButton, Button>> = { left: Button.LEFT, right: Button.RIGHT, middle: Button.MIDDLE }
-// libnut has no buttons 8/9 ("Invalid mouse button specified"): xdotool sends them through XTest.
+/** Runs xdotool on our DISPLAY (inherited); stdin gets `input` when given. */
+function xdotool (args: string[], input?: string): Promise<{ stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('xdotool', args, { timeout: 30_000, maxBuffer: 1024 * 1024 }, (error, _stdout, stderr) => {
+      if (error) reject(new WorkerError('failure', `xdotool ${args[0]} failed: ${stderr.trim() || error.message}`))
+      else resolve({ stderr })
+    })
+    child.stdin?.end(input ?? '')
+  })
+}
+
+const NUT_BUTTONS: Partial<Record<MouseButton, Button>> = { left: Button.LEFT, middle: Button.MIDDLE, right: Button.RIGHT }
+// libnut throws "Invalid mouse button specified" for anything but left/middle/right; xdotool
+// presses X buttons 8 and 9 over XTest, which browsers read as back and forward.
 const X_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 }
 
 async function button (which: MouseButton, state: 'down' | 'up'): Promise<void> {
@@ -41,76 +61,132 @@ async function button (which: MouseButton, state: 'down' | 'up'): Promise<void> 
   await (state === 'down' ? mouse.pressButton(nut) : mouse.releaseButton(nut))
 }
 
+let keymap: Keymap = { firstLevel: new Set(), us: false }
+
 async function key (keysym: string, state: 'down' | 'up'): Promise<void> {
   const nut = KEYSYM_TO_NUT.get(keysym)
-  if (nut === undefined) {
-    await xdotool([state === 'down' ? 'keydown' : 'keyup', '--', keysym])
+  if (nut !== undefined && keymap.firstLevel.has(keysym)) {
+    libnut.keyToggle(nut, state, [])
     return
   }
-  libnut.keyToggle(nut, state, [])
+  // xdotool finds the keycode and level, or binds a spare keycode for a keysym the keymap
+  // lacks. The press itself is always the right keysym (checked against xev for every
+  // canonical key), with two side effects of xdotool's: for a second-level keysym ('exclam')
+  // it adds Shift only around the press, so a held '!' auto-repeats as '1'; for a keypad
+  // digit it presses Num_Lock around it, which flips the Num Lock state each time.
+  // For a name X does not know it only warns and exits 0, hence the stderr check.
+  const { stderr } = await xdotool([state === 'down' ? 'keydown' : 'keyup', '--', keysym])
+  if (/No such key name/i.test(stderr)) throw new WorkerError('unsupported', `X has no key named '${keysym}'`)
 }
 
-/** ASCII goes key by key through libnut (with Shift where the US layout needs it); the rest through xdotool. */
+/** Control characters have nothing to type; refuse before typing anything, not halfway. */
+function checkTypable (text: string): void {
+  const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.exec(text)
+  if (control) {
+    const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
+    throw new WorkerError('unsupported', `text contains the control character U+${code} at index ${control.index}, which cannot be typed; only printable characters, newline and tab can`)
+  }
+}
+
 async function typeText (text: string): Promise<void> {
-  let pending = ''
-  const flush = async () => {
-    if (pending) await xdotool(['type', '--delay', '0', '--', pending])
-    pending = ''
+  checkTypable(text)
+  // One newline however the text spells it.
+  text = text.replace(/\r\n?/g, '\n')
+  if (!keymap.us) {
+    // Not a US keymap: the US table would press the wrong keys. xdotool looks each character
+    // up in the live keymap, which is exact for ASCII on any layout (feasibility §4).
+    await xdotool(['type', '--delay', '0', '--file', '-'], text)
+    return
   }
+  let other = ''
   for (const char of text) {
-    const ascii = asciiKey(char)
-    if (!ascii) { pending += char; continue }
-    await flush()
-    libnut.keyTap(ascii.key, ascii.shift ? ['shift'] : [])
+    const stroke = usStroke(char)
+    if (!stroke) { other += char; continue }
+    if (other) { await xdotool(['type', '--delay', '0', '--file', '-'], other); other = '' }
+    libnut.keyTap(stroke.key, stroke.shift ? ['shift'] : [])
   }
-  await flush()
+  if (other) await xdotool(['type', '--delay', '0', '--file', '-'], other)
+}
+
+async function screenSize (): Promise<Size> {
+  return { width: await screen.width(), height: await screen.height() }
 }
 
 async function screenshot (region?: Rect): Promise<RawImage> {
+  if (region) {
+    const size = await screenSize()
+    const { x, y, width, height } = region
+    const inside = [x, y, width, height].every(Number.isInteger) && x >= 0 && y >= 0 && width > 0 && height > 0 &&
+      x + width <= size.width && y + height <= size.height
+    if (!inside) throw new WorkerError('unsupported', `region x=${x} y=${y} ${width}x${height} is not a whole-pixel rectangle inside the ${size.width}x${size.height} screen`)
+  }
   const image = region
     ? await screen.grabRegion(new Region(region.x, region.y, region.width, region.height))
     : await screen.grab()
   const rowBytes = image.width * 4
   let data = image.data
   if (image.byteWidth !== rowBytes) {
-    // Rows may be padded; the driver contract is tightly packed rows.
-    data = Buffer.alloc(rowBytes * image.height)
+    // XGetImage may pad rows; the driver contract is tightly packed rows.
+    data = Buffer.allocUnsafe(rowBytes * image.height)
     for (let row = 0; row < image.height; row++) image.data.copy(data, row * rowBytes, row * image.byteWidth, row * image.byteWidth + rowBytes)
   }
   return { width: image.width, height: image.height, order: 'bgra', data }
 }
 
 const handlers: { [K in keyof Calls]: (...args: Calls[K]['args']) => Promise<Calls[K]['result']> } = {
-  screenSize: async () => ({ width: await screen.width(), height: await screen.height() }),
-  moveMouse: async (point: Point) => { await mouse.setPosition(new NutPoint(point.x, point.y)) },
+  screenSize,
+  moveMouse: async (point: Point) => { await mouse.setPosition(new NutPoint(Math.round(point.x), Math.round(point.y))) },
   cursorPosition: async () => { const { x, y } = await mouse.getPosition(); return { x, y } },
   buttonDown: (which) => button(which, 'down'),
   buttonUp: (which) => button(which, 'up'),
-  // libnut's scrollMouse: positive y is up, positive x is LEFT (button 6) — the reverse of
-  // our contract (dy > 0 down, dx > 0 right), so both are negated.
-  wheel: async (dx, dy) => { libnut.scrollMouse(-dx, -dy) },
+  // libnut's scrollMouse(x, y) sends button 4 (up) for y > 0 and button 6 (LEFT) for x > 0:
+  // the reverse of our contract on both axes (dy > 0 down = 5, dx > 0 right = 7). nut-js'
+  // own scrollRight passes +x and so scrolls left (feasibility §4); negating both is right.
+  wheel: async (dx, dy) => { libnut.scrollMouse(-Math.round(dx), -Math.round(dy)) },
   keyDown: (keysym) => key(keysym, 'down'),
   keyUp: (keysym) => key(keysym, 'up'),
   typeText,
   screenshot,
 }
 
-function send (reply: Reply): void { process.send!(reply) }
+function send (reply: Reply): void {
+  process.send!(reply)
+}
 
-let chain = Promise.resolve()
-process.on('message', (request: Request) => {
-  chain = chain.then(async () => {
+/** Touches the display once, so a broken one fails here, before 'ready'; reads the keymap. */
+async function connect (): Promise<void> {
+  await mouse.getPosition()
+  const notes: string[] = []
+  try {
+    keymap = await readKeymap()
+    if (!keymap.us) notes.push('the keymap is not US: text is typed through xdotool type')
+  } catch (error) {
+    // Without the keymap every key goes through xdotool and all text through xdotool type:
+    // slower, still exact.
+    notes.push(`could not read the keymap (${(error as Error).message}): keys and text go through xdotool`)
+  }
+  send({ ready: true, notes })
+}
+
+let queue = Promise.resolve()
+process.on('message', (command: Command) => {
+  queue = queue.then(async () => {
+    if ('connect' in command) return connect()
     try {
-      const handler = handlers[request.op] as (...args: unknown[]) => Promise<unknown>
-      send({ id: request.id, ok: true, value: await handler(...request.args) })
+      const handler = handlers[command.op] as (...args: unknown[]) => Promise<unknown>
+      send({ id: command.id, ok: true, value: await handler(...command.args) })
     } catch (error) {
-      const message = error instanceof Error ? (error as Error & { stderr?: string }).stderr?.trim() || error.message : String(error)
-      send({ id: request.id, ok: false, message })
+      const kind = error instanceof WorkerError ? error.kind : 'failure'
+      send({ id: command.id, ok: false, kind, message: error instanceof Error ? error.message : String(error) })
     }
+  }).catch((error: unknown) => {
+    // Only connect() gets here; without a display there is nothing to serve.
+    process.stderr.write(`nut-worker: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(1)
   })
 })
+// The server went away (or closed us): nothing left to serve.
 process.on('disconnect', () => process.exit(0))
 
-// Touch the display once so a broken one fails here, before 'ready'.
-await mouse.getPosition()
-send({ ready: true })
+// nut-js is loaded (the imports above); no display has been touched yet.
+send({ loaded: true })

@@ -1,6 +1,11 @@
-/** The messages between NutDriver (the server's side) and nut-worker (the child process). */
+/**
+ * The messages between NutDriver (in the server process) and nut-worker (the child process
+ * that holds nut-js). Sent with `serialization: 'advanced'`, so Buffers cross as bytes.
+ * Requests carry a numeric id; the worker answers each id exactly once, in order.
+ */
 import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
 
+/** Every operation: its arguments and what it answers. */
 export interface Calls {
   screenSize: { args: [], result: Size }
   moveMouse: { args: [Point], result: void }
@@ -8,6 +13,7 @@ export interface Calls {
   buttonDown: { args: [MouseButton], result: void }
   buttonUp: { args: [MouseButton], result: void }
   wheel: { args: [number, number], result: void }
+  /** The key's X keysym name, e.g. 'Return', 'Control_L', 'KP_Enter'. */
   keyDown: { args: [string], result: void }
   keyUp: { args: [string], result: void }
   typeText: { args: [string], result: void }
@@ -16,13 +22,39 @@ export interface Calls {
 
 export type Op = keyof Calls
 
+/** Parent → worker. */
 export interface Request<K extends Op = Op> {
   id: number
   op: K
   args: Calls[K]['args']
 }
 
+/**
+ * Why a call failed. 'unsupported': the request cannot be done on this desktop (a key with
+ * no keysym, a region off the screen) — the client's to fix. 'failure': anything else.
+ */
+export type FailureKind = 'unsupported' | 'failure'
+
+/**
+ * Parent → worker, besides requests: `connect` makes a loaded worker touch the display
+ * (only after the parent probed it) and answer `ready`.
+ */
+export type Command = Request | { connect: true }
+
+/**
+ * Worker → parent. `loaded` comes once nut-js is imported — the slow part, done before any
+ * display is touched, so a supervisor can keep a spare worker loaded. `ready` answers
+ * `connect`; its notes say what the worker does differently on this desktop (for the log).
+ */
 export type Reply =
   | { id: number, ok: true, value: unknown }
-  | { id: number, ok: false, message: string }
-  | { ready: true }
+  | { id: number, ok: false, kind: FailureKind, message: string }
+  | { loaded: true }
+  | { ready: true, notes: string[] }
+
+/** An error the worker throws on purpose, carrying its kind across the process boundary. */
+export class WorkerError extends Error {
+  constructor (readonly kind: FailureKind, message: string) {
+    super(message)
+  }
+}

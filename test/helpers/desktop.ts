@@ -8,13 +8,23 @@ import { promisify } from 'node:util'
 import pino from 'pino'
 import { buildApp } from '../../src/app.ts'
 import { NutDriver } from '../../drivers/nut/nut-driver.ts'
-import { startXvfb } from '../../drivers/x11/xvfb.ts'
+import { startXvfb, type Xvfb } from '../../drivers/x11/xvfb.ts'
 
 const run = promisify(execFile)
 
 interface TestContext { teardown: (fn: () => unknown) => void }
 
-export async function startDesktop (t: TestContext, screen = '1280x800x24') {
+export interface DesktopOptions {
+  /** WIDTHxHEIGHTxDEPTH, default 1280x800x24. */
+  screen?: string
+}
+
+/**
+ * Starts an Xvfb of this test file's own on a free display (layout pinned to US) and stops it
+ * by PID at teardown. Returns its display and pid, plus `exited`/`alive` to watch it.
+ */
+export async function startDesktop (t: TestContext, options: DesktopOptions | string = {}): Promise<Xvfb> {
+  const screen = typeof options === 'string' ? options : options.screen ?? '1280x800x24'
   const xvfb = await startXvfb({ screen })
   t.teardown(() => xvfb.stop())
   return xvfb
@@ -29,12 +39,13 @@ export async function buildOnDisplay (t: TestContext, display: string) {
   return { app, driver }
 }
 
+/** Runs xdotool on `display`; resolves with its trimmed stdout. */
 export async function xdotool (display: string, ...args: string[]): Promise<string> {
   const { stdout } = await run('xdotool', args, { env: { ...process.env, DISPLAY: display } })
   return stdout.trim()
 }
 
-/** Where X says the pointer is. */
+/** Where X says the pointer is, from `xdotool getmouselocation`, as [x, y]. */
 export async function cursorFromX (display: string): Promise<[number, number]> {
   const out = await xdotool(display, 'getmouselocation')
   const match = /x:(\d+) y:(\d+)/.exec(out)
