@@ -18,13 +18,20 @@ import { CANONICAL_KEYS, type KeyInfo } from '../src/keys/index.ts'
 import { cursorFromX, startClient, startDesktop, until, waitForWindow, xdotool } from './helpers/desktop.ts'
 
 const run = promisify(execFile)
-const xvfb = await startDesktop(t)
-const { display } = xvfb
-const driver = new NutDriver({ display })
-t.teardown(() => driver.close())
-const startedAt = performance.now()
-await driver.start()
-const startMs = performance.now() - startedAt
+// Set up in t.before, so that a failure there still runs every teardown (no stray processes).
+let xvfb: Awaited<ReturnType<typeof startDesktop>>
+let display: string
+let driver: NutDriver
+let startMs = 0
+t.before(async () => {
+  xvfb = await startDesktop(t)
+  display = xvfb.display
+  driver = new NutDriver({ display })
+  t.teardown(() => driver.close())
+  const startedAt = performance.now()
+  await driver.start()
+  startMs = performance.now() - startedAt
+})
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const key = (keysym: string): KeyInfo => ({ name: keysym.toLowerCase(), keysym, modifier: false })

@@ -14,9 +14,13 @@ import sharp from 'sharp'
 import { buildOnDisplay, cursorFromX, heldOnX, startClient, startDesktop, until, waitForWindow, xdotool } from './helpers/desktop.ts'
 
 const run = promisify(execFile)
-const xvfb = await startDesktop(t)
-const { display } = xvfb
-const { app } = await buildOnDisplay(t, display)
+// Set up in t.before, so that a failure there still runs every teardown (no stray processes).
+let display: string
+let app: Awaited<ReturnType<typeof buildOnDisplay>>['app']
+t.before(async () => {
+  display = (await startDesktop(t)).display
+  app = (await buildOnDisplay(t, display)).app
+})
 
 async function act (body: unknown, query = '') {
   const response = await app.inject({ method: 'POST', url: `/computer${query}`, payload: body as object })
