@@ -11,6 +11,7 @@ export interface KeyInfo {
   modifier: boolean
 }
 
+// Only keys that change other keys while held; the lock keys toggle, so they are not here.
 const MODIFIERS: Array<[string, string]> = [
   ['shift', 'Shift_L'], ['shift_r', 'Shift_R'], ['ctrl', 'Control_L'], ['ctrl_r', 'Control_R'],
   ['alt', 'Alt_L'], ['alt_r', 'Alt_R'], ['super', 'Super_L'], ['super_r', 'Super_R'],
@@ -52,4 +53,4 @@ export const CANONICAL_KEYS: readonly KeyInfo[] = Object.freeze([
   ...Array.from({ length: 10 }, (_, i): KeyInfo => ({ name: `kp_${i}`, keysym: `KP_${i}`, modifier: false })),
   ...'abcdefghijklmnopqrstuvwxyz0123456789'.split('').map((c): KeyInfo => ({ name: c, keysym: c, modifier: false })),
   ...PUNCTUATION.map(key(false)),
-])
+].map((info) => Object.freeze(info)))
