@@ -22,6 +22,10 @@ import { openapiInfo, withoutErrorMessages } from './openapi-info.ts'
 import { ActionQuery } from './schemas/action-query.ts'
 import { BatchFailure, ErrorBody } from './schemas/error-body.ts'
 import { createValidatorCompiler, formatValidationErrors } from './validation.ts'
+import type { Adapter } from './adapter.ts'
+import { AdapterInfo, AdapterList, TranslateResponse } from './schemas/adapter-responses.ts'
+import { ADAPTERS } from '../adapters/index.ts'
+import { adapterQuerySchema, adapterRoutes } from '../routes/adapters.ts'
 import { computerRoutes } from '../routes/computer.ts'
 import { healthRoutes } from '../routes/health.ts'
 
@@ -40,6 +44,8 @@ export interface AppOptions {
   /** A ready logger (tests pass one writing to a capture stream), or a level for the default one. */
   logger?: Logger | { level: string }
   desktop?: DesktopInfo
+  /** The adapters served under /computer/{name}; default all of adapters/. */
+  adapters?: Adapter[]
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -55,7 +61,14 @@ declare module 'fastify' {
 export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const limits = options.limits ?? DEFAULT_LIMITS
   const actionSchemas = buildActionSchemas(limits)
-  const shared = [...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure]
+  const adapters = options.adapters ?? ADAPTERS
+  const adapterSchemas = adapters.flatMap((adapter) => [
+    ...adapter.versions.map((version) => version.schema), adapter.resultSchema, adapterQuerySchema(adapter),
+  ])
+  const shared = [
+    ...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure,
+    AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas,
+  ]
 
   const logger = options.logger && 'child' in options.logger ? options.logger : undefined
   const app = Fastify({
@@ -65,7 +78,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   for (const schema of shared) app.addSchema(schema)
-  app.setValidatorCompiler(createValidatorCompiler(shared))
+  const validatorCompiler = createValidatorCompiler(shared)
+  app.setValidatorCompiler(validatorCompiler)
 
   const executor = new Executor({
     driver: options.driver,
@@ -92,6 +106,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes)
   await app.register(computerRoutes)
+  await app.register(adapterRoutes, { adapters, compile: validatorCompiler })
 
   app.addHook('onReady', async () => { await options.driver.start() })
   app.addHook('onClose', async () => {

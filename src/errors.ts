@@ -17,6 +17,22 @@ export const InvalidQuery = createError<'ERR_INVALID_QUERY', 400, [string]>(
 export const RouteNotFound = createError<'ERR_NOT_FOUND', 404, [string]>(
   'ERR_NOT_FOUND', '%s', 404)
 
+/** No adapter of that name; the message lists the known ones. */
+export const UnknownAdapter = createError<'ERR_UNKNOWN_ADAPTER', 404, [string]>(
+  'ERR_UNKNOWN_ADAPTER', '%s', 404)
+
+/** A native payload that does not fit its adapter's schema or version. */
+export const InvalidNativePayload = createError<'ERR_INVALID_PAYLOAD', 400, [string]>(
+  'ERR_INVALID_PAYLOAD', '%s', 400)
+
+/** Model text (UI-TARS, Qwen) that does not parse; the message quotes the part that failed. */
+export const UnparseableModelOutput = createError<'ERR_UNPARSEABLE_OUTPUT', 400, [string]>(
+  'ERR_UNPARSEABLE_OUTPUT', '%s', 400)
+
+/** A call the model flagged for human confirmation, sent without acknowledging it. */
+export const SafetyCheckPending = createError<'ERR_SAFETY_CHECK_PENDING', 409, [string]>(
+  'ERR_SAFETY_CHECK_PENDING', '%s', 409)
+
 /** A body over the configured size limit. */
 export const BodyTooLarge = createError<'ERR_BODY_TOO_LARGE', 413, [string]>(
   'ERR_BODY_TOO_LARGE', '%s', 413)

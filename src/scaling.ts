@@ -15,16 +15,20 @@ export class Scaler {
   readonly real: Size
   readonly client: Size
   readonly scaled: boolean
+  readonly #name: string | undefined
 
-  constructor (real: Size, client: Size = real) {
+  /** `name` describes a client space that is not the declared display (e.g. a model's fixed grid). */
+  constructor (real: Size, client: Size = real, name?: string) {
     this.real = real
     this.client = client
     this.scaled = real.width !== client.width || real.height !== client.height
+    this.#name = name
   }
 
   /** The client's space as words, for error messages. */
   describeSpace (): string {
     const { width, height } = this.client
+    if (this.#name) return this.#name
     return this.scaled
       ? `the ${width}x${height} coordinate space declared by display_width_px/display_height_px`
       : `the ${width}x${height} screen`

@@ -67,13 +67,13 @@ function fieldsOf (schema: unknown): string[] {
 }
 
 /** The values a discriminated union accepts: inline consts, or the unified action kinds. */
-function tagValues (schema: unknown, tag: string): string[] {
+function tagValues (schema: unknown, tag: string, kinds: readonly string[]): string[] {
   const oneOf = (schema as { oneOf?: Array<{ properties?: Record<string, { const?: string }> }> }).oneOf ?? []
   const inline = oneOf.map((member) => member.properties?.[tag]?.const).filter((k): k is string => !!k)
-  return inline.length || tag !== 'action' ? inline : [...ACTION_KINDS]
+  return inline.length || tag !== 'action' ? inline : [...kinds]
 }
 
-function describe (error: ErrorObject, dataVar: string): string {
+function describe (error: ErrorObject, dataVar: string, kinds: readonly string[]): string {
   const { prefix, rest } = batchPrefix(error.instancePath)
   const where = describePath(rest)
   const subject = where || (prefix ? 'action' : dataVar)
@@ -84,9 +84,9 @@ function describe (error: ErrorObject, dataVar: string): string {
       return prefix + error.message
     case 'discriminator': {
       const params = error.params as { error: string, tag: string, tagValue: unknown }
-      const kinds = tagValues(error.parentSchema, params.tag).join(', ')
-      if (params.tagValue === undefined) return `${prefix}missing field '${params.tag}' (one of: ${kinds})`
-      return `${prefix}unknown ${params.tag} ${JSON.stringify(params.tagValue)} (one of: ${kinds})`
+      const values = tagValues(error.parentSchema, params.tag, kinds).join(', ')
+      if (params.tagValue === undefined) return `${prefix}missing field '${params.tag}' (one of: ${values})`
+      return `${prefix}unknown ${params.tag} ${JSON.stringify(params.tagValue)} (one of: ${values})`
     }
     case 'additionalProperties': {
       const field = (error.params as { additionalProperty: string }).additionalProperty
@@ -97,8 +97,23 @@ function describe (error: ErrorObject, dataVar: string): string {
     case 'required': {
       const field = (error.params as { missingProperty: string }).missingProperty
       const owner = action ? ` for action '${action}'` : where ? ` in ${where}` : ''
-      const choices = field === 'action' ? ` (one of: ${ACTION_KINDS.join(', ')})` : ''
+      const choices = field === 'action' && kinds.length ? ` (one of: ${kinds.join(', ')})` : ''
       return `${prefix}missing required field '${field}'${owner}${choices}`
+    }
+    case 'const': {
+      const allowed = (error.params as { allowedValue: unknown }).allowedValue
+      return `${prefix}${subject} must be ${JSON.stringify(allowed)}, not ${JSON.stringify(error.data)}`
+    }
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues
+      return `${prefix}${subject} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(error.data)}`
+    }
+    case 'anyOf': {
+      const consts = ((error.parentSchema as { anyOf?: Array<{ const?: unknown }> }).anyOf ?? []).map((m) => m.const)
+      if (consts.length && consts.every((c) => c !== undefined)) {
+        return `${prefix}${subject} must be one of ${consts.map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(error.data)}`
+      }
+      return `${prefix}${subject} ${error.message}`
     }
     case 'type':
       if (!where && !prefix) return `${dataVar} must be a JSON object`
@@ -110,14 +125,20 @@ function describe (error: ErrorObject, dataVar: string): string {
 
 /**
  * One message for a failed validation: the first error, since the seed's clients expect one
- * sentence (the seed's validators stop at the first failure too).
+ * sentence (the seed's validators stop at the first failure too). `kinds` are the values of
+ * `action` the schema accepts, for messages about a missing one (native payloads pass theirs).
  */
 export function formatValidationErrors (
   errors: FastifySchemaValidationError[] | ErrorObject[],
   dataVar: string,
+  kinds: readonly string[] = ACTION_KINDS,
 ): string {
   // ajv-errors' singleError mode can leave an empty placeholder before the real message.
-  const first = (errors as ErrorObject[]).find((e) => e.keyword !== 'errorMessage' || e.message)
+  const meaningful = (errors as ErrorObject[]).filter((e) => e.keyword !== 'errorMessage' || e.message)
+  // A wrong `action` explains every other error of its object: name it first. Of a union of
+  // literals, the summary (anyOf) says more than the first literal's mismatch.
+  const onAction = meaningful.filter((e) => /(^|\/)action$/.test(e.instancePath))
+  const first = onAction.find((e) => e.keyword === 'anyOf') ?? onAction[0] ?? meaningful[0]
   if (!first) return `${dataVar} is invalid`
-  return describe(first, dataVar === 'querystring' ? 'query' : dataVar)
+  return describe(first, dataVar === 'querystring' ? 'query' : dataVar, kinds)
 }

@@ -112,12 +112,12 @@ t.test('malformed JSON is a 400 that says so', async (t) => {
 
 t.test('an unknown route is a 404 pointing at the docs', async (t) => {
   const { app } = await build(t)
-  const response = await app.inject({ method: 'POST', url: '/computer/nope' })
+  const response = await app.inject({ method: 'POST', url: '/computer/nope/now' })
   t.strictSame(response.json(), {
     statusCode: 404,
     code: 'ERR_NOT_FOUND',
     error: 'Not Found',
-    message: 'no route POST /computer/nope; the API is described at /docs and /openapi.json',
+    message: 'no route POST /computer/nope/now; the API is described at /docs and /openapi.json',
   })
 })
 

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino'
 import type { UnifiedAction } from '../actions/index.ts'
 import type { ActionResponse } from '../actions/response.ts'
-import type { Driver, Size } from '../driver.ts'
+import type { Driver, Rect, Size } from '../driver.ts'
 import { DesktopUnavailable, DriverFailure } from '../errors.ts'
 import { Scaler } from '../scaling.ts'
 import { encodePng } from '../screenshot.ts'
@@ -26,6 +26,10 @@ export interface ExecutorOptions {
 export interface RunOptions {
   /** The client's coordinate space; default the real screen. */
   client?: Size
+  /** Words for that space in error messages, when it is not the declared display (a model's grid). */
+  clientName?: string
+  /** The size screenshots are returned at, when it differs from the coordinate space. */
+  screenshotSize?: Size
   /** Attach a screenshot after the last action. */
   screenshot?: boolean
   signal?: AbortSignal
@@ -72,7 +76,7 @@ export class Executor {
 
   /** Plans every action first (any 4xx is thrown before input is sent), then runs them as one unit. */
   async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
-    const scaler = new Scaler(await this.screenSize(), options.client)
+    const scaler = new Scaler(await this.screenSize(), options.client, options.clientName)
     const plans = actions.map((action) => planAction(action, scaler))
     return this.#queue.run(() => this.#runPlans(plans, scaler, options))
   }
@@ -108,7 +112,7 @@ export class Executor {
         const last = index === plans.length - 1
         const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
         const region = plan.kind === 'take_screenshot' ? plan.region : undefined
-        const base64Image = attach ? await this.#screenshot(scaler, region) : null
+        const base64Image = attach ? await this.#screenshot(region ? region.size : options.screenshotSize ?? scaler.client, region?.rect) : null
         const cursor = scaler.toClient(await this.#driver.cursorPosition())
         const output = plan.kind === 'get_cursor_position' ? `cursor at (${cursor.join(', ')})` : outcome.output
         results.push({ output, error: null, base64_image: base64Image, cursor_position: cursor })
@@ -124,9 +128,9 @@ export class Executor {
     return { results, failedIndex: null }
   }
 
-  async #screenshot (scaler: Scaler, region?: Extract<Plan, { kind: 'take_screenshot' }>['region']): Promise<string> {
-    const raw = await this.#driver.screenshot(region?.rect)
-    const png = await encodePng(raw, region ? region.size : scaler.client)
+  async #screenshot (size: Size, rect?: Rect): Promise<string> {
+    const raw = await this.#driver.screenshot(rect)
+    const png = await encodePng(raw, size)
     return png.toString('base64')
   }
 

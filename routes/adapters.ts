@@ -1,0 +1,191 @@
+/**
+ * GET /adapters; POST /computer/{adapter} (translate, run as one batch, answer natively);
+ * POST /computer/{adapter}/translate (the same translation, nothing run).
+ *
+ * A payload is validated against the schema of the version its query selects, so each route
+ * documents the union of its versions but checks exactly one. Errors before anything runs
+ * (payload, version, parse) are the usual error body; once the batch is handed to the
+ * executor, even a refusal (a point off screen, an unknown key) is answered in the model's
+ * own result form, with the error's status, so an agent loop can forward it to the model.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
+import type { FastifyReply, FastifySchema } from 'fastify'
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
+import type { Adapter, AdapterContext, AdapterOutcome, Translation } from '../src/adapter.ts'
+import type { ActionResponse } from '../src/actions/response.ts'
+import { errorBody, RETRY_AFTER_SECONDS } from '../src/error-handler.ts'
+import { InvalidNativePayload, UnknownAdapter } from '../src/errors.ts'
+import { clientSpace } from '../src/scaling.ts'
+import { ActionQuery } from '../src/schemas/action-query.ts'
+import { ErrorBody } from '../src/schemas/error-body.ts'
+import { AdapterList, TranslateResponse } from '../src/schemas/adapter-responses.ts'
+import { formatValidationErrors } from '../src/validation.ts'
+import { runOptions } from './run-options.ts'
+
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null }
+
+export interface AdapterRoutesOptions {
+  adapters: Adapter[]
+  /** The app's validator compiler (strict for bodies, coercing for the rest). */
+  compile: (request: { schema: TSchema, httpPart?: string }) => Validate
+}
+
+const capitalised = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
+
+export function adapterQuerySchema (adapter: Adapter) {
+  return Type.Object({ ...ActionQuery.properties, ...adapter.query?.properties }, {
+    additionalProperties: false,
+    $id: `${capitalised(adapter.name)}Query`,
+    title: `${capitalised(adapter.name)}Query`,
+  })
+}
+
+export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = async (fastify, { adapters, compile }) => {
+  const { executor } = fastify
+  const known = adapters.map((a) => a.name).join(', ') || 'none'
+
+  fastify.get('/adapters', {
+    schema: {
+      summary: 'The adapters: name, description, versions and coordinate space of each',
+      tags: ['adapters'],
+      response: { 200: Type.Ref(AdapterList) },
+    },
+  }, async () => ({
+    adapters: adapters.map((adapter) => ({
+      name: adapter.name,
+      description: adapter.description,
+      versions: adapter.versions.map(({ name, description }) => ({ name, description })),
+      default_version: adapter.defaultVersion,
+      coordinates: adapter.coordinates,
+    })),
+  }))
+
+  for (const adapter of adapters) {
+    const validators = new Map(adapter.versions.map((v) => [v.name, compile({ schema: Type.Ref(v.schema), httpPart: 'body' })]))
+    const kinds = actionValues(adapter)
+    const refs = adapter.versions.map((v) => Type.Ref(v.schema))
+    const body = refs.length === 1 ? refs[0]! : Type.Union(refs)
+    const querystring = Type.Ref(adapterQuerySchema(adapter))
+
+    const prepare = async (payload: unknown, query: Record<string, unknown>) => {
+      const version = adapter.version(query)
+      const validate = validators.get(version)!
+      if (!validate(payload)) {
+        const where = adapter.versions.length > 1 ? `${adapter.name} ${version}` : adapter.name
+        throw new InvalidNativePayload(`${where}: ${formatValidationErrors(validate.errors ?? [], 'payload', kinds)}`)
+      }
+      const screen = await executor.screenSize()
+      const context: AdapterContext = { version, screen, display: clientSpace(query) ?? screen, query }
+      const translation = adapter.translate(payload, context)
+      return { context, translation, space: adapter.space?.(context) }
+    }
+
+    // Bodies are checked in the handler against the requested version only.
+    const schema = (extra: Partial<FastifySchema>) => ({ tags: ['adapters'], querystring, body, ...extra })
+    const validatorCompiler = ({ schema: s, httpPart }: { schema: unknown, httpPart?: string }) =>
+      httpPart === 'body' ? () => true : compile({ schema: s as TSchema, httpPart })
+
+    fastify.post(`/computer/${adapter.name}`, {
+      validatorCompiler,
+      schema: schema({
+        summary: `Run a ${adapter.name} tool call; answers with ${adapter.name}'s own tool result`,
+        description: adapter.description,
+        response: {
+          200: Type.Ref(adapter.resultSchema),
+          '4xx': Type.Union([Type.Ref(adapter.resultSchema), Type.Ref(ErrorBody)]),
+          '5xx': Type.Union([Type.Ref(adapter.resultSchema), Type.Ref(ErrorBody)]),
+        },
+      }),
+    }, async (request, reply) => {
+      const query = request.query as Record<string, unknown>
+      const { context, translation, space } = await prepare(request.body, query)
+      const outcome = await execute(translation, space, context, query, reply)
+      if (outcome.error) {
+        reply.code(outcome.error.statusCode)
+        if (outcome.error.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+      }
+      return adapter.result(outcome, context, translation)
+    })
+
+    fastify.post(`/computer/${adapter.name}/translate`, {
+      validatorCompiler,
+      // The schema documents the answer; serialising through it would add every default, and
+      // the actions should read exactly as translated.
+      serializerCompiler: () => (data) => JSON.stringify(data),
+      schema: schema({
+        summary: `Translate a ${adapter.name} tool call into unified actions, running nothing`,
+        description: 'The same translation POST /computer/' + adapter.name + ' runs. Coordinates are in the space named by `display_width_px`/`display_height_px`: POST the actions to /computer/batch with those as the query to run them.',
+        response: { 200: Type.Ref(TranslateResponse), '4xx': Type.Ref(ErrorBody), '5xx': Type.Ref(ErrorBody) },
+      }),
+    }, async (request) => {
+      const { context, translation, space } = await prepare(request.body, request.query as Record<string, unknown>)
+      const size = space?.size ?? context.display
+      return {
+        adapter: adapter.name,
+        version: context.version,
+        actions: translation.actions,
+        screenshot: translation.screenshot,
+        display_width_px: size.width,
+        display_height_px: size.height,
+        meta: translation.meta ?? null,
+      }
+    })
+  }
+
+  const unknown = async (request: { params: { adapter: string } }) => {
+    throw new UnknownAdapter(`no adapter '${request.params.adapter}'; known adapters: ${known} (GET /adapters describes them)`)
+  }
+  const params = Type.Object({ adapter: Type.String() })
+  fastify.post('/computer/:adapter', { schema: { hide: true, params } }, unknown)
+  fastify.post('/computer/:adapter/translate', { schema: { hide: true, params } }, unknown)
+
+  async function execute (
+    translation: Translation,
+    space: ReturnType<NonNullable<Adapter['space']>>,
+    context: AdapterContext,
+    query: Record<string, unknown>,
+    reply: FastifyReply,
+  ): Promise<AdapterOutcome> {
+    const options = {
+      ...runOptions(query, reply),
+      screenshot: translation.screenshot,
+      ...(space && { client: space.size, clientName: space.name, screenshotSize: context.display }),
+    }
+    try {
+      const { results, failedIndex, error } = await executor.run(translation.actions, options)
+      return outcomeOf(results, failedIndex, error ?? null)
+    } catch (caught) {
+      const error = caught as Error & { statusCode?: number }
+      if (typeof error.statusCode !== 'number') throw caught
+      return outcomeOf([], null, error)
+    }
+  }
+}
+
+function outcomeOf (results: ActionResponse[], failedIndex: number | null, error: Error | null): AdapterOutcome {
+  const last = results.at(-1)
+  return {
+    results,
+    failedIndex,
+    error: error ? errorBody(error) : null,
+    screenshot: [...results].reverse().find((r) => r.base64_image)?.base64_image ?? null,
+    cursor: last?.cursor_position ?? null,
+  }
+}
+
+/** The `action` values the adapter's schemas accept, for messages about a missing one. */
+function actionValues (adapter: Adapter): string[] {
+  const values = new Set<string>()
+  const visit = (schema: unknown): void => {
+    if (!schema || typeof schema !== 'object') return
+    const s = schema as { properties?: { action?: { const?: string, enum?: string[], anyOf?: Array<{ const?: string }> } }, anyOf?: unknown[], oneOf?: unknown[] }
+    const action = s.properties?.action
+    if (action?.const) values.add(action.const)
+    for (const v of action?.enum ?? []) values.add(v)
+    for (const v of action?.anyOf ?? []) if (v.const) values.add(v.const)
+    for (const member of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) visit(member)
+  }
+  for (const version of adapter.versions) visit(version.schema)
+  return [...values]
+}
