@@ -7,10 +7,9 @@
  * - buttons 8/9 (back/forward): xdotool, since libnut knows only left/middle/right;
  * - keys libnut has no name for, or whose keysym is not on the first level of the live
  *   keymap: `xdotool keydown/keyup <keysym>` (see keysym-to-nut.ts);
- * - shifted ASCII: typed key by key from the US table with Shift held (us-layout.ts);
- * - non-ASCII text: `xdotool type`, one process per run of such characters. It is not exact
- *   for every character (feasibility §4); exact Unicode typing on any layout means remapping
- *   spare keycodes over XTest (feasibility §4b), which this file does not do.
+ * - text: nut-js types shifted punctuation unshifted and drops non-ASCII, xdotool type loses
+ *   characters (feasibility §4), so all text goes through TextTyper (drivers/x11): XTest on
+ *   the live keymap, spare keycodes bound for the rest — exact on any layout.
  */
 import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -19,7 +18,7 @@ import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.
 import { readKeymap, type Keymap } from './keymap.ts'
 import { KEYSYM_TO_NUT } from './keysym-to-nut.ts'
 import { WorkerError, type Calls, type Command, type Reply } from './protocol.ts'
-import { usStroke } from './us-layout.ts'
+import { TextTyper } from '../x11/text-typer.ts'
 
 /** The native calls nut-js does not expose with the behaviour needed here. */
 interface LibNut {
@@ -61,7 +60,7 @@ async function button (which: MouseButton, state: 'down' | 'up'): Promise<void> 
   await (state === 'down' ? mouse.pressButton(nut) : mouse.releaseButton(nut))
 }
 
-let keymap: Keymap = { firstLevel: new Set(), us: false }
+let keymap: Keymap = { firstLevel: new Set() }
 
 async function key (keysym: string, state: 'down' | 'up'): Promise<void> {
   const nut = KEYSYM_TO_NUT.get(keysym)
@@ -88,24 +87,13 @@ function checkTypable (text: string): void {
   }
 }
 
+let typer: TextTyper | undefined
+
 async function typeText (text: string): Promise<void> {
   checkTypable(text)
+  if (!typer) throw new WorkerError('failure', 'the typing connection to the X server is not open')
   // One newline however the text spells it.
-  text = text.replace(/\r\n?/g, '\n')
-  if (!keymap.us) {
-    // Not a US keymap: the US table would press the wrong keys. xdotool looks each character
-    // up in the live keymap, which is exact for ASCII on any layout (feasibility §4).
-    await xdotool(['type', '--delay', '0', '--file', '-'], text)
-    return
-  }
-  let other = ''
-  for (const char of text) {
-    const stroke = usStroke(char)
-    if (!stroke) { other += char; continue }
-    if (other) { await xdotool(['type', '--delay', '0', '--file', '-'], other); other = '' }
-    libnut.keyTap(stroke.key, stroke.shift ? ['shift'] : [])
-  }
-  if (other) await xdotool(['type', '--delay', '0', '--file', '-'], other)
+  await typer.type(text.replace(/\r\n?/g, '\n'))
 }
 
 async function screenSize (): Promise<Size> {
@@ -156,14 +144,13 @@ function send (reply: Reply): void {
 /** Touches the display once, so a broken one fails here, before 'ready'; reads the keymap. */
 async function connect (): Promise<void> {
   await mouse.getPosition()
+  typer = await TextTyper.open(process.env.DISPLAY ?? '')
   const notes: string[] = []
   try {
     keymap = await readKeymap()
-    if (!keymap.us) notes.push('the keymap is not US: text is typed through xdotool type')
   } catch (error) {
-    // Without the keymap every key goes through xdotool and all text through xdotool type:
-    // slower, still exact.
-    notes.push(`could not read the keymap (${(error as Error).message}): keys and text go through xdotool`)
+    // Without the keymap every key goes through xdotool: slower, still exact.
+    notes.push(`could not read the keymap (${(error as Error).message}): keys go through xdotool`)
   }
   send({ ready: true, notes })
 }

@@ -1,0 +1,123 @@
+/**
+ * Types text exactly through XTest on a pure-JavaScript X connection (node-x11): keys from
+ * the live keymap, everything else on spare keycodes bound per phase (typing-plan.ts).
+ * A lost X connection is an error here, never a process exit as in Xlib.
+ */
+import x11, { type XClient, type XTest } from 'x11'
+import { liveKeys, planTyping, type Bound, type LiveKeys, type Phase } from './typing-plan.ts'
+
+export interface TextTyperOptions {
+  /**
+   * How long applications get to read keys pressed under one binding before the spare
+   * keycodes are rebound (they look keysyms up when they read the event, under the binding
+   * of that moment). Measured: 20 ms garbled characters in Chromium; 150 ms plus `perKeyMs`
+   * per key was exact (test/e2e-typing.test.ts).
+   */
+  rebindPauseMs?: number
+  /**
+   * Added to that pause per key event sent since the last binding: an application reads a
+   * burst of keys at its own pace (Chromium on a loaded 2-core machine: about 2 ms a key).
+   */
+  perKeyMs?: number
+  /** How long an application gets to apply a new binding before its keys are pressed. */
+  settleMs?: number
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export class TextTyper {
+  readonly #client: XClient
+  readonly #xtest: XTest
+  readonly #minKeycode: number
+  readonly #count: number
+  readonly #pauseMs: number
+  readonly #settleMs: number
+  readonly #perKeyMs: number
+  #strokesSinceBind = 0
+  readonly #bound: Bound = new Map()
+  #lastStrokeAt = 0
+  #failure: Error | undefined
+
+  private constructor (client: XClient, xtest: XTest, minKeycode: number, maxKeycode: number, options: TextTyperOptions) {
+    this.#client = client
+    this.#xtest = xtest
+    this.#minKeycode = minKeycode
+    this.#count = maxKeycode - minKeycode + 1
+    this.#pauseMs = options.rebindPauseMs ?? 150
+    this.#settleMs = options.settleMs ?? 150
+    this.#perKeyMs = options.perKeyMs ?? 3
+    client.on('error', (error: Error) => { this.#failure = error })
+    client.on('end', () => { this.#failure ??= new Error('the X connection closed') })
+  }
+
+  static open (display: string, options: TextTyperOptions = {}): Promise<TextTyper> {
+    return new Promise((resolve, reject) => {
+      const client = x11.createClient({ display }, (error, info) => {
+        if (error) { reject(error); return }
+        client.require('xtest', (xtestError, xtest) => {
+          if (xtestError) { reject(xtestError); return }
+          resolve(new TextTyper(client, xtest, info.min_keycode, info.max_keycode, options))
+        })
+      })
+      client.once('error', reject)
+    })
+  }
+
+  async type (text: string): Promise<void> {
+    this.#check()
+    // Read every time (one round trip): the layout may have changed since (setxkbmap).
+    const keys = await this.#readKeymap()
+    const phases = planTyping(text, keys, this.#bound)
+    for (const phase of phases) await this.#run(phase, keys)
+  }
+
+  /** Unbinds the spare keycodes (best effort) and closes the connection. */
+  async close (): Promise<void> {
+    if (!this.#failure && this.#bound.size) {
+      await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs - Date.now()))
+      for (const keycode of this.#bound.keys()) this.#client.ChangeKeyboardMapping(keycode, 2, [0, 0])
+      await this.#client.sync().catch(() => {})
+    }
+    this.#client.terminate()
+  }
+
+  async #run ({ bind, strokes }: Phase, keys: LiveKeys): Promise<void> {
+    if (bind.length) {
+      // Keys already sent may still be unread under the old binding.
+      await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs + this.#perKeyMs * this.#strokesSinceBind - Date.now()))
+      this.#strokesSinceBind = 0
+      for (const { keycode, keysyms } of bind) this.#client.ChangeKeyboardMapping(keycode, 2, keysyms)
+      await this.#sync()
+      // Chromium applies a keymap change asynchronously: a key right behind it is read under the old one.
+      await sleep(this.#settleMs)
+    }
+    const { KeyPress, KeyRelease } = this.#xtest
+    for (const { keycode, shift } of strokes) {
+      if (shift) this.#xtest.FakeInput(KeyPress, keys.shiftKeycode!, 0, 0, 0, 0)
+      this.#xtest.FakeInput(KeyPress, keycode, 0, 0, 0, 0)
+      this.#xtest.FakeInput(KeyRelease, keycode, 0, 0, 0, 0)
+      if (shift) this.#xtest.FakeInput(KeyRelease, keys.shiftKeycode!, 0, 0, 0, 0)
+    }
+    await this.#sync()
+    this.#strokesSinceBind += strokes.length
+    if (strokes.some(({ keycode }) => this.#bound.has(keycode))) this.#lastStrokeAt = Date.now()
+  }
+
+  #readKeymap (): Promise<LiveKeys> {
+    return new Promise((resolve, reject) => {
+      this.#client.GetKeyboardMapping(this.#minKeycode, this.#count, (error, rows) => {
+        if (error) reject(error)
+        else resolve(liveKeys({ minKeycode: this.#minKeycode, rows }, this.#bound))
+      })
+    })
+  }
+
+  async #sync (): Promise<void> {
+    await this.#client.sync()
+    this.#check()
+  }
+
+  #check (): void {
+    if (this.#failure) throw new Error(`lost the X connection: ${this.#failure.message}`)
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The typing planner on hand-made keymaps: layout characters are pressed where the layout
+ * has them, everything else is bound to spare keycodes two to a keycode, in as few phases as
+ * the spare keycodes allow, and bindings left by earlier text are reused or dropped.
+ */
+import t from 'tap'
+import { keysymsFor, unicodeKeysym } from '../drivers/x11/char-keysyms.ts'
+import { liveKeys, planTyping, type Bound } from '../drivers/x11/typing-plan.ts'
+
+const SHIFT = 0xffe1
+// keycode 10: a A; 11: 1 !; 12: Return; 13: Tab; 14: Shift_L; 15: space; 16: Cyrillic_ef (ф Ф); 17–19: spare; 20: KP_1 KP_End
+const rows = [
+  [0x61, 0x41, 0x61, 0x41, 0, 0, 0], [0x31, 0x21, 0x31, 0x21, 0, 0, 0], [0xff0d, 0, 0xff0d, 0, 0, 0, 0], [0xff09, 0xfe20, 0, 0, 0, 0, 0],
+  [SHIFT, 0, SHIFT, 0, 0, 0, 0], [0x20, 0, 0x20, 0, 0, 0, 0], [0x6c6, 0x6e6, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0],
+  [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0xffb1, 0xff9c, 0, 0, 0, 0, 0],
+]
+const mapping = { minKeycode: 10, rows }
+
+t.test('keysyms: Latin-1 is its code point, the rest Unicode keysyms, legacy names found too', async (t) => {
+  t.equal(unicodeKeysym('é'), 0xe9)
+  t.equal(unicodeKeysym('日'), 0x01000000 + 0x65e5)
+  t.equal(unicodeKeysym('😀'), 0x01000000 + 0x1f600)
+  t.equal(unicodeKeysym('\n'), 0xff0d)
+  t.strictSame(keysymsFor('ф'), [0x01000444, 0x6c6], 'Cyrillic_ef as keysymdef.h names it')
+  t.strictSame(keysymsFor('€'), [0x010020ac, 0x20ac], 'EuroSign')
+})
+
+t.test('layout characters are pressed where the layout has them, level 2 with Shift', async (t) => {
+  const keys = liveKeys(mapping, new Map())
+  t.strictSame(keys.spare, [17, 18, 19])
+  t.equal(keys.shiftKeycode, 14)
+  const phases = planTyping('aA1!\n\t ф', keys, new Map())
+  t.strictSame(phases, [{
+    bind: [],
+    strokes: [
+      { keycode: 10, shift: false }, { keycode: 10, shift: true }, { keycode: 11, shift: false }, { keycode: 11, shift: true },
+      { keycode: 12, shift: false }, { keycode: 13, shift: false }, { keycode: 15, shift: false }, { keycode: 16, shift: false },
+    ],
+  }], 'ASCII and the layout\'s own Cyrillic need no binding')
+})
+
+t.test('other characters are bound two to a spare keycode; phases when they run out', async (t) => {
+  const bound: Bound = new Map()
+  const keys = liveKeys(mapping, bound)
+  const [e, E, j, k, l, m, n] = ['é', 'É', '日', '本', '語', 'の', 'テ'].map(unicodeKeysym)
+  const phases = planTyping('éÉa日本語のテ', keys, bound)
+  t.strictSame(phases, [
+    {
+      bind: [{ keycode: 17, keysyms: [e, E] }, { keycode: 18, keysyms: [j, k] }, { keycode: 19, keysyms: [l, m] }],
+      strokes: [
+        { keycode: 17, shift: false }, { keycode: 17, shift: true }, { keycode: 10, shift: false },
+        { keycode: 18, shift: false }, { keycode: 18, shift: true }, { keycode: 19, shift: false }, { keycode: 19, shift: true },
+      ],
+    },
+    // Keycode 17 was used least recently: it is rebound, never one this phase relies on.
+    { bind: [{ keycode: 17, keysyms: [n, n] }], strokes: [{ keycode: 17, shift: false }] },
+  ])
+  t.strictSame([...bound], [[17, [n, n]], [18, [j, k]], [19, [l, m]]], 'bound reflects the state after the last phase')
+
+  const again = planTyping('本語', keys, bound)
+  t.strictSame(again, [{ bind: [], strokes: [{ keycode: 18, shift: true }, { keycode: 19, shift: false }] }], 'still bound: no binding needed')
+})
+
+t.test('a lone character is bound on both levels, so Shift or case conversion cannot change it', async (t) => {
+  const bound: Bound = new Map()
+  const phases = planTyping('Ü', liveKeys(mapping, bound), bound)
+  const U = unicodeKeysym('Ü')
+  t.strictSame(phases, [{ bind: [{ keycode: 17, keysyms: [U, U] }], strokes: [{ keycode: 17, shift: false }] }])
+})
+
+t.test('bindings the keymap no longer shows (setxkbmap replaced it) are forgotten', async (t) => {
+  const bound: Bound = new Map([[17, [0xe9, 0xc9]], [18, [0x010065e5, 0x010065e5]]])
+  const replaced = rows.map((row) => [...row])
+  replaced[7] = [0xe9, 0xc9, 0xe9, 0xc9, 0, 0, 0] // keycode 17 still ours (repeated for group 2)
+  replaced[8] = [0x71, 0x51, 0, 0, 0, 0, 0] // keycode 18 now a layout key
+  const keys = liveKeys({ minKeycode: 10, rows: replaced }, bound)
+  t.strictSame([...bound.keys()], [17])
+  t.strictSame(keys.spare, [17, 19])
+  t.notOk(keys.strokes.has(0xe9), 'our own binding is not mistaken for a layout key')
+})
+
+t.test('keypad keys are not used for their second level (it needs NumLock, not Shift)', async (t) => {
+  const keys = liveKeys(mapping, new Map())
+  t.notOk(keys.strokes.has(0xff9c))
+  t.strictSame(keys.strokes.get(0xffb1), { keycode: 20, shift: false })
+})
+
+t.test('no spare keycode at all is an error that says so', async (t) => {
+  const full = { minKeycode: 10, rows: rows.filter((row) => row.some(Boolean)) }
+  t.throws(() => planTyping('日', liveKeys(full, new Map()), new Map()), { message: 'no spare keycode to bind U+65E5 to: the keymap has no empty keycodes' })
+})
