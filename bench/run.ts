@@ -1,7 +1,8 @@
 /**
  * npm run bench — our server (nut driver) side by side with the approaches users would
  * otherwise pick, on one Xvfb, in one run, interleaved (A B C D A B C D …) so drift hits all
- * alike, printed as p50/p95 and ratios. `--quick` runs a seconds-long version (the smoke test).
+ * alike, printed as p50/p95 and ratios. `--quick` runs a short version; `--smoke` the shortest,
+ * which the test suite runs so the bench cannot rot; `--out FILE` writes the JSON elsewhere.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
@@ -10,10 +11,13 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { startXvfb } from '../drivers/x11/xvfb.ts'
 import { client } from './http-client.ts'
 
-const quick = process.argv.includes('--quick')
-const ITERATIONS = quick ? 3 : 30
-const KIND_BUDGET_MS = quick ? 1500 : 6000
-const THROUGHPUT_MS = quick ? 1000 : 10_000
+const smoke = process.argv.includes('--smoke')
+const quick = smoke || process.argv.includes('--quick')
+const ITERATIONS = smoke ? 1 : quick ? 3 : 30
+const KIND_BUDGET_MS = smoke ? 400 : quick ? 1500 : 6000
+const THROUGHPUT_MS = smoke ? 300 : quick ? 1000 : 10_000
+const outIndex = process.argv.indexOf('--out')
+const OUT = outIndex > 0 ? new URL(process.argv[outIndex + 1]!, `file://${process.cwd()}/`) : new URL('./results/latest.json', import.meta.url)
 const root = new URL('..', import.meta.url)
 
 interface Server { name: string, port: number, process: ChildProcess }
@@ -189,8 +193,8 @@ async function main () {
       ['RSS ≤ 200 MB', rss <= 200],
     ]
     for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
-    await mkdir(new URL('./results/', import.meta.url), { recursive: true })
-    await writeFile(new URL('./results/latest.json', import.meta.url), JSON.stringify({ quick, date: new Date().toISOString(), rows, throughput: load, coldStartMs: cold, rssMb: rss, targets }, null, 2))
+    await mkdir(new URL('.', OUT), { recursive: true })
+    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), rows, throughput: load, coldStartMs: cold, rssMb: rss, targets }, null, 2))
     console.log('bench: done')
   } finally {
     for (const child of processes) child.kill('SIGKILL')

@@ -1,0 +1,39 @@
+/**
+ * `npm run bench` in its shortest mode, so it cannot rot: it runs every action kind against
+ * every server, prints the table and the targets, and writes its JSON. How fast is the
+ * bench's business (bench/README.md), not this test's.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import t from 'tap'
+
+const run = promisify(execFile)
+const KINDS = ['move', 'click', 'double click', 'key combo ctrl+a', 'type 20 ASCII', 'type 20 non-ASCII', 'scroll 3 notches',
+  'drag 10 points', 'screenshot 1280x800', 'screenshot → 1024x768', 'batch of 10']
+
+t.test('the bench runs end to end and reports every row', { timeout: 180_000 }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'cg-bench-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const out = join(dir, 'bench.json')
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', out], {
+    cwd: new URL('..', import.meta.url).pathname,
+    timeout: 170_000,
+    maxBuffer: 8 * 1024 * 1024,
+  })
+  for (const kind of KINDS) t.match(stdout, new RegExp(`^${kind.replace(/[+→]/g, '.')} \\| [\\d.]+ / [\\d.]+ \\|`, 'm'), `row ${kind}`)
+  t.match(stdout, /^throughput: \d+ moves\/s/m)
+  t.match(stdout, /^cold start .*: \d+ ms$/m)
+  t.match(stdout, /^(MET |MISS) click p50/m)
+  t.match(stdout, /bench: done/)
+  const json = JSON.parse(await readFile(out, 'utf8'))
+  t.equal(json.smoke, true)
+  t.strictSame(json.rows.map((row: { kind: string }) => row.kind), KINDS)
+  for (const row of json.rows) {
+    for (const [name, result] of Object.entries(row.results as Record<string, { p50: number }>)) {
+      t.ok(result.p50 > 0, `${row.kind} measured on ${name}`)
+    }
+  }
+})
