@@ -39,11 +39,11 @@ t.test('layout characters are pressed where the layout has them, level 2 with Sh
   }], 'ASCII and the layout\'s own Cyrillic need no binding')
 })
 
-t.test('other characters are bound two to a spare keycode; phases when they run out', async (t) => {
+t.test('with pairs, other characters are bound two to a spare keycode; phases when they run out', async (t) => {
   const bound: Bound = new Map()
   const keys = liveKeys(mapping, bound)
   const [e, E, j, k, l, m, n] = ['é', 'É', '日', '本', '語', 'の', 'テ'].map(unicodeKeysym)
-  const phases = planTyping('éÉa日本語のテ', keys, bound)
+  const phases = planTyping('éÉa日本語のテ', keys, bound, { pairs: true })
   t.strictSame(phases, [
     {
       bind: [{ keycode: 17, keysyms: [e, E] }, { keycode: 18, keysyms: [j, k] }, { keycode: 19, keysyms: [l, m] }],
@@ -57,15 +57,21 @@ t.test('other characters are bound two to a spare keycode; phases when they run 
   ])
   t.strictSame([...bound], [[17, [n, n]], [18, [j, k]], [19, [l, m]]], 'bound reflects the state after the last phase')
 
-  const again = planTyping('本語', keys, bound)
+  const again = planTyping('本語', keys, bound, { pairs: true })
   t.strictSame(again, [{ bind: [], strokes: [{ keycode: 18, shift: true }, { keycode: 19, shift: false }] }], 'still bound: no binding needed')
 })
 
-t.test('a lone character is bound on both levels, so Shift or case conversion cannot change it', async (t) => {
+t.test('by default one character per spare keycode, on both levels, so Shift or case conversion cannot change it', async (t) => {
   const bound: Bound = new Map()
-  const phases = planTyping('Ü', liveKeys(mapping, bound), bound)
-  const U = unicodeKeysym('Ü')
-  t.strictSame(phases, [{ bind: [{ keycode: 17, keysyms: [U, U] }], strokes: [{ keycode: 17, shift: false }] }])
+  const phases = planTyping('Üü日本', liveKeys(mapping, bound), bound)
+  const [U, u, j, k] = ['Ü', 'ü', '日', '本'].map(unicodeKeysym)
+  t.strictSame(phases, [
+    {
+      bind: [{ keycode: 17, keysyms: [U, U] }, { keycode: 18, keysyms: [u, u] }, { keycode: 19, keysyms: [j, j] }],
+      strokes: [{ keycode: 17, shift: false }, { keycode: 18, shift: false }, { keycode: 19, shift: false }],
+    },
+    { bind: [{ keycode: 17, keysyms: [k, k] }], strokes: [{ keycode: 17, shift: false }] },
+  ])
 })
 
 t.test('bindings the keymap no longer shows (setxkbmap replaced it) are forgotten', async (t) => {

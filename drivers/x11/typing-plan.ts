@@ -73,9 +73,11 @@ const isKeypad = (keysym: number) => keysym >= 0xff80 && keysym <= 0xffbd
 /**
  * The phases that type `text`. `bound` is what the spare keycodes carry now (kept between
  * calls, so text reusing characters needs no rebinding); it is updated to the state after
- * the last phase. Each spare keycode holds two characters, the second typed with Shift.
+ * the last phase. With `pairs`, a spare keycode holds two characters, the second typed with
+ * Shift: half the phases, but Chromium then sometimes read one level for the other (an emoji
+ * for a letter) on a loaded machine, so it is off by default: one character per keycode.
  */
-export function planTyping (text: string, keys: LiveKeys, bound: Bound): Phase[] {
+export function planTyping (text: string, keys: LiveKeys, bound: Bound, { pairs = false }: { pairs?: boolean } = {}): Phase[] {
   const phases: Phase[] = []
   let phase: Phase = { bind: [], strokes: [] }
   // Slots (keycode × level) this phase's strokes rely on: their keycode cannot change within it.
@@ -106,7 +108,7 @@ export function planTyping (text: string, keys: LiveKeys, bound: Bound): Phase[]
     if (live) { phase.strokes.push(live); continue }
     const keysym = unicodeKeysym(char)
     let stroke = slotOf.get(keysym)
-    if (!stroke && open && open.keysyms[0] === open.keysyms[1] && keys.shiftKeycode !== undefined) {
+    if (!stroke && pairs && open && open.keysyms[0] === open.keysyms[1] && keys.shiftKeycode !== undefined) {
       // The second level of a keycode bound in this phase (before any stroke used it as a pair).
       open.keysyms[1] = keysym
       stroke = { keycode: open.keycode, shift: true }
