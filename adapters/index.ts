@@ -1,4 +1,5 @@
 /** Every adapter the server offers, in the order GET /adapters lists them. */
 import type { Adapter } from '../src/adapter.ts'
+import { hudAdapter } from './hud/index.ts'
 
-export const ADAPTERS: Adapter[] = []
+export const ADAPTERS: Adapter[] = [hudAdapter]
