@@ -1,0 +1,20 @@
+/** The adapter's own query parameters, beside screenshot and display_width_px/display_height_px. */
+import { Type, type Static } from '@sinclair/typebox'
+import { StringEnum } from '../../src/actions/common.ts'
+import type { ActionQuery } from '../../src/schemas/action-query.ts'
+
+export const TOOL_VERSIONS = ['computer_20251124', 'computer_20250124', 'computer_20241022'] as const
+export type ToolVersion = (typeof TOOL_VERSIONS)[number]
+export const NEWEST: ToolVersion = 'computer_20251124'
+
+export const AnthropicOwnQuery = Type.Object({
+  tool_version: Type.Optional(StringEnum([...TOOL_VERSIONS], {
+    description: `The \`type\` of the computer tool the model was given. Default: ${NEWEST}.`,
+  })),
+  tool_use_id: Type.Optional(Type.String({
+    minLength: 1,
+    description: 'The id of the tool_use block, when the body is its bare input; the answer carries it as tool_use_id.',
+  })),
+})
+
+export type AnthropicQuery = ActionQuery & Static<typeof AnthropicOwnQuery>
