@@ -1,0 +1,253 @@
+/**
+ * The gemini adapter: every function of both Computer Use sets translated (whole translate
+ * bodies), the function responses it answers with (whole bodies, screenshots decoded), the
+ * safety hold, and every 4xx. Payloads come from test/fixtures/gemini (sources named there).
+ */
+import { readFileSync } from 'node:fs'
+import t from 'tap'
+import { geminiAdapter } from '../adapters/gemini/index.ts'
+import type { UnifiedAction } from '../src/actions/index.ts'
+import { build, post } from './helpers/build.ts'
+
+const FIXTURES = JSON.parse(readFileSync(new URL('./fixtures/gemini/function-calls.json', import.meta.url), 'utf8'))
+const call = (name: string) => FIXTURES[name].call
+
+/** Width and height of a base64 PNG, after checking it is one. */
+function pngSize (base64: string) {
+  const png = Buffer.from(base64, 'base64')
+  if (png.subarray(1, 4).toString() !== 'PNG') throw new Error('not a PNG')
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
+}
+
+/** The body with each inline screenshot replaced by its size. */
+function withImageSizes (body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body), (key, value) =>
+    key === 'inlineData' ? { mimeType: value.mimeType, png: pngSize(value.data) } : value)
+}
+
+const shot = { screenshot: true } as const
+const translations: Array<[string, UnifiedAction[]]> = [
+  ['click_at', [{ action: 'click_mouse', button: 'left', coordinates: [500, 300], ...shot }]],
+  ['hover_at', [{ action: 'move_mouse', coordinates: [120, 45], ...shot }]],
+  ['type_text_at', [
+    { action: 'click_mouse', button: 'left', coordinates: [371, 470] },
+    { action: 'press_key', keys: ['ctrl+a'] },
+    { action: 'press_key', keys: ['delete'] },
+    { action: 'type_text', text: 'highly rated smart fridges with touchscreen' },
+    { action: 'press_key', keys: ['enter'], ...shot },
+  ]],
+  ['type_text_at_keep', [
+    { action: 'click_mouse', button: 'left', coordinates: [371, 470] },
+    { action: 'type_text', text: ' 2 doors', ...shot },
+  ]],
+  ['scroll_document_down', [{ action: 'press_key', keys: ['pagedown'], ...shot }]],
+  // Half of the 1280 px screen is 640 px: 5 notches of 120 px.
+  ['scroll_document_right', [{ action: 'scroll', delta_x: 5, ...shot }]],
+  // 800/1000 of 800 px is 640 px: 5 notches.
+  ['scroll_at_default', [{ action: 'scroll', coordinates: [500, 500], delta_y: 5, ...shot }]],
+  // 400/1000 of 1280 px is 512 px: 4 notches.
+  ['scroll_at_left', [{ action: 'scroll', coordinates: [500, 500], delta_x: -4, ...shot }]],
+  ['wait_5_seconds', [{ action: 'wait', duration: 5, ...shot }]],
+  ['go_back', [{ action: 'press_key', keys: ['alt+left'], ...shot }]],
+  ['go_forward', [{ action: 'press_key', keys: ['alt+right'], ...shot }]],
+  ['search', [
+    { action: 'press_key', keys: ['ctrl+l'] },
+    { action: 'type_text', text: 'https://www.google.com' },
+    { action: 'press_key', keys: ['enter'], ...shot },
+  ]],
+  ['navigate', [
+    { action: 'press_key', keys: ['ctrl+l'] },
+    { action: 'type_text', text: 'https://www.wikipedia.org' },
+    { action: 'press_key', keys: ['enter'], ...shot },
+  ]],
+  ['open_web_browser', [{ action: 'take_screenshot' }]],
+  ['key_combination', [{ action: 'press_key', keys: ['Control+C'], ...shot }]],
+  ['drag_and_drop', [{ action: 'drag_mouse', path: [[100, 200], [600, 250]], ...shot }]],
+  ['click', [{ action: 'click_mouse', button: 'left', coordinates: [500, 300], ...shot }]],
+  ['double_click', [{ action: 'click_mouse', button: 'left', coordinates: [10, 20], num_clicks: 2, ...shot }]],
+  ['triple_click', [{ action: 'click_mouse', button: 'left', coordinates: [10, 20], num_clicks: 3, ...shot }]],
+  ['middle_click', [{ action: 'click_mouse', button: 'middle', coordinates: [10, 20], ...shot }]],
+  ['right_click', [{ action: 'click_mouse', button: 'right', coordinates: [10, 20], ...shot }]],
+  ['mouse_down', [{ action: 'click_mouse', button: 'left', click_type: 'down', coordinates: [100, 200], ...shot }]],
+  ['mouse_up', [{ action: 'click_mouse', button: 'left', click_type: 'up', coordinates: [600, 250], ...shot }]],
+  ['move', [{ action: 'move_mouse', coordinates: [999, 0], ...shot }]],
+  ['type', [{ action: 'type_text', text: 'Buy groceries' }, { action: 'press_key', keys: ['enter'], ...shot }]],
+  ['wait', [{ action: 'wait', duration: 2, ...shot }]],
+  ['wait_default', [{ action: 'wait', duration: 1, ...shot }]],
+  ['press_key', [{ action: 'press_key', keys: ['Enter'], ...shot }]],
+  ['key_down', [{ action: 'press_key', keys: ['Shift'], press_type: 'down', ...shot }]],
+  ['key_up', [{ action: 'press_key', keys: ['Shift'], press_type: 'up', ...shot }]],
+  ['hotkey', [{ action: 'press_key', keys: ['Control', 'a'], ...shot }]],
+  ['take_screenshot', [{ action: 'take_screenshot' }]],
+  // 200/1000 of 800 px is 160 px: 1 notch.
+  ['scroll', [{ action: 'scroll', coordinates: [500, 600], delta_y: -1, ...shot }]],
+]
+
+const callMeta = (name: string, count: number, extra: Record<string, unknown> = {}) =>
+  ({ name, id: null, first: 0, count, safety_acknowledgement: false, intent: null, ...extra })
+
+t.test('every function of both sets translates to unified actions on the grid', async (t) => {
+  const { app, driver } = await build(t, { adapters: [geminiAdapter] })
+  const named = new Set(translations.map(([name]) => call(name).name))
+  t.equal(named.size, 29, 'the 13 legacy and 20 newer functions (4 shared) are all covered')
+  for (const [name, actions] of translations) {
+    const { status, body } = await post(app, '/computer/gemini/translate', call(name))
+    t.equal(status, 200, name)
+    const fixture = call(name)
+    t.strictSame(body, {
+      adapter: 'gemini',
+      version: 'computer_use',
+      actions,
+      screenshot: false,
+      display_width_px: 1000,
+      display_height_px: 1000,
+      meta: {
+        list: false,
+        calls: [callMeta(fixture.name, actions.length, {
+          ...(fixture.id && { id: fixture.id }),
+          ...(fixture.args?.intent && { intent: fixture.args.intent }),
+        })],
+      },
+    }, name)
+  }
+  t.strictSame(driver.calls, [], 'translating runs nothing')
+})
+
+t.test('a list of calls runs in order, each answered with its own function response and screenshot', async (t) => {
+  const { app, driver } = await build(t, { adapters: [geminiAdapter] })
+  const turn = [call('click'), call('type'), call('key_combination')]
+  const translated = await post(app, '/computer/gemini/translate', turn)
+  t.strictSame(translated.body.meta, {
+    list: true,
+    calls: [
+      callMeta('click', 1, { id: 'call-1', intent: 'Open the search box' }),
+      callMeta('type', 2, { first: 1 }),
+      callMeta('key_combination', 1, { first: 3 }),
+    ],
+  })
+
+  const { status, body } = await post(app, '/computer/gemini?display_width_px=640&display_height_px=400', turn)
+  t.equal(status, 200)
+  const image = { inlineData: { mimeType: 'image/png', png: { width: 640, height: 400 } } }
+  t.strictSame(withImageSizes(body), [
+    { functionResponse: { id: 'call-1', name: 'click', response: {}, parts: [image] } },
+    { functionResponse: { name: 'type', response: {}, parts: [image] } },
+    { functionResponse: { name: 'key_combination', response: {}, parts: [image] } },
+  ], 'screenshots at the display size, not the grid size')
+  t.strictSame(driver.calls, [
+    // (500, 300) on the grid is the pixel centre (640, 240) of the 1280x800 screen.
+    { call: 'moveMouse', x: 640, y: 240 },
+    { call: 'buttonDown', button: 'left' },
+    { call: 'buttonUp', button: 'left' },
+    { call: 'screenshot' },
+    { call: 'typeText', text: 'Buy groceries' },
+    { call: 'keyDown', key: 'enter' },
+    { call: 'keyUp', key: 'enter' },
+    { call: 'screenshot' },
+    { call: 'keyDown', key: 'ctrl' },
+    { call: 'keyDown', key: 'c' },
+    { call: 'keyUp', key: 'c' },
+    { call: 'keyUp', key: 'ctrl' },
+    { call: 'screenshot' },
+  ])
+})
+
+t.test('one call is answered with one part; screenshot=false leaves the image out', async (t) => {
+  const { app } = await build(t, { adapters: [geminiAdapter] })
+  const one = await post(app, '/computer/gemini', call('navigate'))
+  t.equal(one.status, 200)
+  t.strictSame(withImageSizes(one.body), {
+    functionResponse: { name: 'navigate', response: {}, parts: [{ inlineData: { mimeType: 'image/png', png: { width: 1280, height: 800 } } }] },
+  })
+  const bare = await post(app, '/computer/gemini?screenshot=false', call('go_back'))
+  t.strictSame(bare.body, { functionResponse: { name: 'go_back', response: {} } })
+  const look = await post(app, '/computer/gemini?screenshot=false', call('take_screenshot'))
+  t.strictSame(withImageSizes(look.body), {
+    functionResponse: { name: 'take_screenshot', response: {}, parts: [{ inlineData: { mimeType: 'image/png', png: { width: 1280, height: 800 } } }] },
+  }, 'take_screenshot returns the screen even then')
+})
+
+t.test('a call held for confirmation is a 409 until acknowledged, then echoed as Google asks', async (t) => {
+  const { app, driver } = await build(t, { adapters: [geminiAdapter] })
+  const held = await post(app, '/computer/gemini', [call('type'), call('safety_click')])
+  t.equal(held.status, 409)
+  t.strictSame(held.body, {
+    statusCode: 409,
+    code: 'ERR_SAFETY_CHECK_PENDING',
+    error: 'Conflict',
+    message: "[1] click_at needs the user's confirmation: \"I have encountered a CAPTCHA challenge that requires interaction. I need you to complete the challenge by clicking the 'I'm not a robot' checkbox and any subsequent verification steps.\". Ask the user; if they agree, send it again with ?safety_acknowledgement=true",
+  })
+  t.strictSame(driver.calls, [], 'nothing of the turn ran')
+
+  const translated = await post(app, '/computer/gemini/translate?safety_acknowledgement=true', call('safety_click'))
+  t.strictSame(translated.body.meta.calls, [callMeta('click_at', 1, { safety_acknowledgement: true })])
+
+  const { status, body } = await post(app, '/computer/gemini?safety_acknowledgement=true', [call('type'), call('safety_click')])
+  t.equal(status, 200)
+  const image = { inlineData: { mimeType: 'image/png', png: { width: 1280, height: 800 } } }
+  t.strictSame(withImageSizes(body), [
+    { functionResponse: { name: 'type', response: {}, parts: [image] } },
+    { functionResponse: { name: 'click_at', response: { safety_acknowledgement: 'true' }, parts: [image] } },
+  ])
+})
+
+t.test('a call that fails mid-turn answers with the error; the calls after it say they did not run', async (t) => {
+  const { app, driver } = await build(t, { adapters: [geminiAdapter] })
+  driver.setBeforeCall((c) => { if (c.call === 'typeText') throw new Error('keyboard unplugged') })
+  const { status, body } = await post(app, '/computer/gemini', [call('click'), call('type_text_at'), call('go_back')])
+  t.equal(status, 500)
+  t.strictSame(withImageSizes(body), [
+    { functionResponse: { id: 'call-1', name: 'click', response: {}, parts: [{ inlineData: { mimeType: 'image/png', png: { width: 1280, height: 800 } } }] } },
+    { functionResponse: { name: 'type_text_at', response: { error: 'the driver failed: keyboard unplugged' } } },
+    { functionResponse: { name: 'go_back', response: { error: 'not run: the earlier call type_text_at failed' } } },
+  ])
+})
+
+t.test('a turn refused before it runs answers every call natively with the reason', async (t) => {
+  const { app, driver } = await build(t, { adapters: [geminiAdapter] })
+  const offGrid = await post(app, '/computer/gemini', [call('click_at'), { name: 'click_at', args: { x: 1000, y: 5 } }])
+  t.equal(offGrid.status, 400)
+  const reason = "not run: coordinates (1000, 5) is outside Gemini's 1000x1000 normalised grid: x must be 0..999 and y 0..999"
+  t.strictSame(offGrid.body, [
+    { functionResponse: { name: 'click_at', response: { error: reason } } },
+    { functionResponse: { name: 'click_at', response: { error: reason } } },
+  ])
+  const badKey = await post(app, '/computer/gemini', { name: 'key_combination', args: { keys: 'Control+Zz' } })
+  t.equal(badKey.status, 400)
+  t.strictSame(badKey.body, {
+    functionResponse: { name: 'key_combination', response: { error: "not run: unknown key 'Zz' in 'Control+Zz' (closest known names: z, f1, f2)" } },
+  })
+  t.strictSame(driver.calls, [])
+})
+
+t.test('payload errors are 400s that name the function and the field', async (t) => {
+  const { app, driver } = await build(t, { adapters: [geminiAdapter] })
+  const cases: Array<[unknown, string]> = [
+    [{ name: 'click_at', args: { x: 1 } }, "gemini: missing required field 'y' in args"],
+    [{ name: 'click_at', args: { x: 1, y: 2, z: 3 } }, "gemini: unknown field 'z' in args (allowed: x, y, safety_decision, intent)"],
+    [{ name: 'click_at', args: { x: 1.5, y: 2 } }, 'gemini: args.x must be integer'],
+    [{ name: 'fly', args: {} }, 'gemini: unknown name "fly" (one of: open_web_browser, click_at, hover_at, type_text_at, scroll_document, scroll_at, wait_5_seconds, go_back, go_forward, search, navigate, key_combination, drag_and_drop, click, double_click, triple_click, middle_click, right_click, mouse_down, mouse_up, move, type, wait, press_key, key_down, key_up, hotkey, take_screenshot, scroll)'],
+    [{ args: { x: 1, y: 2 } }, "gemini: missing required field 'name'"],
+    [{ functionCall: { name: 'click_at', args: { x: 1, y: 2 } } }, "gemini: missing required field 'name'"],
+    [{ name: 'scroll_at', args: { x: 1, y: 2, direction: 'north' } }, 'gemini: args.direction must be one of "up", "down", "left", "right", not "north"'],
+    [{ name: 'hotkey', args: { keys: [] } }, 'gemini: args.keys must NOT have fewer than 1 items'],
+    [{ name: 'wait', args: { seconds: 0 } }, 'gemini: args.seconds must be > 0'],
+    [{ name: 'navigate', args: {} }, "gemini: missing required field 'url' in args"],
+    [{ name: 'click_at', args: { x: 1, y: 2 }, thought: 'x' }, "gemini: unknown field 'thought' (allowed: name, args, id)"],
+    [[call('click'), { name: 'type', args: {} }], "gemini: missing required field 'text' in [1].args"],
+    [[], 'gemini: payload must NOT have fewer than 1 items'],
+    [[3], 'gemini: [0] must be object'],
+    ['click', 'gemini: payload must be a JSON object'],
+  ]
+  for (const [payload, message] of cases) {
+    for (const route of ['/computer/gemini', '/computer/gemini/translate']) {
+      const { status, body } = await post(app, route, JSON.stringify(payload), { 'content-type': 'application/json' })
+      t.equal(status, 400, `${route} ${JSON.stringify(payload)}`)
+      t.strictSame(body, { statusCode: 400, code: 'ERR_INVALID_PAYLOAD', error: 'Bad Request', message })
+    }
+  }
+  const query = await post(app, '/computer/gemini?safety_acknowledgement=maybe', call('click'))
+  t.equal(query.status, 400)
+  t.equal(query.body.code, 'ERR_INVALID_QUERY')
+  t.strictSame(driver.calls, [])
+})
