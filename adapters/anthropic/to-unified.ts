@@ -3,12 +3,12 @@
  * demo (anthropic-quickstarts computer-use-demo, tools/computer.py) carries them out.
  * Coordinates stay in the model's space, the declared display: the executor scales them.
  */
+import type { Static } from '@sinclair/typebox'
 import type { AdapterContext, Translation } from '../../src/adapter.ts'
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import { InvalidNativePayload } from '../../src/errors.ts'
 import type { AnthropicComputer20251124, AnthropicComputer20251124Input } from './computer_20251124.ts'
 import type { AnthropicQuery } from './query.ts'
-import type { Static } from '@sinclair/typebox'
 
 /** Every version's body fits the newest one's type: older versions have fewer actions and fields. */
 export type AnthropicBody = Static<typeof AnthropicComputer20251124>
