@@ -1,0 +1,123 @@
+/**
+ * `computer_use` calls → unified actions, in the version's coordinate space (space.ts).
+ * `terminate` and `answer` end the model's task: they are reported, nothing is run for them.
+ */
+import type { UnifiedAction } from '../../src/actions/index.ts'
+import type { Translation } from '../../src/adapter.ts'
+import { InvalidNativePayload, UnsupportedAction } from '../../src/errors.ts'
+import type { QwenAction, QwenArguments } from './arguments.ts'
+import type { ParsedCall } from './parse.ts'
+
+/** Pixels per wheel notch: Chromium scrolls 120 px for one X11 wheel click (shared/research/feasibility.md §4). */
+export const PIXELS_PER_NOTCH = 120
+
+export interface QwenCallMeta {
+  action: QwenAction
+  /** Index of the call's first unified action, and how many it has (0 for terminate/answer). */
+  first: number
+  count: number
+}
+
+export interface QwenMeta {
+  calls: QwenCallMeta[]
+  /** terminate's status, or "success" for answer (Qwen3-VL: "answer … and terminate the task"). */
+  terminate: 'success' | 'failure' | null
+  answer: string | null
+}
+
+type XY = [number, number]
+
+export interface TranslateOptions {
+  /** Qwen3-VL's grid edge (1000), read as its last unit (999): its docs write the range both 0–999 and 0–1000. */
+  gridEdge?: number
+  screenshot: boolean
+  label: string
+}
+
+export function toUnified (calls: ParsedCall[], options: TranslateOptions): Translation<QwenMeta> {
+  const actions: UnifiedAction[] = []
+  const meta: QwenMeta = { calls: [], terminate: null, answer: null }
+  for (const { where, args } of calls) {
+    const own = translateCall(args, `${options.label}: ${where ? `${where} ` : ''}${args.action}`, options.gridEdge, meta)
+    meta.calls.push({ action: args.action, first: actions.length, count: own.length })
+    actions.push(...own)
+  }
+  return { actions, screenshot: options.screenshot && actions.length > 0, meta }
+}
+
+function need<K extends keyof QwenArguments> (args: QwenArguments, field: K, where: string): NonNullable<QwenArguments[K]> {
+  const value = args[field]
+  if (value === undefined) throw new InvalidNativePayload(`${where} needs '${String(field)}'`)
+  return value as NonNullable<QwenArguments[K]>
+}
+
+function translateCall (args: QwenArguments, where: string, edge: number | undefined, meta: QwenMeta): UnifiedAction[] {
+  const at = (): XY | undefined => args.coordinate ? point(args.coordinate, edge) : undefined
+  const click = (button: 'left' | 'right' | 'middle', clicks = 1): UnifiedAction => {
+    const coordinates = at()
+    return { action: 'click_mouse', button, ...(coordinates && { coordinates }), ...(clicks > 1 && { num_clicks: clicks }) }
+  }
+  switch (args.action) {
+    case 'key':
+      return [{ action: 'press_key', keys: need(args, 'keys', where) }]
+    case 'type': {
+      const text = need(args, 'text', where)
+      return text === '' ? [] : [{ action: 'type_text', text }]
+    }
+    case 'mouse_move':
+      return [{ action: 'move_mouse', coordinates: point(need(args, 'coordinate', where), edge) }]
+    case 'left_click':
+      return [click('left')]
+    case 'right_click':
+      return [click('right')]
+    case 'middle_click':
+      return [click('middle')]
+    case 'double_click':
+      return [click('left', 2)]
+    case 'triple_click':
+      return [click('left', 3)]
+    case 'left_click_drag':
+      // From wherever the pointer is, as Qwen's reference does with pyautogui.dragTo.
+      return [
+        { action: 'click_mouse', button: 'left', click_type: 'down' },
+        { action: 'move_mouse', coordinates: point(need(args, 'coordinate', where), edge) },
+        { action: 'click_mouse', button: 'left', click_type: 'up' },
+      ]
+    case 'scroll':
+    case 'hscroll':
+      return [wheel(args.action, need(args, 'pixels', where), where, at())]
+    case 'wait':
+      return [{ action: 'wait', duration: need(args, 'time', where) }]
+    case 'terminate':
+      meta.terminate = need(args, 'status', where)
+      return []
+    case 'answer':
+      meta.answer = need(args, 'text', where)
+      meta.terminate = 'success'
+      return []
+    default: {
+      const unhandled: never = args.action
+      throw new UnsupportedAction(`no translation for Qwen action ${JSON.stringify(unhandled)}`)
+    }
+  }
+}
+
+/** Whole units; anything else off the space is left for the executor to refuse, naming the space. */
+function point (coordinate: number[], edge: number | undefined): XY {
+  const [x, y] = coordinate.map((v) => {
+    const unit = Math.round(v)
+    return unit === edge ? unit - 1 : unit
+  })
+  return [x!, y!]
+}
+
+/**
+ * `pixels` > 0 scrolls up (scroll) or right (hscroll, pyautogui.hscroll's sign, which Qwen's
+ * reference calls); the distance becomes the nearest whole number of 120 px notches, at least one.
+ */
+function wheel (action: 'scroll' | 'hscroll', pixels: number, where: string, coordinates?: XY): UnifiedAction {
+  if (pixels === 0) throw new InvalidNativePayload(`${where}: pixels must not be 0`)
+  const count = Math.max(1, Math.round(Math.abs(pixels) / PIXELS_PER_NOTCH))
+  const delta = action === 'scroll' ? { delta_y: pixels > 0 ? -count : count } : { delta_x: pixels > 0 ? count : -count }
+  return { action: 'scroll', ...(coordinates && { coordinates }), ...delta }
+}
