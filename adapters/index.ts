@@ -1,6 +1,8 @@
 /** Every adapter the server offers, in the order GET /adapters lists them. */
 import type { Adapter } from '../src/adapter.ts'
+import { anthropicAdapter } from './anthropic/index.ts'
 import { conatusAdapter } from './conatus/index.ts'
+import { geminiAdapter } from './gemini/index.ts'
 import { hudAdapter } from './hud/index.ts'
 
-export const ADAPTERS: Adapter[] = [hudAdapter, conatusAdapter]
+export const ADAPTERS: Adapter[] = [anthropicAdapter, geminiAdapter, hudAdapter, conatusAdapter]
