@@ -4,5 +4,6 @@ import { anthropicAdapter } from './anthropic/index.ts'
 import { conatusAdapter } from './conatus/index.ts'
 import { geminiAdapter } from './gemini/index.ts'
 import { hudAdapter } from './hud/index.ts'
+import { qwenAdapter } from './qwen/index.ts'
 
-export const ADAPTERS: Adapter[] = [anthropicAdapter, geminiAdapter, hudAdapter, conatusAdapter]
+export const ADAPTERS: Adapter[] = [anthropicAdapter, geminiAdapter, qwenAdapter, hudAdapter, conatusAdapter]
