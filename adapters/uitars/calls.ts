@@ -68,7 +68,7 @@ function parseCall (source: string, start: number): { call: ParsedCall, end: num
     at = blanks(source, at + 1)
     const value = source[at] === "'" || source[at] === '"' ? quoted(source, at) : bare(source, at)
     if (!value) fail(`the value of ${key} is not closed`, source.length)
-    if (key! in args) fail(`${key} is given twice`, value!.end)
+    if (key! in args) fail(`${key} is given twice`)
     args[key!] = value!.value
     at = blanks(source, value!.end)
     if (source[at] === ',') { at++; continue }

@@ -54,6 +54,7 @@ export function knownCall (call: ParsedCall): KnownCall {
   const name = call.name as FunctionName
   const allowed: readonly string[] = FUNCTIONS[name]
   const args: Record<string, string> = {}
+  const writtenAs: Record<string, string> = {}
   for (const [written, value] of Object.entries(call.args)) {
     const key = ALIASES[written] ?? written
     if (!allowed.includes(key)) {
@@ -61,9 +62,10 @@ export function knownCall (call: ParsedCall): KnownCall {
       throw new UnparseableModelOutput(`cannot parse the UI-TARS action ${quote(call.text)}: ${name} has no argument '${written}' (${list})`)
     }
     if (key in args) {
-      throw new UnparseableModelOutput(`cannot parse the UI-TARS action ${quote(call.text)}: ${written} and another name for ${key} are both given`)
+      throw new UnparseableModelOutput(`cannot parse the UI-TARS action ${quote(call.text)}: ${writtenAs[key]} and ${written} are the same argument; give one`)
     }
     args[key] = value
+    writtenAs[key] = written
   }
   return { name, args, text: call.text }
 }
