@@ -399,6 +399,20 @@ const CASES: TranslateCase[] = [
       call('click', { start_box: '[990,990,1000,1000]' }, "click(start_box='[990,990,1000,1000]')", 1, 1),
     ],
   },
+  // Written for this test: Python's escapes in content, a quote the model left unescaped,
+  // and labels with the full-width colon.
+  {
+    id: 'escapes',
+    text: "Reflection：The field is focused.\nAction_Summary：Type the quote and submit.\nAction：type(content='She said \\\"hi\\\", it\\'s 5\\\\6\\n')\n\ntype(content='It's here')",
+    actions: [typeText('She said "hi", it\'s 5\\6'), enter, typeText("It's here")],
+    thought: null,
+    reflection: 'The field is focused.',
+    action_summary: 'Type the quote and submit.',
+    calls: [
+      call('type', { content: 'She said "hi", it\'s 5\\6\n' }, "type(content='She said \\\"hi\\\", it\\'s 5\\\\6\\n')", 0, 2),
+      call('type', { content: "It's here" }, "type(content='It's here')", 2, 1),
+    ],
+  },
   {
     id: 'edge-absolute',
     text: "Action: click(start_box='(1288,812)')",
