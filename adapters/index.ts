@@ -5,5 +5,6 @@ import { conatusAdapter } from './conatus/index.ts'
 import { geminiAdapter } from './gemini/index.ts'
 import { hudAdapter } from './hud/index.ts'
 import { qwenAdapter } from './qwen/index.ts'
+import { uitarsAdapter } from './uitars/index.ts'
 
-export const ADAPTERS: Adapter[] = [anthropicAdapter, geminiAdapter, qwenAdapter, hudAdapter, conatusAdapter]
+export const ADAPTERS: Adapter[] = [anthropicAdapter, geminiAdapter, uitarsAdapter, qwenAdapter, hudAdapter, conatusAdapter]
