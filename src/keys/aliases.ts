@@ -7,8 +7,9 @@
  * The one table: adapters and drivers keep none of their own.
  *
  * Left out on purpose, because they name a different key than the one they look like:
- * hyphen (the soft-hyphen keysym), pound (£ in the UK), hyper_l, mode_switch, linefeed,
- * kp_separator, dead_* keysyms, and start (Start menu or media start?).
+ * hyphen (the soft-hyphen keysym), pound (£ in the UK), hyper_l, mode_switch (and CLAKey's
+ * modechange), linefeed, dead_* keysyms, start (Start menu or media start?), zoom (Windows'
+ * VK_ZOOM has no X keysym) and fn (the keyboard handles it; X never sees it).
  */
 import { CANONICAL_KEYS, PUNCTUATION } from './canonical.ts'
 
@@ -69,6 +70,20 @@ const WRITTEN: Record<string, string[]> = {
   browser_refresh: ['browserrefresh', 'xf86refresh'],
   browser_home: ['browserhome'],
   browser_search: ['browsersearch'],
+  browser_favorites: ['browserfavorites', 'favorites'],
+  browser_stop: ['browserstop'],
+  launch_mail: ['launchmail', 'mail'],
+  launch_media: ['launchmediaselect', 'launchmediaplayer', 'mediaselect'],
+  launch_app1: ['launchapp1', 'launchapplication1', 'mycomputer'],
+  launch_app2: ['launchapp2', 'launchapplication2', 'calculator'],
+  sleep: ['standby'],
+  kp_separator: ['separator', 'numpadcomma', 'numpad_comma', 'kp_comma'],
+  hangul: ['hanguel', 'hangulmode', 'hangul_mode'],
+  hanja: ['hanjamode'],
+  junja: ['junjamode'],
+  kana: ['kanamode', 'kana_mode'],
+  kanji: ['kanjimode'],
+  nonconvert: ['non_convert'],
 }
 
 /** Words people write for punctuation, beside the keysym names. */
@@ -78,7 +93,7 @@ const PUNCTUATION_WORDS: Record<string, string[]> = {
   '.': ['dot', 'full_stop'], '/': ['forward_slash'], '~': ['tilde'], '!': ['exclamation', 'exclamation_mark', 'bang'],
   '#': ['hash', 'number_sign'], '^': ['caret', 'circumflex'], '*': ['star'], '(': ['left_paren'], ')': ['right_paren'],
   '{': ['left_brace'], '}': ['right_brace'], '|': ['pipe', 'vertical_bar'], '"': ['double_quote'],
-  '<': ['less_than'], '>': ['greater_than'], '?': ['question_mark'],
+  '<': ['less_than'], '>': ['greater_than'], '?': ['question_mark'], '¥': ['yen_sign'],
 }
 
 function generated (): Array<[string, string]> {

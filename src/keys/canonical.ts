@@ -32,6 +32,17 @@ const NAMED: Array<[string, string]> = [
   ['media_next', 'XF86AudioNext'], ['media_previous', 'XF86AudioPrev'],
   ['browser_back', 'XF86Back'], ['browser_forward', 'XF86Forward'], ['browser_refresh', 'XF86Reload'],
   ['browser_home', 'XF86HomePage'], ['browser_search', 'XF86Search'],
+  ['browser_favorites', 'XF86Favorites'], ['browser_stop', 'XF86Stop'],
+  // Windows' VK_LAUNCH_APP1/2 are "My Computer" and "Calculator" (W3C UI Events' LaunchApp1/2).
+  ['launch_mail', 'XF86Mail'], ['launch_media', 'XF86AudioMedia'],
+  ['launch_app1', 'XF86MyComputer'], ['launch_app2', 'XF86Calculator'], ['sleep', 'XF86Sleep'],
+  ['select', 'Select'], ['execute', 'Execute'], ['help', 'Help'], ['clear', 'Clear'],
+  ['kp_separator', 'KP_Separator'],
+  // Shift+Tab's own keysym: GTK and Qt read it as "focus backwards" even without Shift held.
+  ['iso_left_tab', 'ISO_Left_Tab'],
+  // The input-method keys of Korean and Japanese keyboards.
+  ['hangul', 'Hangul'], ['hanja', 'Hangul_Hanja'], ['junja', 'Hangul_Jeonja'],
+  ['kana', 'Kana_Lock'], ['kanji', 'Kanji'], ['convert', 'Henkan'], ['nonconvert', 'Muhenkan'],
 ]
 
 /** Printable characters whose canonical name is the character itself, with their keysym names. */
@@ -42,6 +53,8 @@ export const PUNCTUATION: Array<[string, string]> = [
   ['^', 'asciicircum'], ['&', 'ampersand'], ['*', 'asterisk'], ['(', 'parenleft'], [')', 'parenright'],
   ['_', 'underscore'], ['+', 'plus'], ['{', 'braceleft'], ['}', 'braceright'], ['|', 'bar'],
   [':', 'colon'], ['"', 'quotedbl'], ['<', 'less'], ['>', 'greater'], ['?', 'question'],
+  // The Japanese keyboard's yen key (pyautogui and HUD's CLAKey call it 'yen').
+  ['¥', 'yen'],
 ]
 
 const key = (modifier: boolean) => ([name, keysym]: [string, string]): KeyInfo => ({ name, keysym, modifier })
