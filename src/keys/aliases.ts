@@ -84,6 +84,7 @@ const WRITTEN: Record<string, string[]> = {
   kana: ['kanamode', 'kana_mode'],
   kanji: ['kanjimode'],
   nonconvert: ['non_convert'],
+  convert: ['henkan'],
 }
 
 /** Words people write for punctuation, beside the keysym names. */

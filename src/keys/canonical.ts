@@ -42,7 +42,7 @@ const NAMED: Array<[string, string]> = [
   ['iso_left_tab', 'ISO_Left_Tab'],
   // The input-method keys of Korean and Japanese keyboards.
   ['hangul', 'Hangul'], ['hanja', 'Hangul_Hanja'], ['junja', 'Hangul_Jeonja'],
-  ['kana', 'Kana_Lock'], ['kanji', 'Kanji'], ['convert', 'Henkan'], ['nonconvert', 'Muhenkan'],
+  ['kana', 'Kana_Lock'], ['kanji', 'Kanji'], ['convert', 'Henkan_Mode'], ['nonconvert', 'Muhenkan'],
 ]
 
 /** Printable characters whose canonical name is the character itself, with their keysym names. */
