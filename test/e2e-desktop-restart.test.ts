@@ -10,7 +10,7 @@ import { buildApp } from '../src/app.ts'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { cursorFromX } from './helpers/desktop.ts'
 
-const KILLS = 5
+const KILLS = 10
 
 t.test(`recovers from ${KILLS} X server deaths in a row`, async (t) => {
   const desktop = new SupervisedDesktop({ screen: '1024x768x24', log: pino({ level: 'silent' }) })
