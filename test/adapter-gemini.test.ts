@@ -152,6 +152,32 @@ t.test('a list of calls runs in order, each answered with its own function respo
   ])
 })
 
+t.test('the REST API\'s parts are forwarded as they come: calls run, text parts are skipped', async (t) => {
+  const { app, driver } = await build(t, { adapters: [geminiAdapter] })
+  // candidates[0].content.parts of a generateContent response (Gemini API reference, Part:
+  // text, thought, functionCall, thoughtSignature).
+  const parts = [
+    { text: 'I will open the search box and type the query.', thought: true },
+    { functionCall: call('click'), thoughtSignature: 'CiQB0e2Kb7Vq' },
+    { functionCall: call('type') },
+  ]
+  const bare = await post(app, '/computer/gemini/translate', [call('click'), call('type')])
+  const wrapped = await post(app, '/computer/gemini/translate', parts)
+  t.equal(wrapped.status, 200)
+  t.strictSame(wrapped.body.actions, bare.body.actions, 'the same actions as the bare calls')
+  t.strictSame(wrapped.body.meta.calls, bare.body.meta.calls)
+
+  const { status, body } = await post(app, '/computer/gemini?screenshot=false', parts)
+  t.equal(status, 200)
+  t.strictSame(body, [
+    { functionResponse: { id: 'call-1', name: 'click', response: {} } },
+    { functionResponse: { name: 'type', response: {} } },
+  ], 'one response per call, none for the text part')
+  const one = await post(app, '/computer/gemini?screenshot=false', { functionCall: call('go_back') })
+  t.strictSame(one.body, { functionResponse: { name: 'go_back', response: {} } })
+  t.equal(driver.calls.filter((c) => c.call === 'typeText').length, 1)
+})
+
 t.test('one call is answered with one part; screenshot=false leaves the image out', async (t) => {
   const { app } = await build(t, { adapters: [geminiAdapter] })
   const one = await post(app, '/computer/gemini', call('navigate'))
@@ -228,7 +254,10 @@ t.test('payload errors are 400s that name the function and the field', async (t)
     [{ name: 'click_at', args: { x: 1.5, y: 2 } }, 'gemini: args.x must be integer'],
     [{ name: 'fly', args: {} }, 'gemini: unknown name "fly" (one of: open_web_browser, click_at, hover_at, type_text_at, scroll_document, scroll_at, wait_5_seconds, go_back, go_forward, search, navigate, key_combination, drag_and_drop, click, double_click, triple_click, middle_click, right_click, mouse_down, mouse_up, move, type, wait, press_key, key_down, key_up, hotkey, take_screenshot, scroll)'],
     [{ args: { x: 1, y: 2 } }, "gemini: missing required field 'name'"],
-    [{ functionCall: { name: 'click_at', args: { x: 1, y: 2 } } }, "gemini: missing required field 'name'"],
+    [{ functionCall: { name: 'click_at', args: { x: 1 } } }, "gemini: missing required field 'y' in functionCall.args"],
+    [{ functionCall: call('click_at'), thought: true }, "gemini: unknown field 'thought' (allowed: functionCall, thoughtSignature)"],
+    [[{ text: 'Done.' }], 'the parts hold no functionCall: the model answered in text, there is nothing to run'],
+    [{ text: 'Done.' }, "gemini: missing required field 'name'"],
     [{ name: 'scroll_at', args: { x: 1, y: 2, direction: 'north' } }, 'gemini: args.direction must be one of "up", "down", "left", "right", not "north"'],
     [{ name: 'hotkey', args: { keys: [] } }, 'gemini: args.keys must NOT have fewer than 1 items'],
     [{ name: 'wait', args: { seconds: 0 } }, 'gemini: args.seconds must be > 0'],

@@ -1,7 +1,8 @@
 /**
  * What a client sends: the model's function call `{ name, args, id? }` as the Gemini SDKs hand
- * it over (`response.functionCalls`, `response.function_calls`), or the list of them from one
- * model turn, run in order. Both function sets are accepted; their names do not collide.
+ * it over (`response.functionCalls`, `response.function_calls`), the REST API's part around it,
+ * or the list of them from one model turn, run in order. Both function sets are accepted;
+ * their names do not collide.
  *
  * One schema serves both shapes, without a union at the top: `discriminator`, `required` and
  * `oneOf`-by-discriminator apply to objects only and `items` to arrays only, so a mistake is
@@ -15,7 +16,17 @@ const MEMBERS = [...LEGACY_FUNCTIONS, ...FUNCTIONS]
 
 export type GeminiFunctionCall = Static<(typeof MEMBERS)[number]>
 export type GeminiFunctionName = GeminiFunctionCall['name']
-export type GeminiComputerUseInput = GeminiFunctionCall | GeminiFunctionCall[]
+
+/**
+ * The REST API's `Part` around a call (`candidates[0].content.parts[i]`), with the thought
+ * signature the model attaches; forwarded as is, so a client need not unwrap it.
+ */
+export interface GeminiFunctionCallPart { functionCall: GeminiFunctionCall, thoughtSignature?: string }
+/** The model's own words in the same turn: carried, not answered (only calls get a response). */
+export interface GeminiTextPart { text: string, thought?: boolean, thoughtSignature?: string }
+
+export type GeminiComputerUseInput = GeminiFunctionCall | GeminiFunctionCallPart |
+  Array<GeminiFunctionCall | GeminiFunctionCallPart | GeminiTextPart>
 
 const byName = {
   required: ['name'],
@@ -23,12 +34,36 @@ const byName = {
   oneOf: MEMBERS,
 }
 
+const callPart = {
+  type: 'object',
+  properties: {
+    functionCall: { type: 'object', ...byName },
+    thoughtSignature: { type: 'string' },
+  },
+  additionalProperties: false,
+}
+
+const textPart = {
+  type: 'object',
+  properties: { text: { type: 'string' }, thought: { type: 'boolean' }, thoughtSignature: { type: 'string' } },
+  required: ['text'],
+  additionalProperties: false,
+}
+
+/** A call, or the Part around it: told apart by the field present, so errors name the right shape. */
+const callOrPart = (parts: object[]) => ({
+  if: { type: 'object', required: ['functionCall'] },
+  then: callPart,
+  else: parts.length ? { if: { type: 'object', required: ['text'] }, then: parts[0], else: byName } : byName,
+})
+
 export const GeminiComputerUseInput = Type.Unsafe<GeminiComputerUseInput>({
   $id: 'GeminiComputerUseInput',
   title: 'GeminiComputerUseInput',
-  description: 'A Gemini Computer Use function call (`name`, `args`; points on the 0–999 grid), or a list of them from one model turn.',
+  description: 'A Gemini Computer Use function call (`name`, `args`; points on the 0–999 grid), or the REST API `Part` around it ' +
+    '(`{functionCall, thoughtSignature?}`), or a list of them from one model turn (`candidates[0].content.parts` as is: text parts are skipped).',
   anyOf: [{ type: 'object' }, { type: 'array' }],
-  ...byName,
+  ...callOrPart([]),
   minItems: 1,
-  items: { type: 'object', ...byName },
+  items: { type: 'object', ...callOrPart([textPart]) },
 })

@@ -6,7 +6,7 @@
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import type { Size } from '../../src/driver.ts'
 import type { Translation } from '../../src/adapter.ts'
-import { SafetyCheckPending, UnsupportedAction } from '../../src/errors.ts'
+import { InvalidNativePayload, SafetyCheckPending, UnsupportedAction } from '../../src/errors.ts'
 import type { GeminiComputerUseInput, GeminiFunctionCall } from './computer-use.ts'
 
 /**
@@ -60,10 +60,12 @@ const openAddress = (url: string): UnifiedAction[] => [keys('ctrl+l'), ...typed(
 
 export function toUnified (input: GeminiComputerUseInput, options: TranslateOptions): Translation<GeminiMeta> {
   const list = Array.isArray(input)
-  const calls = list ? input : [input]
+  const items = list ? input : [input]
   const actions: UnifiedAction[] = []
   const meta: GeminiMeta = { list, calls: [] }
-  calls.forEach((call, index) => {
+  items.forEach((item, index) => {
+    const call = 'functionCall' in item ? item.functionCall : 'name' in item ? item : null
+    if (call === null) return
     const acknowledged = checkSafety(call, list ? `[${index}] ${call.name}` : call.name, options.acknowledged)
     const own = translateCall(call, options.screen)
     // Each function response carries the screen after its call, as Google's reference sends it.
@@ -79,6 +81,7 @@ export function toUnified (input: GeminiComputerUseInput, options: TranslateOpti
     })
     actions.push(...own)
   })
+  if (!meta.calls.length) throw new InvalidNativePayload('the parts hold no functionCall: the model answered in text, there is nothing to run')
   return { actions, screenshot: false, meta }
 }
 
