@@ -82,7 +82,8 @@ export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = as
     }
 
     // Bodies are checked in the handler against the requested version only.
-    const schema = (extra: Partial<FastifySchema>) => ({ tags: ['adapters'], querystring, body, ...extra })
+    const consumes = adapter.consumes && { consumes: adapter.consumes }
+    const schema = (extra: Partial<FastifySchema>) => ({ tags: ['adapters'], querystring, body, ...consumes, ...extra })
     const validatorCompiler = ({ schema: s, httpPart }: { schema: unknown, httpPart?: string }) =>
       httpPart === 'body' ? () => true : compile({ schema: s as TSchema, httpPart })
 

@@ -69,6 +69,13 @@ export interface Adapter<Input = any, Meta = any, Query extends Record<string, u
   /** Newest first is customary; `defaultVersion` names the one used when the query names none. */
   versions: AdapterVersion[]
   defaultVersion: string
+  /**
+   * The media types a payload may come in, for OpenAPI (default JSON alone). Models that write
+   * text (UI-TARS, Qwen) also take it raw as text/plain, which Fastify hands over as a string.
+   */
+  consumes?: string[]
+  /** Named schemas (with a `$id`) that the versions' schemas `$ref`, so each appears once in OpenAPI. */
+  schemas?: TSchema[]
   /** The adapter's own query parameters (beyond screenshot and display_width_px/display_height_px). */
   query?: TObject
   /** The version a request speaks, from its query. */

@@ -63,7 +63,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const actionSchemas = buildActionSchemas(limits)
   const adapters = options.adapters ?? ADAPTERS
   const adapterSchemas = adapters.flatMap((adapter) => [
-    ...adapter.versions.map((version) => version.schema), adapter.resultSchema, adapterQuerySchema(adapter),
+    ...adapter.schemas ?? [], ...adapter.versions.map((version) => version.schema), adapter.resultSchema, adapterQuerySchema(adapter),
   ])
   const shared = [
     ...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure,

@@ -28,16 +28,23 @@ export interface GeminiTextPart { text: string, thought?: boolean, thoughtSignat
 export type GeminiComputerUseInput = GeminiFunctionCall | GeminiFunctionCallPart |
   Array<GeminiFunctionCall | GeminiFunctionCallPart | GeminiTextPart>
 
-const byName = {
+/** One call of either set, named once in OpenAPI and referred to by every shape that holds one. */
+export const GeminiFunctionCall = Type.Unsafe<GeminiFunctionCall>({
+  $id: 'GeminiFunctionCall',
+  title: 'GeminiFunctionCall',
+  description: 'One function call `{name, args, id?}` of either Computer Use function set.',
+  type: 'object',
   required: ['name'],
   discriminator: { propertyName: 'name' },
   oneOf: MEMBERS,
-}
+})
+
+const byName = { $ref: 'GeminiFunctionCall' }
 
 const callPart = {
   type: 'object',
   properties: {
-    functionCall: { type: 'object', ...byName },
+    functionCall: byName,
     thoughtSignature: { type: 'string' },
   },
   additionalProperties: false,
@@ -51,10 +58,10 @@ const textPart = {
 }
 
 /** A call, or the Part around it: told apart by the field present, so errors name the right shape. */
-const callOrPart = (parts: object[]) => ({
+const callOrPart = (otherwise: object) => ({
   if: { type: 'object', required: ['functionCall'] },
   then: callPart,
-  else: parts.length ? { if: { type: 'object', required: ['text'] }, then: parts[0], else: byName } : byName,
+  else: otherwise,
 })
 
 export const GeminiComputerUseInput = Type.Unsafe<GeminiComputerUseInput>({
@@ -63,7 +70,8 @@ export const GeminiComputerUseInput = Type.Unsafe<GeminiComputerUseInput>({
   description: 'A Gemini Computer Use function call (`name`, `args`; points on the 0–999 grid), or the REST API `Part` around it ' +
     '(`{functionCall, thoughtSignature?}`), or a list of them from one model turn (`candidates[0].content.parts` as is: text parts are skipped).',
   anyOf: [{ type: 'object' }, { type: 'array' }],
-  ...callOrPart([]),
+  // Arrays pass the top level's `if` untouched (their items are checked below).
+  ...callOrPart({ if: { type: 'array' }, else: byName }),
   minItems: 1,
-  items: { type: 'object', ...callOrPart([textPart]) },
+  items: { type: 'object', ...callOrPart({ if: { type: 'object', required: ['text'] }, then: textPart, else: byName }) },
 })

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import type { Adapter } from '../../src/adapter.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
-import { GeminiComputerUseInput } from './computer-use.ts'
+import { GeminiComputerUseInput, GeminiFunctionCall } from './computer-use.ts'
 import { GeminiFunctionResponse } from './function-response.ts'
 import { toNativeResult } from './to-native-result.ts'
 import { PIXELS_PER_NOTCH, SEARCH_PAGE, toUnified, type GeminiMeta } from './to-unified.ts'
@@ -23,6 +23,7 @@ export const geminiAdapter: Adapter<GeminiComputerUseInput, GeminiMeta, GeminiQu
     schema: GeminiComputerUseInput,
   }],
   defaultVersion: 'computer_use',
+  schemas: [GeminiFunctionCall],
   query: Type.Object({
     safety_acknowledgement: Type.Optional(Type.Boolean({
       description: 'The user confirmed the calls whose safety_decision is require_confirmation: run them, and answer safety_acknowledgement "true".',

@@ -17,6 +17,7 @@ export const qwenAdapter: Adapter<QwenInput, QwenMeta, QwenQuery> = {
   description: 'A Qwen `computer_use` call: its arguments {action, …}, the call {name, arguments}, or the model text with <tool_call> blocks (text/plain, or JSON {response}); several calls run in order. ' +
     `Qwen2.5-VL (version=2.5) answers in pixels of its smart-resized screenshot (factor ${QWEN25_RESIZE.factor}, ${QWEN25_RESIZE.minPixels}–${QWEN25_RESIZE.maxPixels} pixels); Qwen3-VL (version=3) on a relative 0–999 grid. ` +
     `scroll/hscroll pixels become wheel notches of ${PIXELS_PER_NOTCH} px (positive pixels scroll up, or right); terminate and answer are reported, not run.`,
+  consumes: ['application/json', 'text/plain'],
   coordinates: 'version 2.5: pixels of the smart-resized display; version 3: the 0–999 relative grid',
   versions: [
     { name: '2.5', description: 'Qwen2.5-VL: key, type, mouse_move, clicks, left_click_drag, scroll, wait, terminate; absolute coordinates on the smart-resized screenshot.', schema: QwenComputerUse25Input },
