@@ -68,7 +68,8 @@ export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = as
     const body = refs.length === 1 ? refs[0]! : Type.Union(refs)
     const querystring = Type.Ref(adapterQuerySchema(adapter))
 
-    const prepare = async (payload: unknown, query: Record<string, unknown>) => {
+    const prepare = async (body: unknown, query: Record<string, unknown>) => {
+      const payload = adapter.prepare ? adapter.prepare(body) : body
       const version = adapter.version(query)
       const validate = validators.get(version)!
       if (!validate(payload)) {

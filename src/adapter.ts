@@ -78,6 +78,11 @@ export interface Adapter<Input = any, Meta = any, Query extends Record<string, u
   schemas?: TSchema[]
   /** The adapter's own query parameters (beyond screenshot and display_width_px/display_height_px). */
   query?: TObject
+  /**
+   * Tidies a payload before it is validated, for what clients write that means nothing (e.g.
+   * null for an absent optional field, as Python tool wrappers do). Pure; no translation here.
+   */
+  prepare?: (payload: unknown) => unknown
   /** The version a request speaks, from its query. */
   version: (query: Query) => string
   /**

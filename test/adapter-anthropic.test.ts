@@ -70,6 +70,21 @@ t.test('the version defaults to the newest, computer_20251124', async (t) => {
   t.strictSame(body.actions, [{ action: 'take_screenshot', region: [10, 20, 110, 70] }])
 })
 
+t.test('nulls for absent optional fields, as Python tool wrappers write them, mean absent', async (t) => {
+  const { app } = await build(t, { adapters: [anthropicAdapter] })
+  // A pydantic model of the computer_20250124 input dumped without exclude_none.
+  const input = { action: 'left_click', coordinate: [100, 200], text: null, start_coordinate: null, scroll_direction: null, scroll_amount: null, duration: null }
+  const bare = await post(app, '/computer/anthropic/translate?tool_version=computer_20250124', input)
+  t.equal(bare.status, 200)
+  t.strictSame(bare.body.actions, [{ action: 'click_mouse', button: 'left', coordinates: [100, 200] }])
+  const wrapped = await post(app, '/computer/anthropic/translate?tool_version=computer_20250124', block(input))
+  t.strictSame(wrapped.body.actions, bare.body.actions)
+  const missing = await post(app, '/computer/anthropic/translate', { action: 'type', text: null })
+  t.equal(missing.status, 400)
+  t.strictSame(missing.body.message, (await post(app, '/computer/anthropic/translate', { action: 'type' })).body.message,
+    'a null required field reads as missing')
+})
+
 t.test('refusals before anything runs, whole', async (t) => {
   const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
   for (const c of fixture<ErrorCase[]>('errors.json')) {

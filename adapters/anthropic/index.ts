@@ -7,6 +7,7 @@ import { AnthropicOwnQuery, NEWEST, type AnthropicQuery } from './query.ts'
 import { AnthropicToolResult } from './result.ts'
 import { toNativeResult } from './to-native-result.ts'
 import { toUnified, type AnthropicBody, type AnthropicMeta } from './to-unified.ts'
+import { withoutNulls } from './without-nulls.ts'
 
 export { AnthropicToolResult } from './result.ts'
 export type { AnthropicBody, AnthropicMeta } from './to-unified.ts'
@@ -22,6 +23,7 @@ export const anthropicAdapter: Adapter<AnthropicBody, AnthropicMeta, AnthropicQu
   ],
   defaultVersion: NEWEST,
   query: AnthropicOwnQuery,
+  prepare: withoutNulls,
   version: (query) => query.tool_version ?? NEWEST,
   translate: toUnified,
   result: (outcome, _context, translation) => toNativeResult(outcome, translation),
