@@ -29,9 +29,12 @@ function pascal (name: string): string {
 }
 
 export const Click = action('click', {
-  button: StringEnum(['left', 'right', 'wheel', 'back', 'forward'], {
-    description: '`wheel` is the middle button; `back` and `forward` are the side buttons (X buttons 8 and 9).',
-  }),
+  // Required in the SDK's types, yet OpenAI's own recipes read it with a default of left
+  // (`getattr(action, "button", "left")`), and published GA examples omit it.
+  button: Type.Optional(StringEnum(['left', 'right', 'wheel', 'back', 'forward'], {
+    default: 'left',
+    description: '`wheel` is the middle button; `back` and `forward` are the side buttons (X buttons 8 and 9). Left when absent.',
+  })),
   x: Pixel('x', 'the click'),
   y: Pixel('y', 'the click'),
   keys: HeldKeys,
@@ -61,6 +64,7 @@ export const Keypress = action('keypress', {
   keys: Type.Array(Type.String({ minLength: 1 }), {
     minItems: 1,
     description: 'Keys pressed together as one combo, e.g. ["CTRL", "C"]; released in reverse order.',
+    errorMessage: { minItems: 'keypress needs at least one key' },
   }),
 }, 'Presses a key or a combo.')
 

@@ -58,7 +58,7 @@ export const BatchCall = Type.Object({
   type: Type.Literal('computer_call'),
   ...envelope,
   action: Type.Optional(ActionUnion),
-  actions: Type.Optional(Type.Array(ActionUnion, { minItems: 1, description: 'Run in order, as one batch.' })),
+  actions: Type.Optional(Type.Array(ActionUnion, { description: 'Run in order, as one batch; none is a call for the screen.' })),
 }, { additionalProperties: false, title: 'OpenaiComputerCall', description: 'A computer_call item of the computer tool.' })
 
 export type PreviewCall = Static<typeof PreviewCall>
@@ -67,7 +67,14 @@ export type BatchCall = Static<typeof BatchCall>
 
 /** computer_use_preview: the item, or its bare action. */
 export function previewBody (id: string, description: string) {
-  return Type.Unsafe<PreviewCall | OpenaiAction>({ $id: id, title: id, description, type: 'object', ...byType([PreviewCall, ...ACTIONS]) })
+  return Type.Unsafe<PreviewCall | OpenaiAction>({
+    $id: id,
+    title: id,
+    description,
+    type: 'object',
+    ...byType([PreviewCall, ...ACTIONS]),
+    errorMessage: { type: 'a computer_use_preview payload is one computer_call item or one action; lists of actions are the computer tool (tool_version=computer)' },
+  })
 }
 
 /** computer: the item, its bare action, or its bare list of actions. */

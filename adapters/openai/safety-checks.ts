@@ -15,8 +15,8 @@ export function acknowledge (pending: readonly PendingSafetyCheck[], acknowledge
   const ids = acknowledgement === undefined || all ? [] : acknowledgement.split(',').map((id) => id.trim()).filter(Boolean)
   const stale = ids.filter((id) => !pending.some((check) => check.id === id))
   if (stale.length) {
-    const on = pending.length ? `its pending checks are ${pending.map((check) => `'${check.id}'`).join(', ')}` : 'it has none'
-    throw new InvalidQuery(`acknowledge_safety_checks names ${stale.map((id) => `'${id}'`).join(', ')}, not pending on this computer_call (${on})`)
+    const on = pending.length ? `its pending checks are ${pending.map((check) => `'${check.id}'`).join(', ')}` : 'it has none: checks come with the whole computer_call item'
+    throw new InvalidQuery(`acknowledge_safety_checks names ${stale.map((id) => `'${id}'`).join(', ')}, not pending on this call (${on})`)
   }
   const open = all ? [] : pending.filter((check) => !ids.includes(check.id))
   if (open.length) {
@@ -27,5 +27,5 @@ export function acknowledge (pending: readonly PendingSafetyCheck[], acknowledge
 }
 
 function describe (check: PendingSafetyCheck): string {
-  return `${check.id} (${check.code ?? 'no code'}): ${check.message ?? 'no message'}`
+  return `${check.id} (${check.code ?? 'no code'})${check.message ? `: ${JSON.stringify(check.message)}` : ''}`
 }

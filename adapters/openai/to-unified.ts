@@ -85,7 +85,7 @@ interface Options { pxPerNotch: number, waitSeconds: number }
 function translate (action: OpenaiAction, options: Options): UnifiedAction[] {
   switch (action.type) {
     case 'click':
-      return [{ action: 'click_mouse', button: BUTTONS[action.button], coordinates: [action.x, action.y], ...held(action.keys) }]
+      return [{ action: 'click_mouse', button: BUTTONS[action.button ?? 'left'], coordinates: [action.x, action.y], ...held(action.keys) }]
     case 'double_click':
       return [{ action: 'click_mouse', button: 'left', num_clicks: 2, coordinates: [action.x, action.y], ...held(action.keys) }]
     case 'drag':
