@@ -14,6 +14,7 @@ import type { FastifyReply, FastifySchema } from 'fastify'
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
 import type { Adapter, AdapterContext, AdapterOutcome, Translation } from '../src/adapter.ts'
 import type { ActionResponse } from '../src/actions/response.ts'
+import type { RunOptions } from '../src/executor/executor.ts'
 import { errorBody, RETRY_AFTER_SECONDS } from '../src/error-handler.ts'
 import { InvalidNativePayload, UnknownAdapter } from '../src/errors.ts'
 import { clientSpace } from '../src/scaling.ts'
@@ -156,14 +157,36 @@ export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = as
     }
     try {
       const { results, failedIndex, error } = await executor.run(translation.actions, options)
-      return outcomeOf(results, failedIndex, error ?? null)
+      const outcome = outcomeOf(results, failedIndex, error ?? null)
+      if (outcome.error && failedIndex !== null && !outcome.screenshot && wantsScreenshot(translation)) {
+        outcome.screenshot = await screenAfterFailure(options, outcome.error.statusCode)
+      }
+      return outcome
     } catch (caught) {
       const error = caught as Error & { statusCode?: number }
       if (typeof error.statusCode !== 'number') throw caught
       return outcomeOf([], null, error)
     }
   }
+
+  /**
+   * A batch that failed part-way changed the screen: the model needs to see it, and some
+   * native results cannot go back without an image (OpenAI's computer_call_output). Not when
+   * the desktop itself is gone or the client left.
+   */
+  async function screenAfterFailure (options: RunOptions, status: number): Promise<string | null> {
+    if (status === 499 || status === 503) return null
+    try {
+      const { results } = await executor.run([{ action: 'take_screenshot' }], { ...options, screenshot: false })
+      return results[0]?.base64_image ?? null
+    } catch {
+      return null
+    }
+  }
 }
+
+const wantsScreenshot = (translation: Translation) =>
+  translation.screenshot || translation.actions.some((action) => action.screenshot === true || action.action === 'take_screenshot')
 
 function outcomeOf (results: ActionResponse[], failedIndex: number | null, error: Error | null): AdapterOutcome {
   const last = results.at(-1)

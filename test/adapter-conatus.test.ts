@@ -269,12 +269,12 @@ t.test('execute: a driver failure is the tool result with the error status', asy
     name: 'computer', returned_arguments: { xy: [5, 5], type: 'left_mouse_double_click' }, call_id: 'toolu_01',
   })
   t.equal(status, 500)
-  t.strictSame(body, {
+  t.strictSame(withImageSize(body), {
     call_id: 'toolu_01',
     name: 'left_mouse_double_click',
     success: false,
     content: 'the driver failed: mouse unplugged',
-    screenshot: null,
+    screenshot: { width: 1280, height: 800 }, // the screen after the failure
     cursor_xy: null,
     error: { statusCode: 500, code: 'ERR_DRIVER_FAILURE', error: 'Internal Server Error', message: 'the driver failed: mouse unplugged' },
   })

@@ -253,16 +253,18 @@ t.test('failures: the item marked incomplete, with our error and the error statu
       type: 'computer_call', call_id: 'call_fail', actions: [{ type: 'screenshot' }, { type: 'type', text: 'hi' }, { type: 'click', button: 'left', x: 10, y: 20, keys: ['SHIFT'] }, { type: 'wait' }],
     })
     t.equal(status, 500)
-    t.strictSame(body, {
+    t.strictSame(sized(body), {
       type: 'computer_call_output',
       call_id: 'call_fail',
-      output: { type: 'computer_screenshot' },
+      // The screen after the failure, so the item can go back to the model as it must.
+      output: shot(1280, 800),
       status: 'incomplete',
       error: { code: 'ERR_DRIVER_FAILURE', message: 'the driver failed: pointer unplugged', failed_action: 2 },
     })
     const calls = driver.calls.map(({ call, ...rest }) => ({ call, ...rest }))
     t.strictSame(calls.slice(0, 4), [{ call: 'typeText', text: 'hi' }, { call: 'keyDown', key: 'shift' }, { call: 'moveMouse', x: 10, y: 20 }, { call: 'buttonDown', button: 'left' }])
-    t.strictSame(new Set(calls.slice(4).map((c) => JSON.stringify(c))), new Set([{ call: 'keyUp', key: 'shift' }, { call: 'buttonUp', button: 'left' }].map((c) => JSON.stringify(c))),
-      'afterwards only the held shift and button were released: no wait, no screenshot')
+    t.strictSame(new Set(calls.slice(4, 6).map((c) => JSON.stringify(c))), new Set([{ call: 'keyUp', key: 'shift' }, { call: 'buttonUp', button: 'left' }].map((c) => JSON.stringify(c))),
+      'afterwards the held shift and button were released: no wait')
+    t.strictSame(calls.slice(6), [{ call: 'screenshot' }], 'then one screenshot of the screen after the failure')
   })
 })

@@ -218,7 +218,7 @@ t.test('a failure names the call that failed; the ones after it did not run', as
   driver.setBeforeCall((c) => { if (c.call === 'typeText') throw new Error('keyboard unplugged') })
   const { status, body } = await send(app, '/computer/qwen?version=3', text('gui_owl_steps').replace('terminate", "status": "success"', 'wait", "time": 1'))
   t.equal(status, 500)
-  t.strictSame(body, {
+  t.strictSame(sized(body), {
     calls: [
       { action: 'double_click', status: 'done' },
       { action: 'type', status: 'failed' },
@@ -227,7 +227,8 @@ t.test('a failure names the call that failed; the ones after it did not run', as
     terminate: null,
     answer: null,
     cursor: [54, 311],
-    screenshot: null,
+    // The screen after the failure: what the double click changed.
+    screenshot: { width: 1280, height: 800 },
     coordinate_space: { width: 1000, height: 1000 },
     error: { statusCode: 500, code: 'ERR_DRIVER_FAILURE', error: 'Internal Server Error', message: 'the driver failed: keyboard unplugged' },
   })

@@ -52,12 +52,12 @@ const echo: Adapter<Input, { asked: string }, { v?: string, grid?: boolean }> = 
   }),
   version: (query) => query.v ?? 'v2',
   space: ({ query }) => query.grid ? { size: { width: 100, height: 100 }, name: 'the 100x100 echo grid' } : undefined,
-  translate (input) {
+  translate (input, context) {
     if (input.action === 'look') return { actions: [{ action: 'take_screenshot' }], screenshot: false, meta: { asked: 'look' } }
     if (!input.at) throw new InvalidNativePayload('tap needs at')
     const actions: UnifiedAction[] = [{ action: 'click_mouse', button: 'left', coordinates: input.at }]
     if (input.key) actions.push({ action: 'press_key', keys: [input.key] })
-    return { actions, screenshot: true, meta: { asked: 'tap' } }
+    return { actions, screenshot: (context.query as { screenshot?: boolean }).screenshot !== false, meta: { asked: 'tap' } }
   },
   result: (outcome, _context, translation) => ({
     ok: outcome.error === null,
@@ -181,7 +181,26 @@ t.test('a failure while running is the native result with the error status and t
   driver.setBeforeCall((call) => { if (call.call === 'keyDown') throw new Error('keyboard unplugged') })
   const { status, body } = await post(app, '/computer/echo', { action: 'tap', at: [1, 1], key: 'a' })
   t.equal(status, 500)
-  t.strictSame(body, { ok: false, said: 'the driver failed: keyboard unplugged', image: null, cursor: [1, 1], failed: 1 })
+  t.strictSame(body, { ok: false, said: 'the driver failed: keyboard unplugged', image: { width: 1280, height: 800 }, cursor: [1, 1], failed: 1 },
+    'the screen after the failure is shown: the model must see what changed')
+  t.strictSame(driver.calls.map((c) => c.call), ['moveMouse', 'buttonDown', 'buttonUp', 'keyUp', 'screenshot'])
+})
+
+t.test('no screen after a failure when the batch took none, or when the screen cannot be read', async (t) => {
+  const { app, driver } = await build(t, { adapters: [echo] })
+  driver.setBeforeCall((call) => { if (call.call === 'moveMouse') throw new Error('pointer gone') })
+  const unasked = await post(app, '/computer/echo?screenshot=false', { action: 'tap', at: [1, 1], key: 'a' })
+  t.equal(unasked.status, 500)
+  t.equal(unasked.body.image, null)
+  t.notOk(driver.calls.some((c) => c.call === 'screenshot'), 'no screenshot taken')
+  driver.setBeforeCall((call) => {
+    if (call.call === 'moveMouse') throw new Error('pointer gone')
+    if (call.call === 'screenshot') throw new Error('screen gone')
+  })
+  const broken = await post(app, '/computer/echo', { action: 'tap', at: [1, 1], key: 'a' })
+  t.equal(broken.status, 500, 'the first failure is the answer, not the screenshot\'s')
+  t.equal(broken.body.said, 'the driver failed: pointer gone')
+  t.equal(broken.body.image, null)
 })
 
 t.test('a key the table does not know is refused before anything runs, natively', async (t) => {

@@ -617,7 +617,7 @@ t.test('execute: a driver failure answers natively with its status; later calls 
   t.strictSame(body.calls.map((c: { name: string, status: string }) => [c.name, c.status]), [
     ['click', 'done'], ['type', 'failed'], ['hotkey', 'not_run'], ['click', 'not_run'], ['type', 'not_run'], ['hotkey', 'not_run'],
   ])
-  t.strictSame({ ...body, calls: body.calls.length }, {
+  t.strictSame({ ...body, calls: body.calls.length, screenshot: pngSize(body.screenshot) }, {
     thought: between(reply('doubao-six-actions'), 'Thought: ', '\nAction:'),
     reflection: null,
     action_summary: null,
@@ -625,7 +625,7 @@ t.test('execute: a driver failure answers natively with its status; later calls 
     finished: null,
     call_user: null,
     cursor: [403, 81],
-    screenshot: null,
+    screenshot: { width: 1280, height: 800 }, // the screen after the failure
     error: { statusCode: 500, code: 'ERR_DRIVER_FAILURE', error: 'Internal Server Error', message: 'the driver failed: keyboard unplugged' },
   })
 })
