@@ -5,8 +5,8 @@
  *
  * Where nut-js cannot do a thing exactly, this file does it another way:
  * - buttons 8/9 (back/forward): xdotool, since libnut knows only left/middle/right;
- * - keys libnut has no name for, or whose keysym is not on the first level of the live
- *   keymap: `xdotool keydown/keyup <keysym>` (see keysym-to-nut.ts);
+ * - keys libnut has no name for: XTest on their keycode when the live keymap has them on the
+ *   first level, else `xdotool keydown/keyup <keysym>` (see keysym-to-nut.ts);
  * - text: nut-js types shifted punctuation unshifted and drops non-ASCII, xdotool type loses
  *   characters (feasibility §4), so all text goes through TextTyper (drivers/x11): XTest on
  *   the live keymap, spare keycodes bound for the rest — exact on any layout.
@@ -19,6 +19,7 @@ import { readKeymap, type Keymap } from './keymap.ts'
 import { KEYSYM_TO_NUT } from './keysym-to-nut.ts'
 import { WorkerError, type Calls, type Command, type Reply } from './protocol.ts'
 import { TextTyper } from '../x11/text-typer.ts'
+import keysymdef from 'x11/lib/keysyms.js'
 
 /** The native calls nut-js does not expose with the behaviour needed here. */
 interface LibNut {
@@ -35,14 +36,17 @@ mouse.config.autoDelayMs = 0
 keyboard.config.autoDelayMs = 0
 libnut.setKeyboardDelay(0)
 
-/** Runs xdotool on our DISPLAY (inherited); stdin gets `input` when given. */
-function xdotool (args: string[], input?: string): Promise<{ stderr: string }> {
+/** Runs xdotool on our DISPLAY (inherited). */
+function xdotool (args: string[]): Promise<{ stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = execFile('xdotool', args, { timeout: 30_000, maxBuffer: 1024 * 1024 }, (error, _stdout, stderr) => {
       if (error) reject(new WorkerError('failure', `xdotool ${args[0]} failed: ${stderr.trim() || error.message}`))
       else resolve({ stderr })
     })
-    child.stdin?.end(input ?? '')
+    // xdotool never reads stdin and may exit first: closing the pipe after it is EPIPE,
+    // which must not take this process down (it did, now and then, on a button press).
+    child.stdin?.on('error', () => {})
+    child.stdin?.end()
   })
 }
 
@@ -68,6 +72,10 @@ async function key (keysym: string, state: 'down' | 'up'): Promise<void> {
     libnut.keyToggle(nut, state, [])
     return
   }
+  // A first-level key libnut has no name for (Help, Select, launch keys…): XTest presses its
+  // keycode directly. Not xdotool: it reads the key name 'Help' as a request for its usage text.
+  const code = keysymdef[`XK_${keysym}`]?.code
+  if (typer && code !== undefined && keymap.firstLevel.has(keysym) && await typer.toggleKey(code, state)) return
   // xdotool finds the keycode and level, or binds a spare keycode for a keysym the keymap
   // lacks. The press itself is always the right keysym (checked against xev for every
   // canonical key), with two side effects of xdotool's: for a second-level keysym ('exclam')

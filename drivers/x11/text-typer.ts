@@ -71,6 +71,19 @@ export class TextTyper {
     for (const phase of phases) await this.#run(phase, keys)
   }
 
+  /**
+   * Presses or releases the keycode that carries `keysym` on its first level of the live
+   * keymap. False when no keycode does (the caller then has another way, or refuses).
+   */
+  async toggleKey (keysym: number, state: 'down' | 'up'): Promise<boolean> {
+    this.#check()
+    const stroke = (await this.#readKeymap()).strokes.get(keysym)
+    if (!stroke || stroke.shift) return false
+    this.#xtest.FakeInput(state === 'down' ? this.#xtest.KeyPress : this.#xtest.KeyRelease, stroke.keycode, 0, 0, 0, 0)
+    await this.#sync()
+    return true
+  }
+
   /** Unbinds the spare keycodes (best effort) and closes the connection. */
   async close (): Promise<void> {
     if (!this.#failure && this.#bound.size) {
