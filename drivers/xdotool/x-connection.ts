@@ -1,0 +1,140 @@
+/**
+ * The xdotool driver's own X connection, in plain JavaScript (node-x11): what xdotool cannot do
+ * exactly or fast — keys pressed by keycode on the live keymap (xdotool reads the key name
+ * 'Help' as a request for its usage text, whatever precedes it) and screenshots (GetImage,
+ * no image tool and no PNG round trip). It also tells the driver at once when the X server
+ * goes away: the socket closes, and every request still waiting is rejected then.
+ */
+import x11, { type XClient, type XTest } from 'x11'
+import type { RawImage, Rect, Size } from '../../src/driver.ts'
+
+/** The part of node-x11's client used here beyond x11.d.ts. */
+interface Requests {
+  GetGeometry (drawable: number, callback: (error: Error | null, geometry: { width: number, height: number }) => boolean): void
+  GetImage (format: number, drawable: number, x: number, y: number, width: number, height: number, planeMask: number,
+    callback: (error: Error | null, image: { depth: number, data: Buffer }) => boolean): void
+}
+
+const Z_PIXMAP = 2
+
+export class XConnection {
+  readonly #client: XClient & Requests
+  readonly #xtest: XTest
+  readonly #root: number
+  readonly #minKeycode: number
+  readonly #count: number
+  #lost: Error | undefined
+  readonly #lostListeners: Array<(error: Error) => void> = []
+  /** Rejecters of requests still waiting for their reply. */
+  readonly #waiting = new Set<(error: Error) => void>()
+
+  private constructor (client: XClient, xtest: XTest, root: number, minKeycode: number, maxKeycode: number) {
+    this.#client = client as XClient & Requests
+    this.#xtest = xtest
+    this.#root = root
+    this.#minKeycode = minKeycode
+    this.#count = maxKeycode - minKeycode + 1
+    // X protocol errors carry a numeric `error`; those of requests with a callback come back
+    // through it. Anything else here is the socket: the server is gone.
+    client.on('error', (error: Error & { error?: number }) => { if (typeof error.error !== 'number') this.#fail(error) })
+    client.on('end', () => this.#fail(new Error('the X server closed the connection')))
+  }
+
+  static open (display: string): Promise<XConnection> {
+    return new Promise((resolve, reject) => {
+      const client = x11.createClient({ display }, (error, info) => {
+        if (error) { reject(error); return }
+        client.require('xtest', (xtestError, xtest) => {
+          if (xtestError) { client.terminate(); reject(xtestError); return }
+          resolve(new XConnection(client, xtest, info.screen[0]!.root, info.min_keycode, info.max_keycode))
+        })
+      })
+      client.once('error', reject)
+    })
+  }
+
+  /** Why the connection is gone, or undefined while it lives. */
+  get lost (): Error | undefined { return this.#lost }
+
+  /** Calls `listener` once, when the connection breaks (not after close()). */
+  onLost (listener: (error: Error) => void): void {
+    this.#lostListeners.push(listener)
+  }
+
+  /** The root window's size now (one round trip). */
+  async screenSize (): Promise<Size> {
+    const { width, height } = await this.#request<{ width: number, height: number }>((done) => this.#client.GetGeometry(this.#root, done))
+    return { width, height }
+  }
+
+  /**
+   * The keycode carrying `keysym` (a number) on its first level in the live keymap, read now
+   * (one round trip: the layout may have changed since the last call), or undefined.
+   */
+  async firstLevelKeycode (keysym: number): Promise<number | undefined> {
+    const rows = await this.#request<number[][]>((done) => this.#client.GetKeyboardMapping(this.#minKeycode, this.#count, done))
+    const index = rows.findIndex((row) => row[0] === keysym)
+    return index === -1 ? undefined : this.#minKeycode + index
+  }
+
+  /** Presses or releases a keycode through XTest, and waits until X has processed it. */
+  async toggleKey (keycode: number, state: 'down' | 'up'): Promise<void> {
+    this.#check()
+    this.#xtest.FakeInput(state === 'down' ? this.#xtest.KeyPress : this.#xtest.KeyRelease, keycode, 0, 0, 0, 0)
+    await this.#request<void>((done) => { this.#client.sync().then(() => done(null), (error: Error) => done(error)) })
+  }
+
+  /**
+   * The pixels of a rectangle of the root window, rows tightly packed, BGRA. Only 32-bit
+   * pixels (depth 24 and 32 screens, the only ones Xvfb's default and our --screen make).
+   */
+  async screenshot ({ x, y, width, height }: Rect): Promise<RawImage> {
+    const image = await this.#request<{ depth: number, data: Buffer }>((done) =>
+      this.#client.GetImage(Z_PIXMAP, this.#root, x, y, width, height, 0xffffffff, done))
+    const bytes = width * height * 4
+    if (image.data.length < bytes) {
+      throw new Error(`the X server sent ${image.data.length} bytes for a ${width}x${height} image of depth ${image.depth}; only 32-bit pixels are supported`)
+    }
+    return { width, height, order: 'bgra', data: image.data.subarray(0, bytes) }
+  }
+
+  /** Closes the connection; its end is not reported as a loss. Safe to call twice. */
+  close (): void {
+    if (!this.#lost) this.#lost = new Error('the X connection was closed')
+    this.#lostListeners.length = 0
+    this.#rejectWaiting(this.#lost)
+    this.#client.terminate()
+  }
+
+  /** Sends a request and waits for its reply, or for the connection to break. */
+  #request<T> (send: (done: (error: Error | null, value?: T) => boolean) => void): Promise<T> {
+    this.#check()
+    return new Promise<T>((resolve, reject) => {
+      const fail = (error: Error) => { this.#waiting.delete(fail); reject(error) }
+      this.#waiting.add(fail)
+      send((error, value) => {
+        this.#waiting.delete(fail)
+        if (error) reject(error)
+        else resolve(value as T)
+        // Handled: node-x11 would otherwise also emit the error on the client.
+        return true
+      })
+    })
+  }
+
+  #check (): void {
+    if (this.#lost) throw this.#lost
+  }
+
+  #fail (error: Error): void {
+    if (this.#lost) return
+    this.#lost = error
+    this.#rejectWaiting(error)
+    for (const listener of this.#lostListeners.splice(0)) listener(error)
+  }
+
+  #rejectWaiting (error: Error): void {
+    for (const reject of [...this.#waiting]) reject(error)
+    this.#waiting.clear()
+  }
+}

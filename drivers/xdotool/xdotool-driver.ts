@@ -1,0 +1,296 @@
+/**
+ * The `xdotool` driver: one xdotool process per pointer primitive, all delays at 0 — the way
+ * most computer-use servers drive X, kept as the portable fallback and the benchmark's
+ * baseline. Where xdotool is not exact it is not used:
+ * - text: `xdotool type` loses characters (feasibility §4); TextTyper (drivers/x11) types
+ *   exactly, by XTest on the live keymap;
+ * - keys: XTest on the keycode that carries the keysym on its first level (faster, and
+ *   xdotool reads the key name 'Help' as a request for its usage text); other keysyms go
+ *   through `xdotool keydown/keyup`, which adds Shift or binds a spare keycode;
+ * - screenshots and the screen size: GetImage and GetGeometry on a pure-JS X connection.
+ * Nothing native runs in this process: when X dies, the xdotool processes fail and the X
+ * connection ends; calls then reject with DesktopUnavailable (503), ready() turns false and
+ * onExit listeners hear why, so a supervisor can bring the desktop back.
+ */
+import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import { DesktopUnavailable, DriverFailure, InvalidConfig, UnsupportedAction } from '../../src/errors.ts'
+import type { KeyInfo } from '../../src/keys/index.ts'
+import keysymdef from 'x11/lib/keysyms.js'
+import { probeDisplay } from '../x11/probe.ts'
+import { TextTyper } from '../x11/text-typer.ts'
+import { XConnection } from './x-connection.ts'
+import { xdotoolRunner, type XdotoolRunner } from './run-xdotool.ts'
+
+/** The logger methods used (pino's Logger fits). */
+export interface XdotoolDriverLog {
+  info: (object: object, message: string) => void
+  warn: (object: object, message: string) => void
+}
+
+export interface XdotoolDriverOptions {
+  /** The X display, e.g. ':99'. */
+  display: string
+  log?: XdotoolDriverLog
+  /**
+   * How long one call may take before the X server counts as hung (default 10 s; typeText
+   * adds 10 ms a character). The desktop is then reported lost, as if X had died.
+   */
+  callTimeoutMs?: number
+}
+
+// X buttons: 8 and 9 are what browsers read as back and forward.
+const X_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 }
+
+/** Errors of the catalogue pass through as they are; anything else is explained. */
+const isCatalogued = (error: unknown): error is Error =>
+  error instanceof Error && ['ERR_UNSUPPORTED_ACTION', 'ERR_DESKTOP_UNAVAILABLE', 'ERR_DRIVER_FAILURE', 'ERR_INVALID_CONFIG'].includes((error as { code?: string }).code ?? '')
+
+class Hung extends Error {}
+
+/** Control characters have nothing to type; refused before typing anything, not halfway. */
+function checkTypable (text: string): void {
+  const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.exec(text)
+  if (control) {
+    const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
+    throw new UnsupportedAction(`text contains the control character U+${code} at index ${control.index}, which cannot be typed; only printable characters, newline and tab can`)
+  }
+}
+
+export class XdotoolDriver implements Driver {
+  readonly name = 'xdotool'
+  readonly display: string
+  #options: XdotoolDriverOptions
+  #xdotool: XdotoolRunner
+  #x?: XConnection
+  #typer?: TextTyper
+  #ready = false
+  #closed = false
+  #lost = false
+  #starting?: Promise<void>
+  #prepared?: Promise<void>
+  #exitListeners: Array<(reason: string) => void> = []
+
+  constructor (options: XdotoolDriverOptions) {
+    this.display = options.display
+    this.#options = options
+    this.#xdotool = xdotoolRunner(options.display)
+  }
+
+  ready (): boolean { return this.#ready }
+
+  /** Calls `listener` with a reason when the desktop is lost after start() without close(). */
+  onExit (listener: (reason: string) => void): void {
+    this.#exitListeners.push(listener)
+  }
+
+  /**
+   * Checks that xdotool runs here, without touching the display (a supervisor prepares its
+   * next driver in advance). start() calls it when nobody did.
+   */
+  prepare (): Promise<void> {
+    if (this.#closed) return Promise.reject(this.#closedError())
+    this.#prepared ??= this.#xdotool(['version'], 5000).then(() => {}, (error: Error) => {
+      this.#prepared = undefined
+      throw new InvalidConfig(`the xdotool driver needs xdotool (scripts/setup.sh installs it): ${error.message}`)
+    })
+    return this.#prepared
+  }
+
+  /**
+   * Probes the display (a dead one is a clear InvalidConfig), opens the X connections and has
+   * xdotool touch the display once. Calling it while started does nothing.
+   */
+  start (): Promise<void> {
+    if (this.#closed) return Promise.reject(this.#closedError())
+    if (this.#lost) return Promise.reject(new DesktopUnavailable(`the xdotool driver on ${this.display} lost its X server; start a new one`))
+    if (this.#ready) return Promise.resolve()
+    this.#starting ??= this.#start().finally(() => { this.#starting = undefined })
+    return this.#starting
+  }
+
+  async #start (): Promise<void> {
+    await probeDisplay(this.display)
+    await this.prepare()
+    const unavailable = (error: Error) => new DesktopUnavailable(`the xdotool driver could not start on ${this.display}: ${error.message}`)
+    try {
+      this.#x = await XConnection.open(this.display)
+      this.#typer = await TextTyper.open(this.display)
+      await this.#xdotool(['getmouselocation'], this.#options.callTimeoutMs ?? 10_000)
+    } catch (error) {
+      void this.#typer?.close().catch(() => {})
+      this.#disconnect()
+      throw isCatalogued(error) ? error : unavailable(error as Error)
+    }
+    if (this.#closed) {
+      void this.#typer.close().catch(() => {})
+      this.#disconnect()
+      throw this.#closedError()
+    }
+    this.#x.onLost((error) => this.#lose(`the X server on ${this.display} went away (${error.message})`))
+    this.#ready = true
+  }
+
+  /** Closes the X connections and ends any xdotool still running, by PID. Safe to call twice. */
+  async close (): Promise<void> {
+    this.#closed = true
+    this.#ready = false
+    await this.#starting?.catch(() => {})
+    const typer = this.#typer
+    this.#disconnect()
+    // Unbinding spare keycodes waits for X; a hung X must not hold close() up.
+    if (typer) await Promise.race([typer.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2000).unref())])
+    await this.#xdotool.killAll()
+  }
+
+  screenSize (): Promise<Size> {
+    return this.#do('read the screen size', () => this.#x!.screenSize())
+  }
+
+  moveMouse (point: Point): Promise<void> {
+    return this.#do('move the pointer', () => this.#run('mousemove', String(Math.round(point.x)), String(Math.round(point.y))))
+  }
+
+  cursorPosition (): Promise<Point> {
+    return this.#do('read the pointer position', async () => {
+      const { stdout } = await this.#xdotool(['getmouselocation', '--shell'], this.#timeoutMs())
+      const x = /^X=(-?\d+)$/m.exec(stdout)
+      const y = /^Y=(-?\d+)$/m.exec(stdout)
+      if (!x || !y) throw new Error(`xdotool getmouselocation answered '${stdout.trim()}'`)
+      return { x: Number(x[1]), y: Number(y[1]) }
+    })
+  }
+
+  buttonDown (button: MouseButton): Promise<void> {
+    return this.#do(`press the ${button} button`, () => this.#run('mousedown', String(X_BUTTONS[button])))
+  }
+
+  buttonUp (button: MouseButton): Promise<void> {
+    return this.#do(`release the ${button} button`, () => this.#run('mouseup', String(X_BUTTONS[button])))
+  }
+
+  wheel (dx: number, dy: number): Promise<void> {
+    return this.#do('turn the wheel', async () => {
+      // X wheel buttons: 4 up, 5 down, 6 left, 7 right.
+      for (const [notches, negative, positive] of [[Math.round(dy), 4, 5], [Math.round(dx), 6, 7]] as const) {
+        if (notches === 0) continue
+        await this.#run('click', '--repeat', String(Math.abs(notches)), '--delay', '0', String(notches > 0 ? positive : negative))
+      }
+    })
+  }
+
+  keyDown (key: KeyInfo): Promise<void> {
+    return this.#do(`press ${key.keysym}`, () => this.#key(key.keysym, 'down'))
+  }
+
+  keyUp (key: KeyInfo): Promise<void> {
+    return this.#do(`release ${key.keysym}`, () => this.#key(key.keysym, 'up'))
+  }
+
+  typeText (text: string): Promise<void> {
+    return this.#do('type text', async () => {
+      checkTypable(text)
+      // One newline however the text spells it.
+      await this.#typer!.type(text.replace(/\r\n?/g, '\n'))
+    }, 10 * text.length)
+  }
+
+  screenshot (region?: Rect): Promise<RawImage> {
+    return this.#do('take a screenshot', async () => {
+      const size = await this.#x!.screenSize()
+      if (!region) return this.#x!.screenshot({ x: 0, y: 0, ...size })
+      const { x, y, width, height } = region
+      const inside = [x, y, width, height].every(Number.isInteger) && x >= 0 && y >= 0 && width > 0 && height > 0 &&
+        x + width <= size.width && y + height <= size.height
+      if (!inside) throw new UnsupportedAction(`region x=${x} y=${y} ${width}x${height} is not a whole-pixel rectangle inside the ${size.width}x${size.height} screen`)
+      return this.#x!.screenshot(region)
+    })
+  }
+
+  async #key (keysym: string, state: 'down' | 'up'): Promise<void> {
+    const code = keysymdef[`XK_${keysym}`]?.code
+    const keycode = code === undefined ? undefined : await this.#x!.firstLevelKeycode(code)
+    if (keycode !== undefined) {
+      await this.#x!.toggleKey(keycode, state)
+      return
+    }
+    if (/^help$/i.test(keysym)) {
+      throw new UnsupportedAction(`the live keymap has no key for ${keysym}, and xdotool reads the key name '${keysym}' as a request for its usage text, so the xdotool driver cannot press it`)
+    }
+    // Shifted keysyms ('exclam') and keysyms on no keycode: xdotool adds Shift around the press
+    // or binds a spare keycode. For a name X does not know it only warns and exits 0.
+    const { stderr } = await this.#xdotool([state === 'down' ? 'keydown' : 'keyup', '--delay', '0', '--', keysym], this.#timeoutMs())
+    if (/No such key name/i.test(stderr)) throw new UnsupportedAction(`X has no key named '${keysym}'`)
+  }
+
+  async #run (...args: string[]): Promise<void> {
+    await this.#xdotool(args, this.#timeoutMs())
+  }
+
+  #timeoutMs (extraMs = 0): number {
+    return (this.#options.callTimeoutMs ?? 10_000) + extraMs
+  }
+
+  /**
+   * Runs one primitive: 503 when not ready; a call that overruns its time means X hangs (the
+   * desktop is lost); a failure while X is gone is a 503, any other a 500 naming the cause.
+   */
+  async #do<T> (what: string, action: () => Promise<T>, extraMs = 0): Promise<T> {
+    if (!this.#ready) {
+      throw this.#closed ? this.#closedError() : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
+    }
+    const timeoutMs = this.#timeoutMs(extraMs)
+    let timer: NodeJS.Timeout | undefined
+    const hung = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Hung(`the X server on ${this.display} did not answer within ${timeoutMs} ms (${what})`)), timeoutMs)
+    })
+    try {
+      return await Promise.race([action(), hung])
+    } catch (error) {
+      throw await this.#explain(what, error)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  async #explain (what: string, error: unknown): Promise<Error> {
+    if (isCatalogued(error)) return error
+    const message = error instanceof Error ? error.message : String(error)
+    if (error instanceof Hung || (error as { timedOut?: boolean }).timedOut) {
+      this.#options.log?.warn({ display: this.display, what }, 'X server hung; dropping the desktop')
+      this.#lose(error instanceof Hung ? message : `the X server on ${this.display} did not answer (${message})`)
+      return new DesktopUnavailable(message)
+    }
+    // The xdotool process may fail before our own connection has heard of the death.
+    const alive = !this.#lost && !this.#x?.lost && await probeDisplay(this.display, 1000).then(() => true, () => false)
+    if (!alive) {
+      this.#lose(`the X server on ${this.display} went away (${message})`)
+      return new DesktopUnavailable(`the X server on ${this.display} went away while the xdotool driver tried to ${what}; retry shortly`)
+    }
+    return new DriverFailure(`the xdotool driver could not ${what}: ${message}`)
+  }
+
+  /** The desktop is gone (or hangs): no more input; the supervisor hears why, once. */
+  #lose (reason: string): void {
+    if (this.#lost) return
+    this.#lost = true
+    const wasReady = this.#ready
+    this.#ready = false
+    const typer = this.#typer
+    this.#disconnect()
+    void typer?.close().catch(() => {})
+    void this.#xdotool.killAll()
+    if (!wasReady || this.#closed) return
+    this.#options.log?.warn({ display: this.display, reason }, 'xdotool driver lost its desktop')
+    for (const listener of this.#exitListeners) listener(reason)
+  }
+
+  #disconnect (): void {
+    this.#x?.close()
+    this.#x = undefined
+    this.#typer = undefined
+  }
+
+  #closedError (): Error {
+    return new DesktopUnavailable(`the xdotool driver on ${this.display} was closed`)
+  }
+}
