@@ -1,6 +1,7 @@
 /**
- * Opens the desktop a configuration asks for: the fake in-memory screen, or the nut driver on
- * the given DISPLAY or on an Xvfb of our own, supervised so that it comes back when X dies.
+ * Opens the desktop a configuration asks for: the fake in-memory screen, or an X driver (nut or
+ * xdotool) on the given DISPLAY or on an Xvfb of our own, supervised so that it comes back when
+ * X dies.
  * The driver starts with the app (its onReady hook); `stop()` undoes everything.
  */
 import type { Logger } from 'pino'
@@ -9,7 +10,7 @@ import { FakeDriver } from './fake/fake-driver.ts'
 import { SupervisedDesktop } from './supervised-desktop.ts'
 
 export interface DesktopOptions {
-  driver: 'nut' | 'fake'
+  driver: 'nut' | 'xdotool' | 'fake'
   screen: { width: number, height: number, depth: number }
   /** An X display to use (e.g. ':0'); none starts our own Xvfb. */
   display?: string | undefined
@@ -33,6 +34,7 @@ export function openDesktop (options: DesktopOptions): Desktop {
     ...(options.display && { display: options.display }),
     screen: `${width}x${height}x${depth}`,
     log: options.log.child({ component: 'desktop' }),
+    driver: options.driver,
   })
   return {
     driver,

@@ -1,5 +1,5 @@
 /**
- * Keeps a desktop alive. When the X server dies (and with it the nut worker), requests answer
+ * Keeps a desktop alive. When the X server dies (and with it the driver), requests answer
  * 503 while this restarts what we own — our Xvfb on the same display number, then a fresh
  * driver — and input works again. With a DISPLAY we do not own, it waits for that display to
  * answer again and reconnects.
@@ -9,6 +9,7 @@ import type { Driver, MouseButton, Point, Rect } from '../src/driver.ts'
 import { DesktopUnavailable } from '../src/errors.ts'
 import type { KeyInfo } from '../src/keys/index.ts'
 import { NutDriver } from './nut/nut-driver.ts'
+import { XdotoolDriver } from './xdotool/xdotool-driver.ts'
 import { startXvfb, type Xvfb } from './x11/xvfb.ts'
 
 interface Log {
@@ -17,29 +18,49 @@ interface Log {
   error: (object: object, message: string) => void
 }
 
+/** The X drivers a supervised desktop can run. */
+export type XDriverName = 'nut' | 'xdotool'
+
+/** What supervision needs of a driver beyond the contract. */
+interface XDriver extends Driver {
+  readonly display: string
+  /** Loads what it can before touching the display, so a spare is quick to start. */
+  prepare: () => Promise<void>
+  /** Heard when the desktop is lost after start() (X died or hangs). */
+  onExit: (listener: (reason: string) => void) => void
+}
+
+const X_DRIVERS: Record<XDriverName, new (options: { display: string, log: Log }) => XDriver> = {
+  nut: NutDriver,
+  xdotool: XdotoolDriver,
+}
+
 export interface SupervisedDesktopOptions {
   /** The display to use; none starts our own Xvfb. */
   display?: string
   screen: string
   log: Log
+  /** Which driver runs on it (default 'nut'). */
+  driver?: XDriverName
 }
 
 export class SupervisedDesktop implements Driver {
-  readonly name = 'nut'
+  readonly name: XDriverName
   #options: SupervisedDesktopOptions
   #xvfb?: Xvfb
-  #driver?: NutDriver
+  #driver?: XDriver
   #display?: string
   #closing = false
   #restarting?: Promise<void>
   /** A worker with nut-js already loaded, for the next restart (loading is most of its time). */
-  #spare?: NutDriver
+  #spare?: XDriver
   /** How many times the desktop was brought back after dying. */
   restarts = 0
 
   constructor (options: SupervisedDesktopOptions) {
     this.#options = options
     this.#display = options.display
+    this.name = options.driver ?? 'nut'
   }
 
   get display (): string | undefined { return this.#display }
@@ -71,18 +92,22 @@ export class SupervisedDesktop implements Driver {
   async #connect (): Promise<void> {
     const spare = this.#spare
     this.#spare = undefined
-    const driver = spare?.display === this.#display ? spare! : new NutDriver({ display: this.#display!, log: this.#options.log })
+    const driver = spare?.display === this.#display ? spare! : this.#newDriver()
     if (spare && spare !== driver) await spare.close()
     driver.onExit((reason) => this.#lost(reason))
     await driver.start()
     this.#driver = driver
     if (!this.#closing) {
-      this.#spare = new NutDriver({ display: this.#display!, log: this.#options.log })
+      this.#spare = this.#newDriver()
       this.#spare.prepare().catch((error) => {
         this.#options.log.warn({ err: error }, 'could not load a spare driver worker')
         this.#spare = undefined
       })
     }
+  }
+
+  #newDriver (): XDriver {
+    return new X_DRIVERS[this.name]({ display: this.#display!, log: this.#options.log })
   }
 
   #lost (reason: string): void {
@@ -114,7 +139,7 @@ export class SupervisedDesktop implements Driver {
     }
   }
 
-  #current (): NutDriver {
+  #current (): XDriver {
     if (!this.ready()) throw new DesktopUnavailable(`the desktop${this.#display ? ` on ${this.#display}` : ''} is restarting; retry shortly`)
     return this.#driver!
   }
