@@ -11,6 +11,7 @@ import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src
 import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
+import { ScreenCapture } from '../x11/screen-capture.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
 
 /** The logger methods used (pino's Logger fits). */
@@ -77,6 +78,8 @@ export class NutDriver implements Driver {
   /** Set when we kill the worker ourselves, so its exit is reported with our reason. */
   #killReason?: string
   #stderr = ''
+  /** Screenshots read in this process; the worker captures when this could not open. */
+  #capture?: ScreenCapture
 
   constructor (options: NutDriverOptions) {
     this.display = options.display
@@ -126,6 +129,11 @@ export class NutDriver implements Driver {
     const child = this.#child
     if (!child) throw new DesktopUnavailable(`the nut driver could not start on ${this.display}: its process is gone`)
     await this.#await('ready', () => child.send({ connect: true } satisfies Command))
+    this.#capture?.close()
+    this.#capture = await ScreenCapture.open(this.display).catch((error: Error) => {
+      this.#options.log?.warn({ display: this.display, error: error.message }, 'screenshots go through the nut worker')
+      return undefined
+    })
   }
 
   async #load (): Promise<void> {
@@ -190,6 +198,8 @@ export class NutDriver implements Driver {
 
   #exited (child: ChildProcess, how: string): void {
     if (this.#child === child) this.#child = undefined
+    this.#capture?.close()
+    this.#capture = undefined
     const wasReady = this.#ready
     this.#ready = false
     this.#loading = undefined
@@ -211,6 +221,8 @@ export class NutDriver implements Driver {
   /** Ends the worker by PID (SIGTERM, then SIGKILL) and waits for it; a start() in progress rejects. Safe to call twice. */
   async close (): Promise<void> {
     this.#closed = true
+    this.#capture?.close()
+    this.#capture = undefined
     const child = this.#child
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -223,7 +235,9 @@ export class NutDriver implements Driver {
     await this.#loading?.catch(() => {})
   }
 
-  screenSize (): Promise<Size> { return this.#call('screenSize') }
+  screenSize (): Promise<Size> {
+    return this.#capture && this.#ready ? Promise.resolve({ ...this.#capture.size }) : this.#call('screenSize')
+  }
   moveMouse (point: Point): Promise<void> { return this.#call('moveMouse', point) }
   cursorPosition (): Promise<Point> { return this.#call('cursorPosition') }
   buttonDown (button: MouseButton): Promise<void> { return this.#call('buttonDown', button) }
@@ -234,6 +248,18 @@ export class NutDriver implements Driver {
   typeText (text: string): Promise<void> { return this.#call('typeText', text) }
 
   async screenshot (region?: Rect): Promise<RawImage> {
+    const capture = this.#capture
+    if (capture && this.#ready) {
+      if (region && !inside(region, capture.size)) {
+        throw new UnsupportedAction(`region x=${region.x} y=${region.y} ${region.width}x${region.height} is not a whole-pixel rectangle inside the ${capture.size.width}x${capture.size.height} screen`)
+      }
+      try {
+        return await capture.grab(region)
+      } catch (error) {
+        // X going away ends the worker too, which then says so; until then this is a failure.
+        throw this.#ready ? new DriverFailure(`could not read the screen: ${(error as Error).message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
+      }
+    }
     const image = await this.#call('screenshot', region)
     // The V8 serializer may hand a Uint8Array back; the contract says Buffer (no copy).
     const data = image.data as Uint8Array
@@ -281,3 +307,7 @@ export class NutDriver implements Driver {
     return lines.length ? `: ${lines.slice(-2).join(' / ')}` : ''
   }
 }
+
+const inside = ({ x, y, width, height }: Rect, size: Size) =>
+  [x, y, width, height].every(Number.isInteger) && x >= 0 && y >= 0 && width > 0 && height > 0 &&
+  x + width <= size.width && y + height <= size.height

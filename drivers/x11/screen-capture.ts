@@ -1,0 +1,64 @@
+/**
+ * Screenshots straight from the X server over a pure-JavaScript connection (node-x11
+ * GetImage on the root window), in the process that encodes them. The nut driver's own
+ * capture runs in its worker and would send 4 MB of pixels over IPC for every screenshot;
+ * this reads them once, from the socket. A lost X connection is an error here, never an exit.
+ */
+import x11, { type Display, type XClient } from 'x11'
+import type { RawImage, Rect, Size } from '../../src/driver.ts'
+
+const Z_PIXMAP = 2
+const ALL_PLANES = 0xffffffff
+
+export class ScreenCapture {
+  readonly #client: XClient
+  readonly #root: number
+  readonly size: Size
+  #failure: Error | undefined
+
+  private constructor (client: XClient, root: number, size: Size) {
+    this.#client = client
+    this.#root = root
+    this.size = size
+    client.on('error', (error: Error) => { this.#failure = error })
+    client.on('end', () => { this.#failure ??= new Error('the X connection closed') })
+  }
+
+  /**
+   * Connects to `display`. Rejects when its root window's pixels are not 32-bit little-endian
+   * BGRX (depth 24 or 32), the only layout read here; the caller then captures another way.
+   */
+  static open (display: string): Promise<ScreenCapture> {
+    return new Promise((resolve, reject) => {
+      const client = x11.createClient({ display }, (error, info) => {
+        if (error) { reject(error); return }
+        const screen = info.screen[0]! as Display['screen'][number] & { root_depth: number }
+        const format = info.format?.[screen.root_depth]
+        if (![24, 32].includes(screen.root_depth) || format?.bits_per_pixel !== 32 || info.image_byte_order !== 0) {
+          client.terminate()
+          reject(new Error(`the root window is depth ${screen.root_depth}, ${format?.bits_per_pixel ?? '?'} bits a pixel, byte order ${info.image_byte_order}: only 32-bit LSB-first pixels are read directly`))
+          return
+        }
+        resolve(new ScreenCapture(client, screen.root, { width: screen.pixel_width, height: screen.pixel_height }))
+      })
+      client.once('error', reject)
+    })
+  }
+
+  /** The whole screen, or a rectangle of it, as tightly packed BGRA rows. */
+  grab (region?: Rect): Promise<RawImage> {
+    if (this.#failure) return Promise.reject(new Error(`lost the X connection: ${this.#failure.message}`))
+    const { x, y, width, height } = region ?? { x: 0, y: 0, ...this.size }
+    return new Promise((resolve, reject) => {
+      this.#client.GetImage(Z_PIXMAP, this.#root, x, y, width, height, ALL_PLANES, (error, image) => {
+        if (error) { reject(error); return }
+        // 32 bits a pixel pads no row: width * 4 bytes each, as the driver contract wants.
+        resolve({ width, height, order: 'bgra', data: image.data.subarray(0, width * height * 4) })
+      })
+    })
+  }
+
+  close (): void {
+    this.#client.terminate()
+  }
+}
