@@ -11,7 +11,7 @@ import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src
 import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
-import { ScreenCapture } from '../x11/screen-capture.ts'
+import { DisplayReader } from '../x11/display-reader.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
 
 /** The logger methods used (pino's Logger fits). */
@@ -78,8 +78,8 @@ export class NutDriver implements Driver {
   /** Set when we kill the worker ourselves, so its exit is reported with our reason. */
   #killReason?: string
   #stderr = ''
-  /** Screenshots read in this process; the worker captures when this could not open. */
-  #capture?: ScreenCapture
+  /** Pixels and the pointer read in this process; the worker reads them when this could not open. */
+  #reader?: DisplayReader
 
   constructor (options: NutDriverOptions) {
     this.display = options.display
@@ -129,9 +129,9 @@ export class NutDriver implements Driver {
     const child = this.#child
     if (!child) throw new DesktopUnavailable(`the nut driver could not start on ${this.display}: its process is gone`)
     await this.#await('ready', () => child.send({ connect: true } satisfies Command))
-    this.#capture?.close()
-    this.#capture = await ScreenCapture.open(this.display).catch((error: Error) => {
-      this.#options.log?.warn({ display: this.display, error: error.message }, 'screenshots go through the nut worker')
+    this.#reader?.close()
+    this.#reader = await DisplayReader.open(this.display).catch((error: Error) => {
+      this.#options.log?.warn({ display: this.display, error: error.message }, 'screenshots and cursor reads go through the nut worker')
       return undefined
     })
   }
@@ -198,8 +198,8 @@ export class NutDriver implements Driver {
 
   #exited (child: ChildProcess, how: string): void {
     if (this.#child === child) this.#child = undefined
-    this.#capture?.close()
-    this.#capture = undefined
+    this.#reader?.close()
+    this.#reader = undefined
     const wasReady = this.#ready
     this.#ready = false
     this.#loading = undefined
@@ -221,8 +221,8 @@ export class NutDriver implements Driver {
   /** Ends the worker by PID (SIGTERM, then SIGKILL) and waits for it; a start() in progress rejects. Safe to call twice. */
   async close (): Promise<void> {
     this.#closed = true
-    this.#capture?.close()
-    this.#capture = undefined
+    this.#reader?.close()
+    this.#reader = undefined
     const child = this.#child
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -236,10 +236,16 @@ export class NutDriver implements Driver {
   }
 
   screenSize (): Promise<Size> {
-    return this.#capture && this.#ready ? Promise.resolve({ ...this.#capture.size }) : this.#call('screenSize')
+    return this.#reader && this.#ready ? Promise.resolve({ ...this.#reader.size }) : this.#call('screenSize')
   }
   moveMouse (point: Point): Promise<void> { return this.#call('moveMouse', point) }
-  cursorPosition (): Promise<Point> { return this.#call('cursorPosition') }
+  cursorPosition (): Promise<Point> {
+    const reader = this.#reader
+    if (!reader || !this.#ready) return this.#call('cursorPosition')
+    return reader.pointer().catch((error: Error) => {
+      throw this.#ready ? new DriverFailure(`could not read the pointer: ${error.message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
+    })
+  }
   buttonDown (button: MouseButton): Promise<void> { return this.#call('buttonDown', button) }
   buttonUp (button: MouseButton): Promise<void> { return this.#call('buttonUp', button) }
   wheel (dx: number, dy: number): Promise<void> { return this.#call('wheel', dx, dy) }
@@ -248,13 +254,13 @@ export class NutDriver implements Driver {
   typeText (text: string): Promise<void> { return this.#call('typeText', text) }
 
   async screenshot (region?: Rect): Promise<RawImage> {
-    const capture = this.#capture
-    if (capture && this.#ready) {
-      if (region && !inside(region, capture.size)) {
-        throw new UnsupportedAction(`region x=${region.x} y=${region.y} ${region.width}x${region.height} is not a whole-pixel rectangle inside the ${capture.size.width}x${capture.size.height} screen`)
+    const reader = this.#reader
+    if (reader && this.#ready) {
+      if (region && !inside(region, reader.size)) {
+        throw new UnsupportedAction(`region x=${region.x} y=${region.y} ${region.width}x${region.height} is not a whole-pixel rectangle inside the ${reader.size.width}x${reader.size.height} screen`)
       }
       try {
-        return await capture.grab(region)
+        return await reader.grab(region)
       } catch (error) {
         // X going away ends the worker too, which then says so; until then this is a failure.
         throw this.#ready ? new DriverFailure(`could not read the screen: ${(error as Error).message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)

@@ -1,8 +1,9 @@
-/** node-x11's GetImage and the pixel formats of its handshake (merged into x11.d.ts's module). */
+/** node-x11's GetImage, QueryPointer and the pixel formats of its handshake (merged into x11.d.ts's module). */
 declare module 'x11' {
   export interface XClient {
     GetImage (format: number, drawable: number, x: number, y: number, width: number, height: number, planeMask: number,
       callback: (error: Error | null, image: { depth: number, visualId: number, data: Buffer }) => void): void
+    QueryPointer (window: number, callback: (error: Error | null, reply: { rootX: number, rootY: number }) => void): void
   }
 
   export interface Display {

@@ -1,16 +1,17 @@
 /**
- * Screenshots straight from the X server over a pure-JavaScript connection (node-x11
- * GetImage on the root window), in the process that encodes them. The nut driver's own
- * capture runs in its worker and would send 4 MB of pixels over IPC for every screenshot;
- * this reads them once, from the socket. A lost X connection is an error here, never an exit.
+ * Reads the screen's pixels and the pointer straight from the X server over a pure-JavaScript
+ * connection (node-x11 GetImage and QueryPointer on the root window), in the server's own
+ * process. The nut driver's worker would otherwise send 4 MB of pixels over IPC for every
+ * screenshot, and a round trip through it for every cursor read; this asks X directly.
+ * A lost X connection is an error here, never an exit.
  */
 import x11, { type Display, type XClient } from 'x11'
-import type { RawImage, Rect, Size } from '../../src/driver.ts'
+import type { Point, RawImage, Rect, Size } from '../../src/driver.ts'
 
 const Z_PIXMAP = 2
 const ALL_PLANES = 0xffffffff
 
-export class ScreenCapture {
+export class DisplayReader {
   readonly #client: XClient
   readonly #root: number
   readonly size: Size
@@ -28,7 +29,7 @@ export class ScreenCapture {
    * Connects to `display`. Rejects when its root window's pixels are not 32-bit little-endian
    * BGRX (depth 24 or 32), the only layout read here; the caller then captures another way.
    */
-  static open (display: string): Promise<ScreenCapture> {
+  static open (display: string): Promise<DisplayReader> {
     return new Promise((resolve, reject) => {
       const client = x11.createClient({ display }, (error, info) => {
         if (error) { reject(error); return }
@@ -39,7 +40,7 @@ export class ScreenCapture {
           reject(new Error(`the root window is depth ${screen.root_depth}, ${format?.bits_per_pixel ?? '?'} bits a pixel, byte order ${info.image_byte_order}: only 32-bit LSB-first pixels are read directly`))
           return
         }
-        resolve(new ScreenCapture(client, screen.root, { width: screen.pixel_width, height: screen.pixel_height }))
+        resolve(new DisplayReader(client, screen.root, { width: screen.pixel_width, height: screen.pixel_height }))
       })
       client.once('error', reject)
     })
@@ -54,6 +55,17 @@ export class ScreenCapture {
         if (error) { reject(error); return }
         // 32 bits a pixel pads no row: width * 4 bytes each, as the driver contract wants.
         resolve({ width, height, order: 'bgra', data: image.data.subarray(0, width * height * 4) })
+      })
+    })
+  }
+
+  /** Where the pointer is, in root window pixels. */
+  pointer (): Promise<Point> {
+    if (this.#failure) return Promise.reject(new Error(`lost the X connection: ${this.#failure.message}`))
+    return new Promise((resolve, reject) => {
+      this.#client.QueryPointer(this.#root, (error, reply) => {
+        if (error) reject(error)
+        else resolve({ x: reply.rootX, y: reply.rootY })
       })
     })
   }
