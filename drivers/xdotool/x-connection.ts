@@ -68,13 +68,38 @@ export class XConnection {
   }
 
   /**
-   * The keycode carrying `keysym` (a number) on its first level in the live keymap, read now
-   * (one round trip: the layout may have changed since the last call), or undefined.
+   * Where `keysym` (a number) sits in the live keymap, read now (one round trip: the layout
+   * may have changed since the last call): the first keycode carrying it on level 1, else any
+   * carrying it on another level, else undefined.
    */
-  async firstLevelKeycode (keysym: number): Promise<number | undefined> {
+  async locate (keysym: number): Promise<{ keycode: number, firstLevel: boolean } | undefined> {
     const rows = await this.#request<number[][]>((done) => this.#client.GetKeyboardMapping(this.#minKeycode, this.#count, done))
-    const index = rows.findIndex((row) => row[0] === keysym)
-    return index === -1 ? undefined : this.#minKeycode + index
+    const first = rows.findIndex((row) => row[0] === keysym)
+    if (first !== -1) return { keycode: this.#minKeycode + first, firstLevel: true }
+    const other = rows.findIndex((row) => row.includes(keysym))
+    return other === -1 ? undefined : { keycode: this.#minKeycode + other, firstLevel: false }
+  }
+
+  /** The highest keycode with no keysym at all (the text typer takes the lowest first), or undefined. */
+  async emptyKeycode (): Promise<number | undefined> {
+    const rows = await this.#request<number[][]>((done) => this.#client.GetKeyboardMapping(this.#minKeycode, this.#count, done))
+    let index = rows.length - 1
+    while (index >= 0 && !rows[index]!.every((sym) => sym === 0)) index--
+    return index < 0 ? undefined : this.#minKeycode + index
+  }
+
+  /** Binds `keysym` to both levels of `keycode`, and waits until X has done it. */
+  async bind (keycode: number, keysym: number): Promise<void> {
+    this.#check()
+    this.#client.ChangeKeyboardMapping(keycode, 2, [keysym, keysym])
+    await this.#request<void>((done) => { this.#client.sync().then(() => done(null), (error: Error) => done(error)) })
+  }
+
+  /** Empties keycodes bound by bind() (best effort, on a live connection). */
+  async unbind (keycodes: number[]): Promise<void> {
+    if (this.#lost || !keycodes.length) return
+    for (const keycode of keycodes) this.#client.ChangeKeyboardMapping(keycode, 2, [0, 0])
+    await this.#client.sync().catch(() => {})
   }
 
   /** Presses or releases a keycode through XTest, and waits until X has processed it. */

@@ -15,9 +15,9 @@
 import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
 import { DesktopUnavailable, DriverFailure, InvalidConfig, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
-import keysymdef from 'x11/lib/keysyms.js'
 import { probeDisplay } from '../x11/probe.ts'
 import { TextTyper } from '../x11/text-typer.ts'
+import { keysymCode } from './keysym-codes.ts'
 import { XConnection } from './x-connection.ts'
 import { xdotoolRunner, type XdotoolRunner } from './run-xdotool.ts'
 
@@ -47,6 +47,12 @@ const isCatalogued = (error: unknown): error is Error =>
 
 class Hung extends Error {}
 
+/** How long applications get to apply a new key binding before its key is pressed. */
+const SETTLE_MS = 150
+/** What a reserved spare keycode carries while unused: not empty, so the text typer leaves it. */
+const VOID_SYMBOL = 0xffffff
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 /** Control characters have nothing to type; refused before typing anything, not halfway. */
 function checkTypable (text: string): void {
   const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.exec(text)
@@ -69,6 +75,14 @@ export class XdotoolDriver implements Driver {
   #starting?: Promise<void>
   #prepared?: Promise<void>
   #exitListeners: Array<(reason: string) => void> = []
+  /**
+   * Keycodes this driver binds keys the keymap lacks to (one taken at start, more only while
+   * all are held): what each carries, when it was last pressed or released, whether it is
+   * down. Emptied again at close().
+   */
+  #spares = new Map<number, { keysym: number, usedAt: number, down: boolean }>()
+  /** Rejecters of the calls in progress: a lost desktop answers them at once. */
+  #inFlight = new Set<(error: Error) => void>()
 
   constructor (options: XdotoolDriverOptions) {
     this.display = options.display
@@ -116,6 +130,12 @@ export class XdotoolDriver implements Driver {
       this.#x = await XConnection.open(this.display)
       this.#typer = await TextTyper.open(this.display)
       await this.#xdotool(['getmouselocation'], this.#options.callTimeoutMs ?? 10_000)
+      // Taken now, before typing may have bound every empty keycode to characters.
+      const spare = await this.#x.emptyKeycode()
+      if (spare !== undefined) {
+        await this.#x.bind(spare, VOID_SYMBOL)
+        this.#spares.set(spare, { keysym: VOID_SYMBOL, usedAt: 0, down: false })
+      }
     } catch (error) {
       void this.#typer?.close().catch(() => {})
       this.#disconnect()
@@ -136,6 +156,8 @@ export class XdotoolDriver implements Driver {
     this.#ready = false
     await this.#starting?.catch(() => {})
     const typer = this.#typer
+    await this.#x?.unbind([...this.#spares.keys()])
+    this.#spares.clear()
     this.#disconnect()
     // Unbinding spare keycodes waits for X; a hung X must not hold close() up.
     if (typer) await Promise.race([typer.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2000).unref())])
@@ -207,19 +229,54 @@ export class XdotoolDriver implements Driver {
   }
 
   async #key (keysym: string, state: 'down' | 'up'): Promise<void> {
-    const code = keysymdef[`XK_${keysym}`]?.code
-    const keycode = code === undefined ? undefined : await this.#x!.firstLevelKeycode(code)
-    if (keycode !== undefined) {
-      await this.#x!.toggleKey(keycode, state)
+    const code = keysymCode(keysym)
+    const place = code === undefined ? undefined : await this.#x!.locate(code)
+    if (place?.firstLevel) {
+      await this.#toggle(place.keycode, state)
+      return
+    }
+    if (code !== undefined && !place) {
+      // On no keycode. A release: it was never pressed (a held spare is never rebound).
+      if (state === 'up') return
+      // xdotool would bind a spare keycode too, but unbinds it right after the press, before a
+      // busy application has read the event, which then reads NoSymbol.
+      await this.#toggle(await this.#bindSpare(keysym, code), state)
       return
     }
     if (/^help$/i.test(keysym)) {
-      throw new UnsupportedAction(`the live keymap has no key for ${keysym}, and xdotool reads the key name '${keysym}' as a request for its usage text, so the xdotool driver cannot press it`)
+      throw new UnsupportedAction(`X has no key named '${keysym}' here, and xdotool reads the key name '${keysym}' as a request for its usage text, so the xdotool driver cannot press it`)
     }
-    // Shifted keysyms ('exclam') and keysyms on no keycode: xdotool adds Shift around the press
-    // or binds a spare keycode. For a name X does not know it only warns and exits 0.
+    // A keysym on a second level ('exclam'): xdotool adds Shift around the press, as a keyboard
+    // would. Names keysym-codes.ts does not know also go to xdotool, which knows Xlib's; for a
+    // name X does not know either it only warns and exits 0.
     const { stderr } = await this.#xdotool([state === 'down' ? 'keydown' : 'keyup', '--delay', '0', '--', keysym], this.#timeoutMs())
     if (/No such key name/i.test(stderr)) throw new UnsupportedAction(`X has no key named '${keysym}'`)
+  }
+
+  async #toggle (keycode: number, state: 'down' | 'up'): Promise<void> {
+    await this.#x!.toggleKey(keycode, state)
+    const spare = this.#spares.get(keycode)
+    if (spare) Object.assign(spare, { down: state === 'down', usedAt: Date.now() })
+  }
+
+  /** A spare keycode bound to `code` now: one not held (rebound), else a new empty one. */
+  async #bindSpare (keysym: string, code: number): Promise<number> {
+    let keycode = [...this.#spares].find(([, spare]) => !spare.down)?.[0]
+    if (keycode === undefined) {
+      keycode = await this.#x!.emptyKeycode()
+      if (keycode === undefined) {
+        throw new UnsupportedAction(`no keycode carries ${keysym} and the keymap has no empty keycode left to bind it to, so the xdotool driver cannot press it`)
+      }
+    } else {
+      // The key it carried may still be unread under its old binding.
+      await delay(Math.max(0, this.#spares.get(keycode)!.usedAt + SETTLE_MS - Date.now()))
+    }
+    await this.#x!.bind(keycode, code)
+    this.#spares.set(keycode, { keysym: code, usedAt: Date.now(), down: false })
+    // Applications apply a keymap change asynchronously (Chromium reads a key right behind it
+    // under the old binding); the text typer measured this pause.
+    await delay(SETTLE_MS)
+    return keycode
   }
 
   async #run (...args: string[]): Promise<void> {
@@ -243,12 +300,16 @@ export class XdotoolDriver implements Driver {
     const hung = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new Hung(`the X server on ${this.display} did not answer within ${timeoutMs} ms (${what})`)), timeoutMs)
     })
+    let abandon: ((error: Error) => void) | undefined
+    const lost = new Promise<never>((_resolve, reject) => { abandon = reject })
+    this.#inFlight.add(abandon!)
     try {
-      return await Promise.race([action(), hung])
+      return await Promise.race([action(), hung, lost])
     } catch (error) {
       throw await this.#explain(what, error)
     } finally {
       clearTimeout(timer)
+      this.#inFlight.delete(abandon!)
     }
   }
 
@@ -279,6 +340,7 @@ export class XdotoolDriver implements Driver {
     this.#disconnect()
     void typer?.close().catch(() => {})
     void this.#xdotool.killAll()
+    for (const abandon of [...this.#inFlight]) abandon(new DesktopUnavailable(reason))
     if (!wasReady || this.#closed) return
     this.#options.log?.warn({ display: this.display, reason }, 'xdotool driver lost its desktop')
     for (const listener of this.#exitListeners) listener(reason)
