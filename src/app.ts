@@ -41,6 +41,10 @@ export interface AppOptions {
   limits?: Limits
   /** Held keys/buttons are released after this long without an action. */
   holdTimeoutMs?: number
+  /** launch_app's allow-list: name → argv (no shell). Default: empty, launch_app refuses every name. */
+  apps?: Readonly<Record<string, readonly string[]>>
+  /** How long launch_app waits for the application's first window (default 10 s). */
+  launchTimeoutMs?: number
   /** A ready logger (tests pass one writing to a capture stream), or a level for the default one. */
   logger?: Logger | { level: string }
   desktop?: DesktopInfo
@@ -85,6 +89,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     driver: options.driver,
     log: app.log.child({ component: 'executor', driver: options.driver.name }) as Logger,
     holdTimeoutMs: options.holdTimeoutMs ?? DEFAULT_HOLD_TIMEOUT_MS,
+    ...(options.apps && { apps: options.apps }),
+    ...(options.launchTimeoutMs !== undefined && { launchTimeoutMs: options.launchTimeoutMs }),
   })
   app.decorate('executor', executor)
   app.decorate('actionSchemas', actionSchemas)

@@ -19,6 +19,10 @@ export interface Config {
   allowUnauthenticated: boolean
   holdTimeoutMs: number
   limits: Limits
+  /** launch_app's allow-list: name → argv (run without a shell). Empty: launch_app refuses everything. */
+  apps: Record<string, string[]>
+  /** How long launch_app waits for the application's first window. */
+  launchTimeoutMs: number
   help: boolean
 }
 
@@ -27,6 +31,8 @@ interface Flag {
   help: string
   default?: string
   boolean?: boolean
+  /** Repeatable; the environment variable holds the whole list. */
+  multiple?: boolean
 }
 
 const FLAGS = {
@@ -46,6 +52,13 @@ const FLAGS = {
   'max-combo': { env: 'MAX_COMBO', default: String(DEFAULT_LIMITS.maxComboKeys), help: 'most keys in one combo' },
   'max-batch': { env: 'MAX_BATCH', default: String(DEFAULT_LIMITS.maxBatchActions), help: 'most actions in one batch' },
   'max-body-bytes': { env: 'MAX_BODY_BYTES', default: String(DEFAULT_LIMITS.maxBodyBytes), help: 'largest request body, bytes' },
+  'allow-app': {
+    env: 'ALLOW_APPS',
+    multiple: true,
+    help: "an application launch_app may start, as 'name=command arg …' (repeatable; no shell: quotes group words, nothing else is interpreted). " +
+      'ALLOW_APPS holds them all: a JSON object {"name": ["command", "arg", …]} or \'name=command arg …;name2=…\'',
+  },
+  'launch-timeout': { env: 'LAUNCH_TIMEOUT', default: '10', help: 'seconds launch_app waits for the application\'s first window' },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -53,7 +66,7 @@ type FlagName = keyof typeof FLAGS
 
 export function usage (): string {
   const rows = Object.entries(FLAGS).map(([name, flag]: [string, Flag]) => {
-    const value = flag.boolean ? '' : ' <value>'
+    const value = flag.boolean ? '' : flag.multiple ? ' <value> (repeatable)' : ' <value>'
     const env = flag.env ? ` [env ${flag.env}]` : ''
     const fallback = flag.default ? ` (default ${flag.default})` : ''
     return `  --${name}${value}\n      ${flag.help}${fallback}${env}`
@@ -85,10 +98,10 @@ export function parseScreen (value: string): Config['screen'] {
 }
 
 export function loadConfig (argv: string[], env: NodeJS.ProcessEnv): Config {
-  let values: Record<string, string | boolean | undefined>
+  let values: Record<string, string | boolean | Array<string | boolean> | undefined>
   try {
     const options = Object.fromEntries(Object.entries(FLAGS).map(([name, flag]: [string, Flag]) =>
-      [name, { type: flag.boolean ? 'boolean' as const : 'string' as const }]))
+      [name, { type: flag.boolean ? 'boolean' as const : 'string' as const, ...(flag.multiple && { multiple: true }) }]))
     values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values
   } catch (error) {
     throw new InvalidConfig(`${(error as Error).message}\n\n${usage()}`)
@@ -96,7 +109,7 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv): Config {
   const get = (name: FlagName): string | undefined => {
     const flag: Flag = FLAGS[name]
     const value = values[name] ?? (flag.env ? env[flag.env] : undefined) ?? flag.default
-    return typeof value === 'boolean' ? String(value) : value
+    return typeof value === 'boolean' || Array.isArray(value) ? String(value) : value
   }
   const on = (name: FlagName) => ['1', 'true', 'yes'].includes((get(name) ?? '').toLowerCase())
 
@@ -124,6 +137,8 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv): Config {
       maxBatchActions: positiveInteger('max-batch', get('max-batch')!),
       maxBodyBytes: positiveInteger('max-body-bytes', get('max-body-bytes')!),
     },
+    apps: allowedApps(values['allow-app'] as string[] | undefined, env.ALLOW_APPS),
+    launchTimeoutMs: Math.round(positiveNumber('launch-timeout', get('launch-timeout')!) * 1000),
     help: on('help'),
   }
   if (!LOOPBACK.test(config.host) && !config.token && !config.allowUnauthenticated) {
@@ -132,4 +147,63 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv): Config {
       'Set API_TOKEN (or --token), or pass --allow-unauthenticated if the network is yours alone.')
   }
   return config
+}
+
+const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+
+/**
+ * launch_app's allow-list, from the --allow-app flags (which win) or ALLOW_APPS. Commands
+ * become argv here, once: launch_app never hands anything to a shell.
+ */
+export function allowedApps (flags: readonly string[] | undefined, env: string | undefined): Record<string, string[]> {
+  const apps: Record<string, string[]> = {}
+  const add = (name: string, argv: unknown, source: string) => {
+    if (!APP_NAME.test(name)) throw new InvalidConfig(`${source}: app name '${name}' must be letters, digits, '.', '_' or '-'`)
+    if (Object.hasOwn(apps, name)) throw new InvalidConfig(`${source}: app '${name}' is given twice`)
+    if (!Array.isArray(argv) || argv.length === 0 || !argv.every((word) => typeof word === 'string' && word !== '')) {
+      throw new InvalidConfig(`${source}: app '${name}' needs a command: a non-empty list of non-empty strings`)
+    }
+    apps[name] = [...argv]
+  }
+  const entry = (text: string, source: string) => {
+    const at = text.indexOf('=')
+    if (at < 0) throw new InvalidConfig(`${source}: '${text}' must look like name=command arg …`)
+    add(text.slice(0, at).trim(), splitWords(text.slice(at + 1), source), source)
+  }
+  if (flags?.length) {
+    for (const flag of flags) entry(flag, '--allow-app')
+    return apps
+  }
+  const text = env?.trim()
+  if (!text) return apps
+  if (text.startsWith('{') || text.startsWith('[')) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch (error) {
+      throw new InvalidConfig(`ALLOW_APPS is not valid JSON: ${(error as Error).message}`)
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidConfig('ALLOW_APPS must be a JSON object {"name": ["command", "arg", …]}')
+    for (const [name, argv] of Object.entries(parsed)) add(name, argv, 'ALLOW_APPS')
+    return apps
+  }
+  for (const part of text.split(';').map((p) => p.trim()).filter(Boolean)) entry(part, 'ALLOW_APPS')
+  return apps
+}
+
+/** Words separated by blanks; single or double quotes group a word (no escapes, no expansion). */
+export function splitWords (text: string, source: string): string[] {
+  const words: string[] = []
+  const pattern = /\s*(?:"([^"]*)"|'([^']*)'|([^\s"']+))/gy
+  let word: string | undefined
+  let match: RegExpExecArray | null
+  let end = 0
+  while ((match = pattern.exec(text)) !== null) {
+    word = (word ?? '') + (match[1] ?? match[2] ?? match[3]!)
+    end = pattern.lastIndex
+    // A word ends where blanks follow (or the text does).
+    if (end === text.length || /\s/.test(text[end]!)) { words.push(word); word = undefined }
+  }
+  if (text.slice(end).trim() !== '') throw new InvalidConfig(`${source}: unbalanced quote in '${text.trim()}'`)
+  return words
 }

@@ -82,4 +82,50 @@ export interface Driver {
 
   /** Grabs the screen (or a rectangle of it) as raw pixels. */
   screenshot(region?: Rect): Promise<RawImage>
+
+  /** Window management, when the desktop has it; without it the window actions are refused (400). */
+  readonly windows?: WindowControl | undefined
+}
+
+/** A top-level window as the window manager reports it, in real screen pixels. */
+export interface WindowState {
+  /** The X window id of the client window (not its frame). */
+  id: number
+  /** _NET_WM_NAME, else WM_NAME; '' when unset. */
+  title: string
+  /** WM_CLASS: the instance name and the class name; '' when unset. */
+  instance: string
+  class: string
+  /** _NET_WM_PID, or null when the application does not set it. */
+  pid: number | null
+  /** The client area without the frame, in root-window coordinates. */
+  rect: Rect
+  /** True for _NET_ACTIVE_WINDOW. */
+  focused: boolean
+}
+
+/** A process started by `WindowControl.launch`. */
+export interface LaunchedApp {
+  pid: number
+  /** How it ended, once it has (it is not waited for: applications keep running). */
+  exit: () => { code: number | null, signal: string | null } | undefined
+}
+
+/**
+ * Window management, for desktops that have it (an EWMH window manager). It is a desktop
+ * capability, not an input primitive, so a driver may lack it. Like the rest of the driver
+ * it knows real pixels and window ids only: selection, scaling, the allow-list and waiting
+ * for a launched application's window live in src/executor.
+ */
+export interface WindowControl {
+  /** Why window control cannot work right now (e.g. no window manager runs), or undefined when it can. */
+  unavailable: () => Promise<string | undefined>
+  /** The managed top-level windows, highest in the stacking order first. */
+  list: () => Promise<WindowState[]>
+  /** Raises the window, makes it active and gives it the input focus; resolves once the window manager has. */
+  activate: (id: number) => Promise<void>
+  /** Moves and/or resizes the client area; resolves once the window manager has (or gave up on it). */
+  setGeometry: (id: number, geometry: Partial<Rect>) => Promise<void>
+  /** Starts a program (argv, no shell) on the desktop; it is ended when the driver closes. */
+  launch: (argv: readonly string[]) => Promise<LaunchedApp>
 }

@@ -49,6 +49,22 @@ export const UnknownKey = createError<'ERR_UNKNOWN_KEY', 400, [string]>(
 export const UnsupportedAction = createError<'ERR_UNSUPPORTED_ACTION', 400, [string]>(
   'ERR_UNSUPPORTED_ACTION', '%s', 400)
 
+/** No open window matches a selector; the message lists the open windows. */
+export const WindowNotFound = createError<'ERR_WINDOW_NOT_FOUND', 404, [string]>(
+  'ERR_WINDOW_NOT_FOUND', '%s', 404)
+
+/** launch_app named an application that is not in the server's allow-list; the message lists the allowed ones. */
+export const AppNotAllowed = createError<'ERR_APP_NOT_ALLOWED', 403, [string]>(
+  'ERR_APP_NOT_ALLOWED', '%s', 403)
+
+/** A launched application opened no window within the launch timeout (it keeps running). */
+export const AppLaunchTimeout = createError<'ERR_APP_LAUNCH_TIMEOUT', 504, [string]>(
+  'ERR_APP_LAUNCH_TIMEOUT', '%s', 504)
+
+/** A launched application could not be started, or exited before opening a window. */
+export const AppLaunchFailed = createError<'ERR_APP_LAUNCH_FAILED', 500, [string]>(
+  'ERR_APP_LAUNCH_FAILED', '%s', 500)
+
 /** Missing or wrong API token. */
 export const Unauthorized = createError<'ERR_UNAUTHORIZED', 401, [string]>(
   'ERR_UNAUTHORIZED', '%s', 401)

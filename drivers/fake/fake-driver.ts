@@ -3,7 +3,8 @@
  * run against it, and `--driver fake` lets anyone try the API without a display. It is never
  * evidence that a desktop works; the end-to-end tests drive a real X server for that.
  */
-import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import { basename } from 'node:path'
+import type { Driver, LaunchedApp, MouseButton, Point, RawImage, Rect, Size, WindowControl, WindowState } from '../../src/driver.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 
 export type FakeCall =
@@ -13,11 +14,33 @@ export type FakeCall =
   | { call: 'keyDown' | 'keyUp', key: string }
   | { call: 'typeText', text: string }
   | { call: 'screenshot', region?: Rect }
+  | { call: 'activateWindow', id: number }
+  | { call: 'setWindowGeometry', id: number, geometry: Partial<Rect> }
+  | { call: 'launch', argv: string[] }
+
+/** A window of the in-memory desktop (`focused` is derived from the active one). */
+export type FakeWindow = Omit<WindowState, 'focused'>
+
+/** What a launched fake application does: open a window (after a delay), or exit. */
+export interface FakeLaunch {
+  /** The window it opens; default: titled by its argv, class from the command, pid its own. */
+  window?: Partial<FakeWindow>
+  /** Opens no window at all (launch_app then times out), or exits with this code first. */
+  noWindow?: boolean
+  exitCode?: number
+  delayMs?: number
+}
 
 export interface FakeDriverOptions {
   screen?: Size
   /** Called before every recorded primitive; throw from it to inject a failure. */
   beforeCall?: (call: FakeCall) => void | Promise<void>
+  /** The open windows, bottom of the stacking order first; false: no window control at all. */
+  windows?: FakeWindow[] | false
+  /** The active window's id (default: the top one). */
+  activeWindow?: number
+  /** What a launched program does; default: opens a window at once. */
+  onLaunch?: (argv: readonly string[]) => FakeLaunch
 }
 
 export class FakeDriver implements Driver {
@@ -29,15 +52,21 @@ export class FakeDriver implements Driver {
   #cursor: Point = { x: 0, y: 0 }
   #ready = false
   #beforeCall?: FakeDriverOptions['beforeCall']
+  /** The in-memory window manager; undefined when built with `windows: false`. */
+  readonly windows: FakeWindows | undefined
 
   constructor (options: FakeDriverOptions = {}) {
     this.screen = options.screen ?? { width: 1280, height: 800 }
     this.#beforeCall = options.beforeCall
     this.pixels = Buffer.alloc(this.screen.width * this.screen.height * 4, 0xff)
+    this.windows = options.windows === false ? undefined : new FakeWindows(options, (call) => this.#record(call))
   }
 
   async start (): Promise<void> { this.#ready = true }
-  async close (): Promise<void> { this.#ready = false }
+  async close (): Promise<void> {
+    this.#ready = false
+    this.windows?.stop()
+  }
   ready (): boolean { return this.#ready }
   /** Simulates the desktop going away (or coming back). */
   setReady (ready: boolean): void { this.#ready = ready }
@@ -84,5 +113,97 @@ export class FakeDriver implements Driver {
   async #record (call: FakeCall): Promise<void> {
     await this.#beforeCall?.(call)
     this.calls.push(call)
+  }
+}
+
+/**
+ * An in-memory window manager: a stacking order, an active window, programs that open a
+ * window when launched. Enough to test selection, scaling and errors above the driver.
+ */
+export class FakeWindows implements WindowControl {
+  /** Bottom of the stacking order first. */
+  readonly stack: FakeWindow[]
+  active: number | undefined
+  /** Set to make `unavailable()` answer it (a desktop without a window manager). */
+  unavailableReason: string | undefined
+  /** The launched programs by pid; `exit` is set once they "exit". */
+  readonly launched = new Map<number, { argv: string[], exit?: { code: number | null, signal: string | null } }>()
+  #nextPid = 4000
+  #nextId = 0x800001
+  readonly #record: (call: FakeCall) => Promise<void>
+  readonly #onLaunch: NonNullable<FakeDriverOptions['onLaunch']>
+  readonly #timers = new Set<NodeJS.Timeout>()
+
+  constructor (options: FakeDriverOptions, record: (call: FakeCall) => Promise<void>) {
+    this.stack = (options.windows || []).map((window) => ({ ...window, rect: { ...window.rect } }))
+    this.active = options.activeWindow ?? this.stack.at(-1)?.id
+    this.#record = record
+    this.#onLaunch = options.onLaunch ?? (() => ({}))
+  }
+
+  async unavailable (): Promise<string | undefined> { return this.unavailableReason }
+
+  async list (): Promise<WindowState[]> {
+    return [...this.stack].reverse().map((window) => ({ ...window, rect: { ...window.rect }, focused: window.id === this.active }))
+  }
+
+  async activate (id: number): Promise<void> {
+    await this.#record({ call: 'activateWindow', id })
+    const index = this.#index(id)
+    this.stack.push(...this.stack.splice(index, 1))
+    this.active = id
+  }
+
+  async setGeometry (id: number, geometry: Partial<Rect>): Promise<void> {
+    await this.#record({ call: 'setWindowGeometry', id, geometry: { ...geometry } })
+    const window = this.stack[this.#index(id)]!
+    window.rect = { ...window.rect, ...geometry }
+  }
+
+  async launch (argv: readonly string[]): Promise<LaunchedApp> {
+    await this.#record({ call: 'launch', argv: [...argv] })
+    const pid = this.#nextPid++
+    const program: { argv: string[], exit?: { code: number | null, signal: string | null } } = { argv: [...argv] }
+    this.launched.set(pid, program)
+    const behaviour = this.#onLaunch(argv)
+    const open = () => {
+      if (behaviour.exitCode !== undefined) program.exit = { code: behaviour.exitCode, signal: null }
+      if (behaviour.noWindow || (behaviour.exitCode !== undefined && behaviour.exitCode !== 0)) return
+      const command = basename(argv[0]!)
+      this.stack.push({
+        id: this.#nextId++,
+        title: argv.join(' '),
+        instance: command,
+        class: command.charAt(0).toUpperCase() + command.slice(1),
+        pid,
+        rect: { x: 100, y: 100, width: 640, height: 480 },
+        ...behaviour.window,
+      })
+    }
+    if (behaviour.delayMs) {
+      const timer = setTimeout(() => { this.#timers.delete(timer); open() }, behaviour.delayMs)
+      this.#timers.add(timer)
+    } else {
+      open()
+    }
+    return { pid, exit: () => program.exit }
+  }
+
+  /** Closes a window, as its application would. */
+  close (id: number): void {
+    this.stack.splice(this.#index(id), 1)
+    if (this.active === id) this.active = this.stack.at(-1)?.id
+  }
+
+  /** Forgets pending launches (the driver closed). */
+  stop (): void {
+    for (const timer of this.#timers) clearTimeout(timer)
+    this.#timers.clear()
+  }
+
+  #index (id: number): number {
+    const index = this.stack.findIndex((window) => window.id === id)
+    if (index < 0) throw new Error(`BadWindow: no window 0x${id.toString(16)}`)
+    return index
   }
 }

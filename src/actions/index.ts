@@ -1,15 +1,20 @@
 /**
- * The unified action space: the seed's nine actions, discriminated by `action`. This is the
- * spec every adapter translates into; treat any change here as breaking.
+ * The unified action space: the seed's nine actions plus the window extension, discriminated
+ * by `action`. This is the spec every adapter translates into; treat any change here as
+ * breaking.
  */
 import { Type, type Static } from '@sinclair/typebox'
 import { DEFAULT_LIMITS, type Limits } from './limits.ts'
 import { clickMouseSchema, dragMouseSchema, moveMouseSchema, scrollSchema } from './mouse.ts'
 import { pressKeySchema, typeTextSchema } from './keyboard.ts'
 import { getCursorPositionSchema, takeScreenshotSchema, waitSchema } from './utility.ts'
+import {
+  focusWindowSchema, launchAppSchema, listWindowsSchema, setWindowGeometrySchema, WindowInfo, WindowSelector,
+} from './window.ts'
 
 export { DEFAULT_LIMITS, type Limits } from './limits.ts'
 export { MOUSE_BUTTONS } from './common.ts'
+export { WindowInfo, WindowSelector } from './window.ts'
 
 const members = (limits: Limits) => [
   moveMouseSchema(limits),
@@ -21,6 +26,10 @@ const members = (limits: Limits) => [
   waitSchema(limits),
   takeScreenshotSchema(),
   getCursorPositionSchema(),
+  listWindowsSchema(),
+  focusWindowSchema(),
+  launchAppSchema(),
+  setWindowGeometrySchema(),
 ] as const
 
 type Member = ReturnType<typeof members>[number]
@@ -55,7 +64,8 @@ export function buildActionSchemas (limits: Limits = DEFAULT_LIMITS) {
       },
     }),
   }, { additionalProperties: false, $id: 'ActionBatch', title: 'ActionBatch' })
-  return { UnifiedAction, ActionBatch, shared: [...named, UnifiedAction, ActionBatch] }
+  // WindowInfo is here (not with the responses) so every schema a response refers to is shared with the actions.
+  return { UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ...named, UnifiedAction, ActionBatch] }
 }
 
 export const ACTION_KINDS: readonly ActionKind[] = members(DEFAULT_LIMITS).map((m) => m.properties.action.const)

@@ -1,5 +1,6 @@
-/** What every action answers: the seed system's response shape, plus the cursor. */
+/** What every action answers: the seed system's response shape, plus the cursor (and windows, for the window actions). */
 import { Type, type Static } from '@sinclair/typebox'
+import { WindowInfo } from './window.ts'
 
 export const ActionResponse = Type.Object({
   output: Type.Union([Type.String(), Type.Null()], { description: 'What was done, in words.' }),
@@ -10,6 +11,12 @@ export const ActionResponse = Type.Object({
   cursor_position: Type.Union([Type.Tuple([Type.Integer(), Type.Integer()]), Type.Null()], {
     description: "The pointer after the action, in the request's coordinate space.",
   }),
+  windows: Type.Optional(Type.Array(Type.Ref(WindowInfo), {
+    description: 'list_windows only: the top-level windows, highest in the stacking order first.',
+  })),
+  window: Type.Optional(Type.Ref(WindowInfo, {
+    description: 'focus_window, launch_app and set_window_geometry only: the window after the action.',
+  })),
 }, { $id: 'ActionResponse', title: 'ActionResponse' })
 export type ActionResponse = Static<typeof ActionResponse>
 

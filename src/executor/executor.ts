@@ -11,17 +11,24 @@ import { DesktopUnavailable, DriverFailure } from '../errors.ts'
 import { Scaler } from '../scaling.ts'
 import { encodePng } from '../screenshot.ts'
 import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
-import { planAction, type Plan } from './plan.ts'
+import { planAction, WINDOW_ACTIONS, type Plan, type PlanContext } from './plan.ts'
 import { runPlan } from './run.ts'
 import { SerialQueue } from './serial-queue.ts'
 import { throwIfAborted } from './sleep.ts'
+import { toWindowInfo } from './windows.ts'
 
 export interface ExecutorOptions {
   driver: Driver
   log: Logger
   /** Inputs held on purpose are released after this long without any action. */
   holdTimeoutMs: number
+  /** launch_app's allow-list: name → argv. Default: empty. */
+  apps?: Readonly<Record<string, readonly string[]>>
+  /** How long launch_app waits for the application's window (default 10 s). */
+  launchTimeoutMs?: number
 }
+
+export const DEFAULT_LAUNCH_TIMEOUT_MS = 10_000
 
 export interface RunOptions {
   /** The client's coordinate space; default the real screen. */
@@ -48,6 +55,8 @@ export class Executor {
   readonly #held = new HeldInputs()
   readonly #queue = new SerialQueue()
   readonly #holdTimeoutMs: number
+  readonly #apps: Readonly<Record<string, readonly string[]>>
+  readonly #launchTimeoutMs: number
   #tracked: Driver
   #screen?: Size
   #idleTimer?: NodeJS.Timeout
@@ -56,6 +65,8 @@ export class Executor {
     this.#driver = options.driver
     this.#log = options.log
     this.#holdTimeoutMs = options.holdTimeoutMs
+    this.#apps = options.apps ?? {}
+    this.#launchTimeoutMs = options.launchTimeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS
     this.#tracked = trackedDriver(this.#driver, this.#held)
   }
 
@@ -77,8 +88,17 @@ export class Executor {
   /** Plans every action first (any 4xx is thrown before input is sent), then runs them as one unit. */
   async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
     const scaler = new Scaler(await this.screenSize(), options.client, options.clientName)
-    const plans = actions.map((action) => planAction(action, scaler))
+    const context = await this.#planContext(actions)
+    const plans = actions.map((action) => planAction(action, scaler, context))
     return this.#queue.run(() => this.#runPlans(plans, scaler, options))
+  }
+
+  /** Whether window actions can run is asked of the desktop only when a batch has one. */
+  async #planContext (actions: UnifiedAction[]): Promise<PlanContext> {
+    if (!actions.some((action) => WINDOW_ACTIONS.has(action.action))) return { apps: this.#apps }
+    const windows = this.#driver.windows
+    const windowsUnavailable = windows ? await windows.unavailable() : `the ${this.#driver.name} driver has no window control`
+    return { apps: this.#apps, windowsUnavailable }
   }
 
   /** Releases every held key and button (serialised with the actions). */
@@ -108,14 +128,27 @@ export class Executor {
         throwIfAborted(options.signal)
         this.#assertReady()
         if (plan.kind === 'type_text') this.#log.debug({ action: plan.kind, text: plan.text }, 'typing')
-        const outcome = await runPlan(plan, { driver: this.#tracked, describe, ...(options.signal && { signal: options.signal }) })
+        const outcome = await runPlan(plan, {
+          driver: this.#tracked,
+          describe,
+          windowInfo: (window) => toWindowInfo(window, scaler),
+          launchTimeoutMs: this.#launchTimeoutMs,
+          ...(options.signal && { signal: options.signal }),
+        })
         const last = index === plans.length - 1
         const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
         const region = plan.kind === 'take_screenshot' ? plan.region : undefined
         const base64Image = attach ? await this.#screenshot(region ? region.size : options.screenshotSize ?? scaler.client, region?.rect) : null
         const cursor = scaler.toClient(await this.#driver.cursorPosition())
         const output = plan.kind === 'get_cursor_position' ? `cursor at (${cursor.join(', ')})` : outcome.output
-        results.push({ output, error: null, base64_image: base64Image, cursor_position: cursor })
+        results.push({
+          output,
+          error: null,
+          base64_image: base64Image,
+          cursor_position: cursor,
+          ...(outcome.windows && { windows: outcome.windows }),
+          ...(outcome.window && { window: outcome.window }),
+        })
         this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'ok' }, 'action')
       } catch (caught) {
         const error = asHttpError(caught)

@@ -65,6 +65,8 @@ export function trackedDriver (driver: Driver, held: HeldInputs): Driver {
     wheel: (dx, dy) => driver.wheel(dx, dy),
     typeText: (text) => driver.typeText(text),
     screenshot: (region) => driver.screenshot(region),
+    // Window control sends no input to hold; it is the driver's own.
+    get windows () { return driver.windows },
     // Recorded before the press is sent: if the press fails half-way, the release still runs.
     keyDown: async (key) => { held.keyDown(key); await driver.keyDown(key) },
     keyUp: async (key) => { await driver.keyUp(key); held.keyUp(key) },

@@ -4,11 +4,25 @@
  * no desktop, so a batch is planned whole before its first action runs, and a typo in its
  * last action cannot leave the first ones half done.
  */
-import type { ActionOf, UnifiedAction } from '../actions/index.ts'
+import type { ActionOf, UnifiedAction, WindowSelector } from '../actions/index.ts'
 import type { MouseButton, Point, Rect, Size } from '../driver.ts'
-import { InvalidAction } from '../errors.ts'
+import { AppNotAllowed, InvalidAction, UnsupportedAction } from '../errors.ts'
 import { parseCombo, type KeyInfo } from '../keys/index.ts'
 import type { Scaler, XY } from '../scaling.ts'
+import { planGeometry } from './windows.ts'
+
+/** What planning knows of the desktop besides its size: the window actions' preconditions. */
+export interface PlanContext {
+  /** launch_app's allow-list: name → argv. */
+  apps: Readonly<Record<string, readonly string[]>>
+  /** Why the window actions cannot run on this desktop, when they cannot. */
+  windowsUnavailable?: string | undefined
+}
+
+const NO_WINDOWS: PlanContext = { apps: {}, windowsUnavailable: 'this desktop has no window control' }
+
+/** The action kinds that need window control. */
+export const WINDOW_ACTIONS: ReadonlySet<string> = new Set(['list_windows', 'focus_window', 'launch_app', 'set_window_geometry'])
 
 interface Holding { hold: KeyInfo[] }
 
@@ -22,6 +36,10 @@ export type Plan = { screenshot: boolean } & (
   | { kind: 'wait', durationMs: number }
   | { kind: 'take_screenshot', region?: { rect: Rect, size: Size } }
   | { kind: 'get_cursor_position' }
+  | { kind: 'list_windows' }
+  | { kind: 'focus_window', selector: WindowSelector }
+  | { kind: 'launch_app', app: string, argv: readonly string[] }
+  | { kind: 'set_window_geometry', selector: WindowSelector, geometry: Partial<Rect> }
 )
 
 /** Every key of every entry; an entry may itself be a combo such as "ctrl+shift+t". */
@@ -38,8 +56,11 @@ export function notches (delta: number): number {
   return delta === 0 ? 0 : Math.sign(delta) * Math.ceil(Math.abs(delta))
 }
 
-export function planAction (action: UnifiedAction, scaler: Scaler): Plan {
+export function planAction (action: UnifiedAction, scaler: Scaler, context: PlanContext = NO_WINDOWS): Plan {
   const screenshot = action.screenshot === true
+  if (WINDOW_ACTIONS.has(action.action) && context.windowsUnavailable !== undefined) {
+    throw new UnsupportedAction(`${action.action} needs window control: ${context.windowsUnavailable}`)
+  }
   switch (action.action) {
     case 'move_mouse':
       return { kind: 'move_mouse', to: scaler.toReal(action.coordinates as XY), hold: resolveKeys(action.hold_keys), screenshot }
@@ -83,6 +104,22 @@ export function planAction (action: UnifiedAction, scaler: Scaler): Plan {
     }
     case 'get_cursor_position':
       return { kind: 'get_cursor_position', screenshot }
+    case 'list_windows':
+      return { kind: 'list_windows', screenshot }
+    case 'focus_window':
+      return { kind: 'focus_window', selector: action.window, screenshot }
+    case 'launch_app': {
+      const argv = Object.hasOwn(context.apps, action.app) ? context.apps[action.app] : undefined
+      if (!argv) {
+        const names = Object.keys(context.apps)
+        throw new AppNotAllowed(names.length
+          ? `app '${action.app}' is not in the allow-list; allowed: ${names.join(', ')}`
+          : `app '${action.app}' is not in the allow-list; none is allowed (the server's --allow-app / ALLOW_APPS is empty)`)
+      }
+      return { kind: 'launch_app', app: action.app, argv, screenshot }
+    }
+    case 'set_window_geometry':
+      return { kind: 'set_window_geometry', selector: action.window, geometry: planGeometry(action, scaler), screenshot }
     default: {
       const unhandled: never = action
       throw new InvalidAction(`unhandled action ${JSON.stringify(unhandled)}`)

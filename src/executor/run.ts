@@ -3,22 +3,33 @@
  * where actions become input; its switch is exhaustive, so a new action kind does not compile
  * until it is handled here.
  */
-import type { Driver, Point } from '../driver.ts'
+import type { WindowInfo } from '../actions/index.ts'
+import type { Driver, Point, WindowControl, WindowState } from '../driver.ts'
+import { UnsupportedAction } from '../errors.ts'
 import type { KeyInfo } from '../keys/index.ts'
 import type { Plan } from './plan.ts'
 import { sleep } from './sleep.ts'
+import { launchAndWait, reread, selectWindow } from './windows.ts'
 
 export interface RunContext {
   driver: Driver
   signal?: AbortSignal
   /** Formats a real point for the output text, in the client's space. */
   describe: (point: Point) => string
+  /** A window as the client sees it (its geometry in the client's space). */
+  windowInfo: (window: WindowState) => WindowInfo
+  /** How long launch_app waits for the application's window. */
+  launchTimeoutMs: number
 }
 
 export interface RunOutcome {
   output: string
   /** Set when the plan itself is a screenshot; attached screenshots are added by the caller. */
   wantsScreenshot: boolean
+  /** list_windows' answer. */
+  windows?: WindowInfo[]
+  /** The window a window action acted on, after it. */
+  window?: WindowInfo
 }
 
 /** Pointer travel between two path points is cut into steps of at most this many pixels. */
@@ -85,10 +96,47 @@ export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutc
       return { output: 'took a screenshot', wantsScreenshot: true }
     case 'get_cursor_position':
       return { output: 'cursor position', wantsScreenshot: false }
+    case 'list_windows': {
+      const windows = (await windowControl(driver).list()).map(context.windowInfo)
+      return { output: `${windows.length} window${windows.length === 1 ? '' : 's'}`, wantsScreenshot: false, windows }
+    }
+    case 'focus_window': {
+      const control = windowControl(driver)
+      const target = selectWindow(await control.list(), plan.selector)
+      await control.activate(target.id)
+      return windowOutcome('focused', await reread(control, target.id), context)
+    }
+    case 'launch_app': {
+      const control = windowControl(driver)
+      const opened = await launchAndWait(control, plan.app, plan.argv, context.launchTimeoutMs, signal)
+      await control.activate(opened.id)
+      return windowOutcome(`launched ${plan.app}:`, await reread(control, opened.id), context)
+    }
+    case 'set_window_geometry': {
+      const control = windowControl(driver)
+      const target = selectWindow(await control.list(), plan.selector)
+      await control.setGeometry(target.id, plan.geometry)
+      return windowOutcome('placed', await reread(control, target.id), context)
+    }
     default: {
       const unhandled: never = plan
       throw new Error(`unhandled plan ${JSON.stringify(unhandled)}`)
     }
+  }
+}
+
+/** Planning refuses window actions on a driver without window control; this is the type's proof. */
+function windowControl (driver: Driver): WindowControl {
+  if (!driver.windows) throw new UnsupportedAction(`the ${driver.name} driver has no window control`)
+  return driver.windows
+}
+
+function windowOutcome (verb: string, window: WindowState, context: RunContext): RunOutcome {
+  const info = context.windowInfo(window)
+  return {
+    output: `${verb} window ${info.id} ${JSON.stringify(info.title)} at (${info.x}, ${info.y}) ${info.width}x${info.height}`,
+    wantsScreenshot: false,
+    window: info,
   }
 }
 
