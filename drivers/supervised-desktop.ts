@@ -1,22 +1,30 @@
 /**
  * Keeps a desktop alive. When the X server dies (and with it the driver), requests answer
- * 503 while this restarts what we own — our Xvfb on the same display number, then a fresh
- * driver — and input works again. With a DISPLAY we do not own, it waits for that display to
- * answer again and reconnects.
+ * 503 while this restarts what we own — our Xvfb on the same display number, its window
+ * manager, then a fresh driver — and input works again. With a DISPLAY we do not own, it
+ * waits for that display to answer again and reconnects (and starts no window manager: the
+ * user's desktop has its own).
  */
 import { setTimeout as delay } from 'node:timers/promises'
-import type { Driver, MouseButton, Point, Rect } from '../src/driver.ts'
+import type { Driver, MouseButton, Point, Rect, WindowControl } from '../src/driver.ts'
 import { DesktopUnavailable } from '../src/errors.ts'
 import type { KeyInfo } from '../src/keys/index.ts'
 import { NutDriver } from './nut/nut-driver.ts'
 import { XdotoolDriver } from './xdotool/xdotool-driver.ts'
+import { Ewmh } from './x11/ewmh.ts'
+import { Launcher } from './x11/launcher.ts'
+import { startWindowManager, WINDOW_MANAGER, type WindowManager } from './x11/window-manager.ts'
 import { startXvfb, type Xvfb } from './x11/xvfb.ts'
 
 interface Log {
   info: (object: object, message: string) => void
   warn: (object: object, message: string) => void
   error: (object: object, message: string) => void
+  debug: (object: object, message: string) => void
 }
+
+/** A window manager that dies sooner than this after starting is not started again. */
+const WM_MIN_LIFETIME_MS = 2000
 
 /** The X drivers a supervised desktop can run. */
 export type XDriverName = 'nut' | 'xdotool'
@@ -56,14 +64,38 @@ export class SupervisedDesktop implements Driver {
   #spare?: XDriver
   /** How many times the desktop was brought back after dying. */
   restarts = 0
+  /** Window management through EWMH, over a connection of its own. */
+  #ewmh?: Ewmh
+  #windowManager?: WindowManager
+  /** Why our window manager is not running, when it is not. */
+  #windowManagerFailure?: string
+  readonly #launcher: Launcher
+  readonly windows: WindowControl
 
   constructor (options: SupervisedDesktopOptions) {
     this.#options = options
     this.#display = options.display
     this.name = options.driver ?? 'nut'
+    this.#launcher = new Launcher(options.log)
+    this.windows = {
+      unavailable: () => this.#windowsUnavailable(),
+      list: () => this.#windowCall((ewmh) => ewmh.list()),
+      activate: (id) => this.#windowCall((ewmh) => ewmh.activate(id)),
+      setGeometry: (id, geometry) => this.#windowCall((ewmh) => ewmh.moveResize(id, geometry)),
+      launch: async (argv) => {
+        this.#current()
+        return this.#launcher.launch(argv, this.#display!)
+      },
+    }
   }
 
   get display (): string | undefined { return this.#display }
+
+  /** The window manager's PID, while ours runs. */
+  get windowManagerPid (): number | undefined { return this.#windowManager?.pid }
+
+  /** PIDs of the applications launch_app started that still run. */
+  get launchedPids (): number[] { return this.#launcher.pids }
 
   ready (): boolean { return !this.#restarting && this.#driver?.ready() === true }
 
@@ -84,9 +116,77 @@ export class SupervisedDesktop implements Driver {
   async close (): Promise<void> {
     this.#closing = true
     await this.#restarting?.catch(() => {})
+    await this.#launcher.stop()
+    await this.#windowManager?.stop()
+    this.#ewmh?.close()
     await this.#spare?.close()
     await this.#driver?.close()
     await this.#xvfb?.stop()
+  }
+
+  /**
+   * Window control of the display of the moment: an EWMH connection, and on our own Xvfb
+   * our window manager. Neither failing stops the desktop: input works without them, and
+   * the window actions say why they cannot.
+   */
+  async #openWindowControl (): Promise<void> {
+    this.#ewmh?.close()
+    this.#ewmh = undefined
+    let ewmh: Ewmh
+    try {
+      ewmh = await Ewmh.open(this.#display!)
+    } catch (error) {
+      this.#windowManagerFailure = `could not connect to ${this.#display} for window control: ${(error as Error).message}`
+      this.#options.log.warn({ err: error, display: this.#display }, 'no window control')
+      return
+    }
+    this.#ewmh = ewmh
+    if (this.#xvfb) await this.#startWindowManager(ewmh, this.#xvfb)
+  }
+
+  async #startWindowManager (ewmh: Ewmh, xvfb: Xvfb): Promise<void> {
+    try {
+      const started = performance.now()
+      const manager = await startWindowManager({ display: xvfb.display, log: this.#options.log, managed: () => ewmh.managed() })
+      this.#windowManager = manager
+      this.#windowManagerFailure = undefined
+      void manager.exited.then(async (exit) => {
+        if (this.#closing || this.#windowManager !== manager) return
+        this.#windowManager = undefined
+        // With X gone it went too; the restart brings both back.
+        await delay(200)
+        if (this.#closing || this.#restarting || this.#xvfb !== xvfb || !xvfb.alive()) return
+        this.#windowManagerFailure = `${WINDOW_MANAGER} exited (${exit.signal ?? `code ${exit.code}`})`
+        this.#options.log.warn({ display: xvfb.display, ...exit }, 'the window manager exited')
+        if (performance.now() - started >= WM_MIN_LIFETIME_MS && this.#ewmh === ewmh) await this.#startWindowManager(ewmh, xvfb)
+      })
+    } catch (error) {
+      this.#windowManagerFailure = (error as Error).message
+      this.#options.log.warn({ err: error, display: xvfb.display }, 'no window manager: window actions are refused, input works')
+    }
+  }
+
+  async #windowsUnavailable (): Promise<string | undefined> {
+    // Starting or restarting: the action's own readiness check answers 503.
+    if (!this.ready()) return undefined
+    if (!this.#ewmh || (this.#xvfb && this.#windowManagerFailure)) return `no window manager runs on ${this.#display}: ${this.#windowManagerFailure ?? 'not connected'}`
+    const managed = await this.#ewmh.managed().catch(() => true)
+    if (managed) return undefined
+    return this.#xvfb
+      ? `the window manager on ${this.#display} is not running`
+      : `no EWMH window manager runs on ${this.#display} (the server starts one only on an Xvfb of its own)`
+  }
+
+  async #windowCall<T> (call: (ewmh: Ewmh) => Promise<T>): Promise<T> {
+    this.#current()
+    const ewmh = this.#ewmh
+    if (!ewmh) throw new DesktopUnavailable(`window control of ${this.#display} is not connected; retry shortly`)
+    try {
+      return await call(ewmh)
+    } catch (error) {
+      if (ewmh.failed || !this.ready()) throw new DesktopUnavailable(`the desktop on ${this.#display} went away during a window action; retry shortly`)
+      throw error
+    }
   }
 
   async #connect (): Promise<void> {
@@ -97,6 +197,7 @@ export class SupervisedDesktop implements Driver {
     driver.onExit((reason) => this.#lost(reason))
     await driver.start()
     this.#driver = driver
+    await this.#openWindowControl()
     if (!this.#closing) {
       this.#spare = this.#newDriver()
       this.#spare.prepare().catch((error) => {
@@ -122,6 +223,8 @@ export class SupervisedDesktop implements Driver {
       try {
         await this.#driver?.close()
         this.#driver = undefined
+        await this.#windowManager?.stop()
+        this.#windowManager = undefined
         if (this.#xvfb) {
           const old = this.#xvfb
           this.#xvfb = undefined

@@ -12,11 +12,12 @@ set -euo pipefail
 # without a libnut name) and types non-ASCII; x11-xkb-utils has setxkbmap (layout pinned to
 # US); x11-xserver-utils has xmodmap (the keymap the driver reads), xrandr and xsetroot;
 # xclip for clipboard typing; imagemagick is what screenshot-desktop shells out to; libxtst6
-# is what libnut's prebuilt binary links; xauth for displays with cookies; procps for pgrep.
-server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 xauth procps fonts-dejavu-core)
-# The tests: real X applications to act on (xterm, xev from x11-utils, a window manager,
-# Chromium as the event oracle) and xinput to read what X holds down.
-tests=(x11-utils xinput xterm openbox)
+# is what libnut's prebuilt binary links; xauth for displays with cookies; procps for pgrep;
+# openbox is the (EWMH) window manager started on our own Xvfb for the window actions.
+server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 xauth procps fonts-dejavu-core openbox)
+# The tests: real X applications to act on (xterm, xev and xprop from x11-utils, Chromium as
+# the event oracle) and xinput to read what X holds down.
+tests=(x11-utils xinput xterm)
 
 server_only=false
 extra=()

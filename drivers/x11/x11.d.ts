@@ -11,7 +11,27 @@ declare module 'x11' {
     FakeInput (type: number, detail: number, time: number, window: number, x: number, y: number): void
   }
 
+  /** A reply callback returns true when it handled an X error (else the client emits 'error'). */
+  type Reply<T> = (error: Error | null, reply: T) => boolean | void
+
+  export interface GetPropertyReply {
+    type: number
+    format: number
+    bytesAfter: number
+    data: Buffer
+  }
+
   export interface XClient extends EventEmitter {
+    /** Interned atoms by name, and names by atom (node-x11's cache). */
+    atoms: Record<string, number>
+    atom_names: Record<number, string>
+    InternAtom (onlyIfExists: boolean, name: string, callback: Reply<number>): void
+    GetProperty (del: number, window: number, property: number, type: number, longOffset: number, longLength: number, callback: Reply<GetPropertyReply>): void
+    SendClientMessage (destination: number, window: number, messageType: number, format: 8 | 16 | 32, data: number[], callback: Reply<void>): void
+    TranslateCoordinates (source: number, destination: number, x: number, y: number, callback: Reply<{ sameScreen: number, child: number, destX: number, destY: number }>): void
+    GetGeometry (drawable: number, callback: Reply<{ windowid: number, xPos: number, yPos: number, width: number, height: number, borderWidth: number }>): void
+    GetInputFocus (callback: Reply<{ focus: number, revertTo: number }>): void
+    QueryTree (window: number, callback: Reply<{ root: number, parent: number, children: number[] }>): void
     GetKeyboardMapping (first: number, count: number, callback: (error: Error | null, rows: number[][]) => void): void
     ChangeKeyboardMapping (first: number, keysymsPerKeycode: number, keysyms: number[]): void
     require (extension: 'xtest', callback: (error: Error | null, ext: XTest) => void): void

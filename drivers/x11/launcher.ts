@@ -1,0 +1,71 @@
+/**
+ * Starts allowed applications on a display: argv as given (never a shell), DISPLAY set,
+ * no stdin, stdout/stderr to the log at debug. Every process is remembered by PID and ended
+ * (its process group: what it started goes with it) when the launcher stops.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import type { LaunchedApp } from '../../src/driver.ts'
+
+interface Log {
+  info: (object: object, message: string) => void
+  debug: (object: object, message: string) => void
+  warn: (object: object, message: string) => void
+}
+
+const STOP_GRACE_MS = 2000
+
+export class Launcher {
+  readonly #log: Log
+  readonly #running = new Map<number, { child: ChildProcess, exited: Promise<void> }>()
+
+  constructor (log: Log) {
+    this.#log = log
+  }
+
+  /** PIDs of the launched processes still running. */
+  get pids (): number[] { return [...this.#running.keys()] }
+
+  /** Spawns argv on `display`; resolves once it runs, rejects when it cannot be started (e.g. not installed). */
+  launch (argv: readonly string[], display: string): Promise<LaunchedApp> {
+    const [command, ...args] = argv
+    // Its own process group, so that stop() ends what it started too.
+    const child = spawn(command!, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    let exit: { code: number | null, signal: string | null } | undefined
+    const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
+      exit = { code, signal }
+      this.#running.delete(child.pid!)
+      this.#log.info({ pid: child.pid, command, code, signal }, 'launched app exited')
+      resolve()
+    }))
+    for (const [stream, name] of [[child.stdout!, 'stdout'], [child.stderr!, 'stderr']] as const) {
+      createInterface({ input: stream }).on('line', (line) => this.#log.debug({ pid: child.pid, command, [name]: line }, 'launched app output'))
+    }
+    return new Promise((resolve, reject) => {
+      child.once('error', (error) => reject(error))
+      child.once('spawn', () => {
+        this.#running.set(child.pid!, { child, exited })
+        this.#log.info({ pid: child.pid, argv, display }, 'launched app')
+        resolve({ pid: child.pid!, exit: () => exit })
+      })
+    })
+  }
+
+  /** Ends every launched process still running: SIGTERM to its group, SIGKILL after a grace period. */
+  async stop (): Promise<void> {
+    await Promise.all([...this.#running.entries()].map(async ([pid, { exited }]) => {
+      signalGroup(pid, 'SIGTERM')
+      const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), STOP_GRACE_MS)
+      await exited
+      clearTimeout(timer)
+    }))
+  }
+}
+
+function signalGroup (pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    try { process.kill(pid, signal) } catch { /* already gone */ }
+  }
+}

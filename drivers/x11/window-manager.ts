@@ -1,0 +1,79 @@
+/**
+ * The window manager on our own Xvfb: openbox (small, EWMH-compliant, needs no session),
+ * started once X answers, awaited until it announces itself on the root window, stopped by
+ * PID. On a DISPLAY the user gave, the user's desktop has its own and none is started.
+ */
+import { spawn } from 'node:child_process'
+import { setTimeout as delay } from 'node:timers/promises'
+
+interface Log {
+  info: (object: object, message: string) => void
+  debug: (object: object, message: string) => void
+}
+
+export const WINDOW_MANAGER = 'openbox'
+const STOP_GRACE_MS = 2000
+
+export interface WindowManagerOptions {
+  display: string
+  log: Log
+  /** True once a window manager announces itself (Ewmh.managed). */
+  managed: () => Promise<boolean>
+  /** How long it may take to announce itself (default 5 s). */
+  timeoutMs?: number
+}
+
+export interface WindowManager {
+  pid: number
+  /** Resolves when the process exits, for whatever reason. */
+  exited: Promise<{ code: number | null, signal: string | null }>
+  /** SIGTERM, SIGKILL after a grace period; resolves once it has exited. Safe twice. */
+  stop: () => Promise<void>
+}
+
+/** Starts openbox on `display`; rejects with the reason when it is not installed, exits, or never announces itself. */
+export async function startWindowManager (options: WindowManagerOptions): Promise<WindowManager> {
+  const { display, log } = options
+  // --sm-disable: no session manager to talk to.
+  const child = spawn(WINDOW_MANAGER, ['--sm-disable'], { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-2000)
+    log.debug({ display, stderr: chunk.trim() }, 'window manager output')
+  })
+  let exit: { code: number | null, signal: string | null } | undefined
+  const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => child.once('exit', (code, signal) => {
+    exit = { code, signal }
+    resolve(exit)
+  }))
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve)
+    child.once('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code === 'ENOENT'
+      ? `${WINDOW_MANAGER} is not installed: run \`npm run setup\` (or apt-get install ${WINDOW_MANAGER})`
+      : `could not start ${WINDOW_MANAGER}: ${error.message}`)))
+  })
+  await spawned
+  const stop = async () => {
+    if (exit) return
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+    await exited
+    clearTimeout(timer)
+  }
+  const deadline = Date.now() + (options.timeoutMs ?? 5000)
+  for (;;) {
+    if (exit) {
+      await delay(20) // its last words may still be on their way
+      const tail = stderr.trim().split('\n').filter(Boolean).slice(-2).join(' / ')
+      throw new Error(`${WINDOW_MANAGER} exited at start (${exit.signal ?? `code ${exit.code}`})${tail ? `: ${tail}` : ''}`)
+    }
+    if (await options.managed().catch(() => false)) break
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`${WINDOW_MANAGER} did not take over ${display} within ${options.timeoutMs ?? 5000} ms`)
+    }
+    await delay(25)
+  }
+  log.info({ display, pid: child.pid }, 'started the window manager')
+  return { pid: child.pid!, exited, stop }
+}
