@@ -13,8 +13,9 @@ set -euo pipefail
 # US); x11-xserver-utils has xmodmap (the keymap the driver reads), xrandr and xsetroot;
 # xclip for clipboard typing; imagemagick is what screenshot-desktop shells out to; libxtst6
 # is what libnut's prebuilt binary links; xauth for displays with cookies; procps for pgrep;
-# openbox is the (EWMH) window manager started on our own Xvfb for the window actions.
-server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 xauth procps fonts-dejavu-core openbox)
+# openbox is the (EWMH) window manager started on our own Xvfb for the window actions; jwm
+# the one beside the tests' Chromium (openbox spends ~50 ms on every keymap change).
+server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 xauth procps fonts-dejavu-core openbox jwm)
 # The tests: real X applications to act on (xterm, xev and xprop from x11-utils, Chromium as
 # the event oracle) and xinput to read what X holds down.
 tests=(x11-utils xinput xterm)

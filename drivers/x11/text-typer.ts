@@ -4,6 +4,7 @@
  * A lost X connection is an error here, never a process exit as in Xlib.
  */
 import x11, { type XClient, type XTest } from 'x11'
+import { FocusPing } from './focus-ping.ts'
 import { liveKeys, planTyping, type Bound, type LiveKeys, type Phase } from './typing-plan.ts'
 
 export interface TextTyperOptions {
@@ -21,6 +22,11 @@ export interface TextTyperOptions {
   perKeyMs?: number
   /** How long an application gets to apply a new binding before its keys are pressed. */
   settleMs?: number
+  /**
+   * How long to wait for the focused application's answer to a ping (_NET_WM_PING), which
+   * replaces the rebind pause: once it answers, it has read every key sent before.
+   */
+  pingTimeoutMs?: number
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -37,10 +43,14 @@ export class TextTyper {
   readonly #bound: Bound = new Map()
   #lastStrokeAt = 0
   #failure: Error | undefined
+  readonly #ping: FocusPing | undefined
+  readonly #pingTimeoutMs: number
 
-  private constructor (client: XClient, xtest: XTest, minKeycode: number, maxKeycode: number, options: TextTyperOptions) {
+  private constructor (client: XClient, xtest: XTest, ping: FocusPing | undefined, minKeycode: number, maxKeycode: number, options: TextTyperOptions) {
     this.#client = client
     this.#xtest = xtest
+    this.#ping = ping
+    this.#pingTimeoutMs = options.pingTimeoutMs ?? 1000
     this.#minKeycode = minKeycode
     this.#count = maxKeycode - minKeycode + 1
     this.#pauseMs = options.rebindPauseMs ?? 150
@@ -56,7 +66,10 @@ export class TextTyper {
         if (error) { reject(error); return }
         client.require('xtest', (xtestError, xtest) => {
           if (xtestError) { reject(xtestError); return }
-          resolve(new TextTyper(client, xtest, info.min_keycode, info.max_keycode, options))
+          // Without the ping, the timed pauses alone keep typing exact.
+          FocusPing.open(client, info.screen[0]!.root).catch(() => undefined).then((ping) => {
+            resolve(new TextTyper(client, xtest, ping, info.min_keycode, info.max_keycode, options))
+          }, reject)
         })
       })
       client.once('error', reject)
@@ -97,11 +110,15 @@ export class TextTyper {
   async #run ({ bind, strokes }: Phase, keys: LiveKeys): Promise<void> {
     if (bind.length) {
       // Keys already sent may still be unread under the old binding.
-      await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs + this.#perKeyMs * this.#strokesSinceBind - Date.now()))
+      if (this.#strokesSinceBind && !(await this.#focusedHasRead())) {
+        await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs + this.#perKeyMs * this.#strokesSinceBind - Date.now()))
+      }
       this.#strokesSinceBind = 0
       for (const { keycode, keysyms } of bind) this.#client.ChangeKeyboardMapping(keycode, 2, keysyms)
       await this.#sync()
-      // Chromium applies a keymap change asynchronously: a key right behind it is read under the old one.
+      // Chromium applies a keymap change asynchronously: a key right behind it is read under
+      // the old one. A ping does not tell when (measured: Chromium answered, then read a key
+      // under the old binding), so this stays a pause.
       await sleep(this.#settleMs)
     }
     const { KeyPress, KeyRelease } = this.#xtest
@@ -114,6 +131,14 @@ export class TextTyper {
     await this.#sync()
     this.#strokesSinceBind += strokes.length
     if (strokes.some(({ keycode }) => this.#bound.has(keycode))) this.#lastStrokeAt = Date.now()
+  }
+
+  /** True once the focused application answered a ping sent after everything so far. */
+  async #focusedHasRead (): Promise<boolean> {
+    if (!this.#ping) return false
+    const answered = await this.#ping.ping(this.#pingTimeoutMs).catch(() => false)
+    this.#check()
+    return answered
   }
 
   #readKeymap (): Promise<LiveKeys> {

@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
 
 interface TestContext { teardown: (fn: () => unknown) => void }
@@ -19,6 +20,7 @@ export interface OracleEvent {
   [field: string]: unknown
 }
 
+const JWMRC = fileURLToPath(new URL('../../drivers/x11/jwmrc', import.meta.url))
 // The binary itself, not Debian's wrapper script (which adds flags of its own).
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser']
 
@@ -42,11 +44,13 @@ export async function startOracle (t: TestContext, display: string, size = { wid
   const { port } = server.address() as { port: number }
 
   // A window manager makes kiosk mode truly full screen (without one the viewport is 1279x799).
-  const openbox = spawn('openbox', ['--sm-disable'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' })
+  // The server's own (jwm): openbox spends ~50 ms on every keymap change, and the typer makes
+  // one per character the layout lacks, so it stopped mapping windows for seconds.
+  const wm = spawn('jwm', ['-f', JWMRC], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' })
   t.teardown(async () => {
-    if (openbox.exitCode !== null || openbox.signalCode !== null) return
-    const exited = new Promise((resolve) => openbox.once('exit', resolve))
-    openbox.kill('SIGKILL')
+    if (wm.exitCode !== null || wm.signalCode !== null) return
+    const exited = new Promise((resolve) => wm.once('exit', resolve))
+    wm.kill('SIGKILL')
     await exited
   })
   await delay(200)
