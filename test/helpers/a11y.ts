@@ -1,0 +1,110 @@
+/**
+ * End-to-end helpers for the accessibility tree: the app over the real nut driver with an
+ * AT-SPI reader on the same display, Chromium showing the fixture page with its tree exposed,
+ * and a GTK form (yad). Every process is ended by PID (Chromium by process group) at teardown.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import pino from 'pino'
+import { buildApp } from '../../src/app.ts'
+import type { CupEnvelope } from '../../src/accessibility/schema.ts'
+import { NutDriver } from '../../drivers/nut/nut-driver.ts'
+import { AtspiDesktop } from '../../drivers/atspi/atspi-desktop.ts'
+
+interface TestContext { teardown: (fn: () => unknown) => void }
+
+const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser']
+
+/** The app on `display` with an accessibility reader of its own; returns both, closed at teardown. */
+export async function buildA11yApp (t: TestContext, display: string) {
+  const accessibility = new AtspiDesktop({ display: () => display })
+  const driver = new NutDriver({ display })
+  const app = await buildApp({ driver, logger: pino({ level: 'silent' }), desktop: { display }, accessibility })
+  t.teardown(() => app.close())
+  await app.ready()
+  // Started now, so the applications below can be given its address.
+  const bus = await accessibility.bus()
+  return { app, accessibility, bus }
+}
+
+function killOnTeardown (t: TestContext, child: ChildProcess, group = false) {
+  t.teardown(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    if (group) process.kill(-child.pid!, 'SIGKILL')
+    else child.kill('SIGKILL')
+    await exited
+  })
+}
+
+/** A window manager, so that the focused window is ACTIVE and Chromium's kiosk fills the screen. */
+export async function startWindowManager (t: TestContext, display: string) {
+  const openbox = spawn('openbox', ['--sm-disable'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' })
+  killOnTeardown(t, openbox)
+  await delay(300)
+  return openbox
+}
+
+/** Serves test/fixtures/accessibility/page.html on a free local port. */
+export async function serveFixturePage (t: TestContext): Promise<string> {
+  const page = await readFile(new URL('../fixtures/accessibility/page.html', import.meta.url), 'utf8')
+  const server = createServer((_request, response) => {
+    response.setHeader('content-type', 'text/html; charset=utf-8')
+    response.end(page)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve) }))
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/`
+}
+
+/**
+ * Chromium in kiosk mode on `url`, launched with the accessibility bus's environment and
+ * --force-renderer-accessibility (it builds the web content's tree only for a screen reader).
+ */
+export async function startChromium (t: TestContext, display: string, env: Record<string, string>, url: string) {
+  const profile = await mkdtemp(join(tmpdir(), 'cg-a11y-chromium-'))
+  const binary = CHROMIUM.find((path) => existsSync(path)) ?? 'chromium'
+  const chromium = spawn(binary, [
+    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--window-position=0,0',
+    '--password-store=basic', '--disable-features=Translate,MediaRouter', '--noerrdialogs', '--disable-infobars',
+    '--hide-crash-restore-bubble', '--force-renderer-accessibility', '--kiosk', url,
+  ], { env: { ...process.env, ...env, DISPLAY: display }, stdio: 'ignore', detached: true })
+  killOnTeardown(t, chromium, true)
+  t.teardown(() => rm(profile, { recursive: true, force: true }))
+  return chromium
+}
+
+/** A GTK form: a text entry, a check box, a spin button, OK and Cancel. */
+export function startGtkForm (t: TestContext, display: string, env: Record<string, string>) {
+  const yad = spawn('yad', [
+    '--form', '--title=Shipping', '--width=360', '--posx=700', '--posy=420',
+    '--field=Recipient', '--field=Express:CHK', '--field=Parcels:NUM',
+    'Grace Hopper', 'TRUE', '3!1..9!1',
+  ], { env: { ...process.env, ...env, DISPLAY: display }, stdio: 'ignore' })
+  killOnTeardown(t, yad)
+  return yad
+}
+
+/** GETs /accessibility until `ready` accepts the envelope (applications build their trees after their windows). */
+export async function waitForTree (app: Awaited<ReturnType<typeof buildApp>>, query: string, ready: (envelope: CupEnvelope) => boolean, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs
+  let last: unknown
+  for (;;) {
+    const response = await app.inject({ method: 'GET', url: `/accessibility?${query}` })
+    last = response.statusCode === 200 ? response.json() : response.body
+    if (response.statusCode === 200 && ready(last as CupEnvelope)) return last as CupEnvelope
+    if (Date.now() > deadline) throw new Error(`the tree never got ready: ${JSON.stringify(last).slice(0, 2000)}`)
+    await delay(200)
+  }
+}
+
+/** Every node of a tree, depth first. */
+export function flatten<T extends { children?: T[] }> (nodes: T[]): T[] {
+  return nodes.flatMap((node) => [node, ...flatten(node.children ?? [])])
+}
