@@ -28,6 +28,11 @@ import { ADAPTERS } from '../adapters/index.ts'
 import { adapterQuerySchema, adapterRoutes } from '../routes/adapters.ts'
 import { computerRoutes } from '../routes/computer.ts'
 import { healthRoutes } from '../routes/health.ts'
+import { accessibilityRoutes } from '../routes/accessibility.ts'
+import { ACCESSIBILITY_SCHEMAS } from './accessibility/schema.ts'
+import { SnapshotStore } from './accessibility/snapshots.ts'
+import type { AccessibilitySource } from './accessibility/source.ts'
+import { AtspiDesktop } from '../drivers/atspi/atspi-desktop.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -50,6 +55,8 @@ export interface AppOptions {
   desktop?: DesktopInfo
   /** The adapters served under /computer/{name}; default all of adapters/. */
   adapters?: Adapter[]
+  /** Where GET /accessibility reads the tree; default AT-SPI on the desktop's display (closed with the app). */
+  accessibility?: AccessibilitySource
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -71,7 +78,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   ])
   const shared = [
     ...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure,
-    AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas,
+    AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas, ...ACCESSIBILITY_SCHEMAS,
   ]
 
   const logger = options.logger && 'child' in options.logger ? options.logger : undefined
@@ -113,10 +120,16 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes)
   await app.register(computerRoutes)
   await app.register(adapterRoutes, { adapters, compile: validatorCompiler })
+  const accessibility = options.accessibility ?? new AtspiDesktop({
+    display: () => app.desktopInfo.display,
+    log: app.log.child({ component: 'atspi' }) as Logger,
+  })
+  await app.register(accessibilityRoutes, { source: accessibility, snapshots: new SnapshotStore() })
 
   app.addHook('onReady', async () => { await options.driver.start() })
   app.addHook('onClose', async () => {
     await executor.close()
+    await accessibility.close()
     await options.driver.close()
   })
   return app
