@@ -195,9 +195,10 @@ export class SupervisedDesktop implements Driver {
     const driver = spare?.display === this.#display ? spare! : this.#newDriver()
     if (spare && spare !== driver) await spare.close()
     driver.onExit((reason) => this.#lost(reason))
-    await driver.start()
+    // The window manager starts meanwhile: a restart takes the longer of the two, not both.
+    const [started] = await Promise.allSettled([driver.start(), this.#openWindowControl()])
+    if (started.status === 'rejected') throw started.reason
     this.#driver = driver
-    await this.#openWindowControl()
     if (!this.#closing) {
       this.#spare = this.#newDriver()
       this.#spare.prepare().catch((error) => {
