@@ -2,10 +2,12 @@
 import type { Adapter } from '../src/adapter.ts'
 import { anthropicAdapter } from './anthropic/index.ts'
 import { conatusAdapter } from './conatus/index.ts'
+import { cupAdapter } from './cup/index.ts'
 import { geminiAdapter } from './gemini/index.ts'
 import { hudAdapter } from './hud/index.ts'
 import { openaiAdapter } from './openai/index.ts'
+import { operatorAdapter } from './operator/index.ts'
 import { qwenAdapter } from './qwen/index.ts'
 import { uitarsAdapter } from './uitars/index.ts'
 
-export const ADAPTERS: Adapter[] = [anthropicAdapter, openaiAdapter, geminiAdapter, uitarsAdapter, qwenAdapter, hudAdapter, conatusAdapter]
+export const ADAPTERS: Adapter[] = [anthropicAdapter, openaiAdapter, geminiAdapter, uitarsAdapter, qwenAdapter, hudAdapter, conatusAdapter, cupAdapter, operatorAdapter]

@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_LIMITS, type Limits } from './actions/index.ts'
 import { InvalidConfig } from './errors.ts'
 
-export type DriverName = 'nut' | 'fake'
-export const DRIVERS: readonly DriverName[] = ['nut', 'fake']
+export type DriverName = 'nut' | 'xdotool' | 'fake'
+export const DRIVERS: readonly DriverName[] = ['nut', 'xdotool', 'fake']
 
 export interface Config {
   host: string

@@ -19,7 +19,7 @@ t.test('flags win over the environment, which wins over defaults', async (t) => 
 
 t.test('bad values stop the server with a message', async (t) => {
   const cases: Array<[string[], RegExp]> = [
-    [['--driver', 'magic'], /^--driver must be one of nut, fake \(got 'magic'\)$/],
+    [['--driver', 'magic'], /^--driver must be one of nut, xdotool, fake \(got 'magic'\)$/],
     [['--port', '70000'], /^--port must be 0\.\.65535/],
     [['--screen', 'big'], /^--screen must look like 1280x800x24 \(got 'big'\)$/],
     [['--screen', '10x10x24'], /width and height must be 64\.\.16384/],
