@@ -50,6 +50,8 @@ export interface SupervisedDesktopOptions {
   log: Log
   /** Which driver runs on it (default 'nut'). */
   driver?: XDriverName
+  /** The window manager started on our own Xvfb (default openbox). */
+  windowManager?: string
 }
 
 export class SupervisedDesktop implements Driver {
@@ -147,7 +149,12 @@ export class SupervisedDesktop implements Driver {
   async #startWindowManager (ewmh: Ewmh, xvfb: Xvfb): Promise<void> {
     try {
       const started = performance.now()
-      const manager = await startWindowManager({ display: xvfb.display, log: this.#options.log, managed: () => ewmh.managed() })
+      const manager = await startWindowManager({
+        display: xvfb.display,
+        log: this.#options.log,
+        managed: () => ewmh.managed(),
+        ...(this.#options.windowManager && { command: this.#options.windowManager }),
+      })
       this.#windowManager = manager
       this.#windowManagerFailure = undefined
       void manager.exited.then(async (exit) => {
@@ -156,7 +163,7 @@ export class SupervisedDesktop implements Driver {
         // With X gone it went too; the restart brings both back.
         await delay(200)
         if (this.#closing || this.#restarting || this.#xvfb !== xvfb || !xvfb.alive()) return
-        this.#windowManagerFailure = `${WINDOW_MANAGER} exited (${exit.signal ?? `code ${exit.code}`})`
+        this.#windowManagerFailure = `${this.#options.windowManager ?? WINDOW_MANAGER} exited (${exit.signal ?? `code ${exit.code}`})`
         this.#options.log.warn({ display: xvfb.display, ...exit }, 'the window manager exited')
         if (performance.now() - started >= WM_MIN_LIFETIME_MS && this.#ewmh === ewmh) await this.#startWindowManager(ewmh, xvfb)
       })

@@ -14,7 +14,7 @@ import { buildApp } from '../src/app.ts'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { Ewmh } from '../drivers/x11/ewmh.ts'
 import { startWindowManager } from '../drivers/x11/window-manager.ts'
-import { startDesktop, until, xdotool } from './helpers/desktop.ts'
+import { cursorFromX, startDesktop, until, xdotool } from './helpers/desktop.ts'
 
 const run = promisify(execFile)
 const silent = pino({ level: 'silent' })
@@ -175,4 +175,24 @@ t.test('on its own Xvfb the server runs openbox, brings it back with X, and ends
   await app.close()
   closed = true
   t.notOk(alive(second), 'openbox ended on close')
+})
+
+t.test('without its window manager the server still takes input, and the window actions say why not', async (t) => {
+  const desktop = new SupervisedDesktop({ screen: '1024x768x24', log: silent, windowManager: 'no-such-window-manager' })
+  const app = await buildApp({ driver: desktop, logger: silent, apps: { term: ['xterm'] } })
+  t.teardown(() => app.close())
+  await app.ready()
+  const act = async (action: object) => {
+    const response = await app.inject({ method: 'POST', url: '/computer', payload: action })
+    return { status: response.statusCode, body: response.json() }
+  }
+  for (const action of [{ action: 'list_windows' }, { action: 'launch_app', app: 'term' }]) {
+    t.strictSame((await act(action)).body, {
+      statusCode: 400, code: 'ERR_UNSUPPORTED_ACTION', error: 'Bad Request',
+      message: `${action.action} needs window control: no window manager runs on ${desktop.display}: no-such-window-manager is not installed: run \`npm run setup\` (or apt-get install no-such-window-manager)`,
+    })
+  }
+  t.strictSame(desktop.launchedPids, [], 'nothing was launched')
+  t.equal((await act({ action: 'move_mouse', coordinates: [40, 30] })).status, 200)
+  t.strictSame(await cursorFromX(desktop.display!), [40, 30], 'input works')
 })

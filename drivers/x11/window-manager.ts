@@ -16,6 +16,8 @@ const STOP_GRACE_MS = 2000
 
 export interface WindowManagerOptions {
   display: string
+  /** The program (default openbox); it must take --sm-disable. */
+  command?: string
   log: Log
   /** True once a window manager announces itself (Ewmh.managed). */
   managed: () => Promise<boolean>
@@ -33,9 +35,9 @@ export interface WindowManager {
 
 /** Starts openbox on `display`; rejects with the reason when it is not installed, exits, or never announces itself. */
 export async function startWindowManager (options: WindowManagerOptions): Promise<WindowManager> {
-  const { display, log } = options
+  const { display, log, command = WINDOW_MANAGER } = options
   // --sm-disable: no session manager to talk to.
-  const child = spawn(WINDOW_MANAGER, ['--sm-disable'], { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(command, ['--sm-disable'], { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-2000)
@@ -49,8 +51,8 @@ export async function startWindowManager (options: WindowManagerOptions): Promis
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve)
     child.once('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code === 'ENOENT'
-      ? `${WINDOW_MANAGER} is not installed: run \`npm run setup\` (or apt-get install ${WINDOW_MANAGER})`
-      : `could not start ${WINDOW_MANAGER}: ${error.message}`)))
+      ? `${command} is not installed: run \`npm run setup\` (or apt-get install ${command})`
+      : `could not start ${command}: ${error.message}`)))
   })
   await spawned
   const stop = async () => {
@@ -65,12 +67,12 @@ export async function startWindowManager (options: WindowManagerOptions): Promis
     if (exit) {
       await delay(20) // its last words may still be on their way
       const tail = stderr.trim().split('\n').filter(Boolean).slice(-2).join(' / ')
-      throw new Error(`${WINDOW_MANAGER} exited at start (${exit.signal ?? `code ${exit.code}`})${tail ? `: ${tail}` : ''}`)
+      throw new Error(`${command} exited at start (${exit.signal ?? `code ${exit.code}`})${tail ? `: ${tail}` : ''}`)
     }
     if (await options.managed().catch(() => false)) break
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`${WINDOW_MANAGER} did not take over ${display} within ${options.timeoutMs ?? 5000} ms`)
+      throw new Error(`${command} did not take over ${display} within ${options.timeoutMs ?? 5000} ms`)
     }
     await delay(25)
   }
