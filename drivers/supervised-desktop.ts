@@ -50,7 +50,7 @@ export interface SupervisedDesktopOptions {
   log: Log
   /** Which driver runs on it (default 'nut'). */
   driver?: XDriverName
-  /** The window manager started on our own Xvfb (default openbox). */
+  /** The window manager started on our own Xvfb (default jwm). */
   windowManager?: string
 }
 

@@ -13,15 +13,14 @@ set -euo pipefail
 # US); x11-xserver-utils has xmodmap (the keymap the driver reads), xrandr and xsetroot;
 # xclip for clipboard typing; imagemagick is what screenshot-desktop shells out to; libxtst6
 # is what libnut's prebuilt binary links; xauth for displays with cookies; procps for pgrep;
-# openbox is the (EWMH) window manager started on our own Xvfb for the window actions; jwm
-# the one beside the tests' Chromium (openbox spends ~50 ms on every keymap change);
+# jwm is the (EWMH) window manager started on our own Xvfb for the window actions;
 # dbus-daemon and at-spi2-core (at-spi-bus-launcher, at-spi2-registryd) are the session and
 # accessibility buses GET /accessibility reads the tree over.
-server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 xauth procps fonts-dejavu-core openbox jwm dbus-daemon at-spi2-core)
+server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 xauth procps fonts-dejavu-core jwm dbus-daemon at-spi2-core)
 # The tests: real X applications to act on (xterm, xev and xprop from x11-utils, Chromium as
-# the event oracle, yad as a small GTK form for the accessibility tree) and xinput to read
+# the event oracle, yad as a small GTK form for the accessibility tree, openbox beside it) and xinput to read
 # what X holds down.
-tests=(x11-utils xinput xterm yad)
+tests=(x11-utils xinput xterm openbox yad)
 
 server_only=false
 extra=()

@@ -29,6 +29,8 @@ async function main (): Promise<void> {
     ...(config.token && { token: config.token }),
     limits: config.limits,
     holdTimeoutMs: config.holdTimeoutMs,
+    apps: config.apps,
+    launchTimeoutMs: config.launchTimeoutMs,
     logger: log,
     desktop,
   })

@@ -1,5 +1,5 @@
 /**
- * Window control on a real desktop: Xvfb, openbox as the window manager, the real driver and
+ * Window control on a real desktop: Xvfb, jwm as the window manager, the real driver and
  * real xterms launched from the allow-list. Every effect is checked from outside the server
  * (xdotool, xwininfo, what the xterms received), and every process ends by PID.
  */
@@ -64,7 +64,7 @@ t.test('launch, list, focus, type into, move and resize real windows', async (t)
   })
   t.equal((await act({ action: 'move_mouse', coordinates: [5, 5] })).status, 200, 'input works without a window manager')
 
-  // The user's desktop has its own window manager: here, openbox started beside the server.
+  // The user's desktop has its own window manager: here, jwm started beside the server.
   const probe = await Ewmh.open(display)
   t.teardown(() => probe.close())
   const wm = await startWindowManager({ display, log: silent, managed: () => probe.managed() })
@@ -152,7 +152,7 @@ t.test('launch, list, focus, type into, move and resize real windows', async (t)
   t.strictSame(desktop.launchedPids, [])
 })
 
-t.test('on its own Xvfb the server runs openbox, brings it back with X, and ends it on close', async (t) => {
+t.test('on its own Xvfb the server runs jwm, brings it back with X, and ends it on close', async (t) => {
   const desktop = new SupervisedDesktop({ screen: '1024x768x24', log: silent })
   const app = await buildApp({ driver: desktop, logger: silent })
   let closed = false
@@ -161,20 +161,20 @@ t.test('on its own Xvfb the server runs openbox, brings it back with X, and ends
   const list = () => app.inject({ method: 'POST', url: '/computer', payload: { action: 'list_windows' } })
 
   const first = desktop.windowManagerPid!
-  t.ok(first && alive(first), 'openbox runs')
-  t.equal(execFileSync('ps', ['-o', 'comm=', '-p', String(first)]).toString().trim(), 'openbox')
+  t.ok(first && alive(first), 'jwm runs')
+  t.equal(execFileSync('ps', ['-o', 'comm=', '-p', String(first)]).toString().trim(), 'jwm')
   t.strictSame((await list()).json().windows, [])
 
   const xvfbPid = Number(execFileSync('pgrep', ['-f', `Xvfb ${desktop.display} `]).toString().trim().split('\n')[0])
   process.kill(xvfbPid, 'SIGKILL')
   t.ok(await until(async () => (await list()).statusCode === 200, 15_000), 'window actions work again after X died')
   const second = desktop.windowManagerPid!
-  t.ok(second && second !== first && alive(second), 'a new openbox runs on the new X server')
+  t.ok(second && second !== first && alive(second), 'a new jwm runs on the new X server')
   t.notOk(alive(first), 'the old one is gone')
 
   await app.close()
   closed = true
-  t.notOk(alive(second), 'openbox ended on close')
+  t.notOk(alive(second), 'jwm ended on close')
 })
 
 t.test('without its window manager the server still takes input, and the window actions say why not', async (t) => {

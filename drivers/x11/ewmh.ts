@@ -23,7 +23,7 @@ const MAX_PROPERTY_LONGS = 1 << 16
 const LAST_PREDEFINED_ATOM = 68
 const ATOM = { WM_NAME: 39, WM_CLASS: 67, STRING: 31, WINDOW: 33, CARDINAL: 6 } as const
 const EWMH_ATOMS = [
-  '_NET_SUPPORTING_WM_CHECK', '_NET_CLIENT_LIST', '_NET_CLIENT_LIST_STACKING', '_NET_ACTIVE_WINDOW',
+  '_NET_SUPPORTING_WM_CHECK', '_NET_CLIENT_LIST', '_NET_ACTIVE_WINDOW',
   '_NET_WM_NAME', '_NET_WM_PID', '_NET_MOVERESIZE_WINDOW', 'UTF8_STRING',
 ] as const
 type EwmhAtom = typeof EWMH_ATOMS[number]
@@ -99,10 +99,9 @@ export class Ewmh {
 
   /** The managed windows, highest in the stacking order first. */
   async list (): Promise<WindowState[]> {
-    const stacking = this.#windows(await this.#property(this.#root, this.#atoms._NET_CLIENT_LIST_STACKING, ATOM.WINDOW))
-    const ids = stacking.length ? stacking : this.#windows(await this.#property(this.#root, this.#atoms._NET_CLIENT_LIST, ATOM.WINDOW))
+    const ids = await this.#stacked(this.#windows(await this.#property(this.#root, this.#atoms._NET_CLIENT_LIST, ATOM.WINDOW)))
     const active = await this.activeWindow()
-    const states = await Promise.all([...ids].reverse().map((id) => this.#state(id, active).catch((error: unknown) => {
+    const states = await Promise.all(ids.map((id) => this.#state(id, active).catch((error: unknown) => {
       // Closed between the list and its properties: not a window any more.
       if (isProtocolError(error)) return undefined
       throw error
@@ -195,6 +194,27 @@ export class Ewmh {
       rect,
       focused: id === active,
     }
+  }
+
+  /**
+   * The windows, topmost first, in the order X itself stacks their frames (the root's
+   * children, bottom to top). Not _NET_CLIENT_LIST_STACKING: jwm writes it top to bottom,
+   * against EWMH. A window closed meanwhile sorts last; list() then drops it.
+   */
+  async #stacked (ids: number[]): Promise<number[]> {
+    const order = (await this.#request<{ children: number[] }>((callback) => this.#client.QueryTree(this.#root, callback))).children
+    const level = new Map(order.map((child, index) => [child, index]))
+    const topLevel = async (id: number): Promise<number> => {
+      let window = id
+      for (let depth = 0; depth < 8 && !level.has(window); depth++) {
+        const parent = (await this.#request<{ parent: number }>((callback) => this.#client.QueryTree(window, callback))).parent
+        if (parent === this.#root || parent === 0) break
+        window = parent
+      }
+      return level.get(window) ?? -1
+    }
+    const levels = await Promise.all(ids.map((id) => topLevel(id).catch(() => -1)))
+    return ids.map((id, i) => ({ id, level: levels[i]! })).sort((a, b) => b.level - a.level).map(({ id }) => id)
   }
 
   /** The focus is on the window or inside it (applications may focus a child). */
