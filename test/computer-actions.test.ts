@@ -147,11 +147,8 @@ t.test('drag_mouse presses at the first point, moves through every point, releas
   t.equal(status, 200)
   t.strictSame(driver.calls.slice(0, 2), [move(10, 10), down('left')])
   t.strictSame(driver.calls.at(-1), up('left'))
-  const moves = driver.calls.filter((c) => c.call === 'moveMouse') as Array<{ x: number, y: number }>
-  t.ok(moves.length >= 8, `intermediate motion (${moves.length} moves)`)
-  t.ok(moves.some((m) => m.x === 50 && m.y === 10), 'passes through the middle point')
-  t.strictSame(moves.at(-1), move(50, 30))
-  for (const m of moves) t.ok(m.x >= 10 && m.x <= 50 && m.y >= 10 && m.y <= 30, 'stays on the path')
+  // Segments are cut into steps of at most 32 px: the 40 px one in two, the 20 px one in one.
+  t.strictSame(driver.calls.filter((c) => c.call === 'moveMouse'), [move(10, 10), move(30, 10), move(50, 10), move(50, 30)])
   t.equal(body.output, 'dragged from (10, 10) to (50, 30) through 3 points')
 })
 

@@ -8,7 +8,7 @@ import type { Driver, Point, WindowControl, WindowState } from '../driver.ts'
 import { UnsupportedAction } from '../errors.ts'
 import type { KeyInfo } from '../keys/index.ts'
 import type { Plan } from './plan.ts'
-import { sleep } from './sleep.ts'
+import { sleep, throwIfAborted } from './sleep.ts'
 import { launchAndWait, reread, selectWindow } from './windows.ts'
 
 export interface RunContext {
@@ -32,11 +32,15 @@ export interface RunOutcome {
   window?: WindowInfo
 }
 
-/** Pointer travel between two path points is cut into steps of at most this many pixels. */
-const DRAG_STEP_PX = 8
+/**
+ * Pointer travel between two path points is cut into steps of at most this many pixels, so
+ * applications see motion with the button held (drag thresholds, hover targets on the way).
+ * Each step is one driver round trip, which paces them; 8 px steps 2 ms apart made a long
+ * drag take 400 ms for nothing the oracle could tell apart.
+ */
+const DRAG_STEP_PX = 32
 /** Pauses that let applications see a press, a drag start and a drag end as such. */
 const DRAG_SETTLE_MS = 15
-const DRAG_STEP_MS = 2
 
 export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutcome> {
   const { driver, signal } = context
@@ -186,7 +190,7 @@ async function drag (driver: Driver, path: Point[], signal?: AbortSignal): Promi
           x: Math.round(from.x + ((to.x - from.x) * i) / steps),
           y: Math.round(from.y + ((to.y - from.y) * i) / steps),
         })
-        await sleep(DRAG_STEP_MS, signal)
+        throwIfAborted(signal)
       }
       from = to
     }
