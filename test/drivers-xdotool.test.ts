@@ -53,8 +53,8 @@ async function startXev (t: { teardown: (fn: () => unknown) => void }, events: s
 
 function pixel (image: RawImage, x: number, y: number): number[] {
   const at = (y * image.width + x) * 4
-  const [b, g, r] = image.data.subarray(at, at + 3)
-  return [r!, g!, b!]
+  const [first, g, third] = image.data.subarray(at, at + 3)
+  return image.order === 'bgra' ? [third!, g!, first!] : [first!, g!, third!]
 }
 
 t.test('moveMouse and cursorPosition agree with X', async (t) => {
@@ -69,7 +69,7 @@ t.test('moveMouse and cursorPosition agree with X', async (t) => {
   t.strictSame(await driver.screenSize(), { width: 1280, height: 800 })
 })
 
-t.test('screenshots are tightly packed BGRA pixels of the screen', async (t) => {
+t.test('screenshots (screenshot-desktop) are tightly packed RGBA pixels of the screen', async (t) => {
   await run('xsetroot', ['-display', display, '-solid', '#ff0000'])
   // A window of a known colour at a known place (no window manager: no frame, no offset).
   startClient(t, display, 'xterm', ['-class', 'GreenBox', '-geometry', '10x3+200+100', '-b', '0', '-bw', '0',
@@ -78,16 +78,16 @@ t.test('screenshots are tightly packed BGRA pixels of the screen', async (t) => 
   await delay(200)
 
   const full = await driver.screenshot()
-  t.match(full, { width: 1280, height: 800, order: 'bgra' })
+  t.match(full, { width: 1280, height: 800, order: 'rgba' })
   t.ok(Buffer.isBuffer(full.data), 'a Buffer')
   t.equal(full.data.length, 1280 * 800 * 4)
-  t.strictSame(pixel(full, 0, 0), [255, 0, 0], 'root is red, bytes in BGRA order')
+  t.strictSame(pixel(full, 0, 0), [255, 0, 0], 'root is red, bytes in RGBA order')
   t.strictSame(pixel(full, 1279, 799), [255, 0, 0])
   t.strictSame(pixel(full, 199, 99), [255, 0, 0], 'just outside the green window')
   t.strictSame(pixel(full, 200, 100), [0, 255, 0], 'its top left corner')
 
   const region = await driver.screenshot({ x: 190, y: 90, width: 21, height: 13 })
-  t.match(region, { width: 21, height: 13, order: 'bgra' })
+  t.match(region, { width: 21, height: 13, order: 'rgba' })
   t.equal(region.data.length, 21 * 13 * 4, 'rows tightly packed')
   t.strictSame(pixel(region, 9, 9), [255, 0, 0])
   t.strictSame(pixel(region, 10, 10), [0, 255, 0], 'the region starts where asked')

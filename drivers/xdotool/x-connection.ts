@@ -1,21 +1,16 @@
 /**
  * The xdotool driver's own X connection, in plain JavaScript (node-x11): what xdotool cannot do
  * exactly or fast — keys pressed by keycode on the live keymap (xdotool reads the key name
- * 'Help' as a request for its usage text, whatever precedes it) and screenshots (GetImage,
- * no image tool and no PNG round trip). It also tells the driver at once when the X server
+ * 'Help' as a request for its usage text, whatever precedes it) and the screen size. It also tells the driver at once when the X server
  * goes away: the socket closes, and every request still waiting is rejected then.
  */
 import x11, { type XClient, type XTest } from 'x11'
-import type { RawImage, Rect, Size } from '../../src/driver.ts'
+import type { Size } from '../../src/driver.ts'
 
 /** The part of node-x11's client used here beyond x11.d.ts. */
 interface Requests {
   GetGeometry (drawable: number, callback: (error: Error | null, geometry: { width: number, height: number }) => boolean): void
-  GetImage (format: number, drawable: number, x: number, y: number, width: number, height: number, planeMask: number,
-    callback: (error: Error | null, image: { depth: number, data: Buffer }) => boolean): void
 }
-
-const Z_PIXMAP = 2
 
 export class XConnection {
   readonly #client: XClient & Requests
@@ -107,20 +102,6 @@ export class XConnection {
     this.#check()
     this.#xtest.FakeInput(state === 'down' ? this.#xtest.KeyPress : this.#xtest.KeyRelease, keycode, 0, 0, 0, 0)
     await this.#request<void>((done) => { this.#client.sync().then(() => done(null), (error: Error) => done(error)) })
-  }
-
-  /**
-   * The pixels of a rectangle of the root window, rows tightly packed, BGRA. Only 32-bit
-   * pixels (depth 24 and 32 screens, the only ones Xvfb's default and our --screen make).
-   */
-  async screenshot ({ x, y, width, height }: Rect): Promise<RawImage> {
-    const image = await this.#request<{ depth: number, data: Buffer }>((done) =>
-      this.#client.GetImage(Z_PIXMAP, this.#root, x, y, width, height, 0xffffffff, done))
-    const bytes = width * height * 4
-    if (image.data.length < bytes) {
-      throw new Error(`the X server sent ${image.data.length} bytes for a ${width}x${height} image of depth ${image.depth}; only 32-bit pixels are supported`)
-    }
-    return { width, height, order: 'bgra', data: image.data.subarray(0, bytes) }
   }
 
   /** Closes the connection; its end is not reported as a loss. Safe to call twice. */

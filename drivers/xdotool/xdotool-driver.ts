@@ -7,11 +7,14 @@
  * - keys: XTest on the keycode that carries the keysym on its first level (faster, and
  *   xdotool reads the key name 'Help' as a request for its usage text); other keysyms go
  *   through `xdotool keydown/keyup`, which adds Shift or binds a spare keycode;
- * - screenshots and the screen size: GetImage and GetGeometry on a pure-JS X connection.
+ * - screenshots: screenshot-desktop (ImageMagick's `import`), as the reference servers take
+ *   them; the screen size: GetGeometry on a pure-JS X connection.
  * Nothing native runs in this process: when X dies, the xdotool processes fail and the X
  * connection ends; calls then reject with DesktopUnavailable (503), ready() turns false and
  * onExit listeners hear why, so a supervisor can bring the desktop back.
  */
+import screenshotDesktop from 'screenshot-desktop'
+import sharp from 'sharp'
 import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
 import { DesktopUnavailable, DriverFailure, InvalidConfig, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
@@ -219,12 +222,18 @@ export class XdotoolDriver implements Driver {
   screenshot (region?: Rect): Promise<RawImage> {
     return this.#do('take a screenshot', async () => {
       const size = await this.#x!.screenSize()
-      if (!region) return this.#x!.screenshot({ x: 0, y: 0, ...size })
-      const { x, y, width, height } = region
-      const inside = [x, y, width, height].every(Number.isInteger) && x >= 0 && y >= 0 && width > 0 && height > 0 &&
-        x + width <= size.width && y + height <= size.height
-      if (!inside) throw new UnsupportedAction(`region x=${x} y=${y} ${width}x${height} is not a whole-pixel rectangle inside the ${size.width}x${size.height} screen`)
-      return this.#x!.screenshot(region)
+      if (region) {
+        const { x, y, width, height } = region
+        const inside = [x, y, width, height].every(Number.isInteger) && x >= 0 && y >= 0 && width > 0 && height > 0 &&
+          x + width <= size.width && y + height <= size.height
+        if (!inside) throw new UnsupportedAction(`region x=${x} y=${y} ${width}x${height} is not a whole-pixel rectangle inside the ${size.width}x${size.height} screen`)
+      }
+      // screenshot-desktop runs xrandr and import on the DISPLAY of this process' environment.
+      process.env.DISPLAY = this.display
+      let image = sharp(await screenshotDesktop({ format: 'png' }))
+      if (region) image = image.extract({ left: region.x, top: region.y, width: region.width, height: region.height })
+      const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+      return { width: info.width, height: info.height, order: 'rgba', data }
     })
   }
 
