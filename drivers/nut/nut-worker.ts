@@ -19,6 +19,7 @@ import { readKeymap, type Keymap } from './keymap.ts'
 import { KEYSYM_TO_NUT } from './keysym-to-nut.ts'
 import { WorkerError, type Calls, type Command, type Reply } from './protocol.ts'
 import { TextTyper } from '../x11/text-typer.ts'
+import { untypable } from '../x11/untypable.ts'
 import keysymdef from 'x11/lib/keysyms.js'
 
 /** The native calls nut-js does not expose with the behaviour needed here. */
@@ -86,13 +87,9 @@ async function key (keysym: string, state: 'down' | 'up'): Promise<void> {
   if (/No such key name/i.test(stderr)) throw new WorkerError('unsupported', `X has no key named '${keysym}'`)
 }
 
-/** Control characters have nothing to type; refuse before typing anything, not halfway. */
 function checkTypable (text: string): void {
-  const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.exec(text)
-  if (control) {
-    const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
-    throw new WorkerError('unsupported', `text contains the control character U+${code} at index ${control.index}, which cannot be typed; only printable characters, newline and tab can`)
-  }
+  const reason = untypable(text)
+  if (reason) throw new WorkerError('unsupported', reason)
 }
 
 let typer: TextTyper | undefined

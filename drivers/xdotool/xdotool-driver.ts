@@ -20,6 +20,7 @@ import { DesktopUnavailable, DriverFailure, InvalidConfig, UnsupportedAction } f
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { TextTyper } from '../x11/text-typer.ts'
+import { untypable } from '../x11/untypable.ts'
 import { keysymCode } from './keysym-codes.ts'
 import { XConnection } from './x-connection.ts'
 import { xdotoolRunner, type XdotoolRunner } from './run-xdotool.ts'
@@ -56,13 +57,9 @@ const SETTLE_MS = 150
 const VOID_SYMBOL = 0xffffff
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Control characters have nothing to type; refused before typing anything, not halfway. */
 function checkTypable (text: string): void {
-  const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.exec(text)
-  if (control) {
-    const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
-    throw new UnsupportedAction(`text contains the control character U+${code} at index ${control.index}, which cannot be typed; only printable characters, newline and tab can`)
-  }
+  const reason = untypable(text)
+  if (reason) throw new UnsupportedAction(reason)
 }
 
 export class XdotoolDriver implements Driver {
