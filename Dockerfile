@@ -16,9 +16,10 @@ RUN bash /tmp/install-system-deps.sh --server-only tini \
 
 WORKDIR /app
 COPY package.json package-lock.json ./
-# tsx is a runtime dependency (the server runs its TypeScript through it), so --omit=dev keeps it.
-RUN npm ci --omit=dev --no-fund --no-audit && npm cache clean --force
+RUN npm ci --no-fund --no-audit
 COPY . .
+# Compiled once here (no TypeScript at start-up), then only the runtime dependencies kept.
+RUN npm run build && npm prune --omit=dev --no-fund --no-audit && npm cache clean --force
 
 ENV HOST=0.0.0.0 PORT=8000 NODE_ENV=production
 EXPOSE 8000
@@ -27,4 +28,4 @@ USER node
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "src/server.ts"]
+CMD ["node", "dist/src/server.js"]

@@ -4,7 +4,8 @@
  * alike, printed as p50/p95 and ratios. `--quick` runs a short version; `--smoke` the shortest,
  * which the test suite runs so the bench cannot rot; `--out FILE` writes the JSON elsewhere.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -46,7 +47,8 @@ function startOurs (display: string | undefined, port: number): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' }
   if (display) env.DISPLAY = display
   else delete env.DISPLAY
-  return spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', '--port', String(port)], { cwd: root, env, stdio: 'ignore' })
+  // As `npm start` runs it: compiled (npm run setup builds dist/; the bench builds it when missing).
+  return spawn(process.execPath, ['dist/src/server.js', '--port', String(port)], { cwd: root, env, stdio: 'ignore' })
 }
 
 function startBaseline (mode: string, display: string, port: number): ChildProcess {
@@ -146,6 +148,7 @@ async function coldStart (): Promise<number> {
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1))
 
 async function main () {
+  if (!existsSync(new URL('dist/src/server.js', root))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' })
   const xvfb = await startXvfb({ screen: '1280x800x24' })
   const processes: ChildProcess[] = []
   try {

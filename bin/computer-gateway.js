@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// The CLI: runs the TypeScript server through tsx's loader (a runtime dependency).
-import { register } from 'tsx/esm/api'
+// The CLI: the server as `npm run build` compiled it to dist/ (npm run setup builds it).
+import { existsSync } from 'node:fs'
 
-register()
-await import('../src/server.ts')
+const server = new URL('../dist/src/server.js', import.meta.url)
+if (!existsSync(server)) {
+  process.stderr.write('computer-gateway is not built: run `npm run build` (or `npm run setup`) first\n')
+  process.exit(1)
+}
+await import(server.href)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm run setup: the system packages (Xvfb & co., see install-system-deps.sh), then the npm
-# dependencies exactly as locked when there is a lock file.
+# dependencies exactly as locked when there is a lock file, then the server compiled to dist/
+# (npm start runs it: no TypeScript compiled at start-up).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-system-deps.sh
@@ -9,3 +10,4 @@ if [ -f package-lock.json ]; then
 else
   npm install --no-fund --no-audit
 fi
+npm run build
