@@ -30,7 +30,7 @@ import { computerRoutes } from '../routes/computer.ts'
 import { healthRoutes } from '../routes/health.ts'
 import { accessibilityRoutes } from '../routes/accessibility.ts'
 import { ACCESSIBILITY_SCHEMAS } from './accessibility/schema.ts'
-import { SnapshotStore } from './accessibility/snapshots.ts'
+import { Accessibility } from './accessibility/service.ts'
 import type { AccessibilitySource } from './accessibility/source.ts'
 import { AtspiDesktop } from '../drivers/atspi/atspi-desktop.ts'
 
@@ -55,7 +55,10 @@ export interface AppOptions {
   desktop?: DesktopInfo
   /** The adapters served under /computer/{name}; default all of adapters/. */
   adapters?: Adapter[]
-  /** Where GET /accessibility reads the tree; default AT-SPI on the desktop's display (closed with the app). */
+  /**
+   * Where the accessibility tree is read and its elements acted on (GET /accessibility,
+   * get_accessibility_tree, element_action); default AT-SPI on the desktop's display, closed with the app.
+   */
   accessibility?: AccessibilitySource
 }
 
@@ -92,8 +95,14 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const validatorCompiler = createValidatorCompiler(shared)
   app.setValidatorCompiler(validatorCompiler)
 
+  const source = options.accessibility ?? new AtspiDesktop({
+    display: () => app.desktopInfo.display,
+    log: app.log.child({ component: 'atspi' }) as Logger,
+  })
+  const accessibility = new Accessibility(source, app.log.child({ component: 'accessibility' }) as Logger)
   const executor = new Executor({
     driver: options.driver,
+    accessibility,
     log: app.log.child({ component: 'executor', driver: options.driver.name }) as Logger,
     holdTimeoutMs: options.holdTimeoutMs ?? DEFAULT_HOLD_TIMEOUT_MS,
     ...(options.apps && { apps: options.apps }),
@@ -120,11 +129,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes)
   await app.register(computerRoutes)
   await app.register(adapterRoutes, { adapters, compile: validatorCompiler })
-  const accessibility = options.accessibility ?? new AtspiDesktop({
-    display: () => app.desktopInfo.display,
-    log: app.log.child({ component: 'atspi' }) as Logger,
-  })
-  await app.register(accessibilityRoutes, { source: accessibility, snapshots: new SnapshotStore() })
+  await app.register(accessibilityRoutes)
 
   app.addHook('onReady', async () => { await options.driver.start() })
   app.addHook('onClose', async () => {

@@ -126,6 +126,9 @@ export interface WindowControl {
   activate: (id: number) => Promise<void>
   /** Moves and/or resizes the client area; resolves once the window manager has (or gave up on it). */
   setGeometry: (id: number, geometry: Partial<Rect>) => Promise<void>
-  /** Starts a program (argv, no shell) on the desktop; it is ended when the driver closes. */
-  launch: (argv: readonly string[]) => Promise<LaunchedApp>
+  /**
+   * Starts a program (argv, no shell) on the desktop; it is ended when the driver closes.
+   * `env` is added to its environment (the accessibility bus's addresses, so it exposes its tree).
+   */
+  launch: (argv: readonly string[], env?: Readonly<Record<string, string>>) => Promise<LaunchedApp>
 }

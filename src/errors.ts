@@ -53,6 +53,10 @@ export const UnsupportedAction = createError<'ERR_UNSUPPORTED_ACTION', 400, [str
 export const WindowNotFound = createError<'ERR_WINDOW_NOT_FOUND', 404, [string]>(
   'ERR_WINDOW_NOT_FOUND', '%s', 404)
 
+/** An element id that the last accessibility snapshot did not issue, or whose element is gone; take a new snapshot. */
+export const StaleElement = createError<'ERR_STALE_ELEMENT', 409, [string]>(
+  'ERR_STALE_ELEMENT', '%s', 409)
+
 /** launch_app named an application that is not in the server's allow-list; the message lists the allowed ones. */
 export const AppNotAllowed = createError<'ERR_APP_NOT_ALLOWED', 403, [string]>(
   'ERR_APP_NOT_ALLOWED', '%s', 403)

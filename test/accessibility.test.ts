@@ -14,7 +14,7 @@ import { normalize, scaleRect } from '../src/accessibility/normalize.ts'
 import { ATSPI_ROLES, atspiRoleConstant, cupRole } from '../src/accessibility/roles.ts'
 import { CUP_ACTIONS, CUP_ROLES, CUP_STATES, CupEnvelope, type CupNode } from '../src/accessibility/schema.ts'
 import { SnapshotStore } from '../src/accessibility/snapshots.ts'
-import type { AccessibilitySource, AtspiRef, RawNode, RawWindow, WalkLimits } from '../src/accessibility/source.ts'
+import type { AccessibilitySource, AtspiRef, ElementControl, RawNode, RawWindow, WalkLimits } from '../src/accessibility/source.ts'
 import { AtspiState, cupStates, hasState, stateWords } from '../src/accessibility/states.ts'
 import { build } from './helpers/build.ts'
 import { flatten } from './helpers/a11y.ts'
@@ -24,6 +24,11 @@ const validate = new Ajv({ strict: false, allErrors: true }).compile(CupEnvelope
 const recorded = JSON.parse(await readFile(new URL('./fixtures/accessibility/desktop-raw.json', import.meta.url), 'utf8')) as { windows: RawWindow[], roots: RawNode[] }
 const SCREEN = { width: 1280, height: 800 }
 
+const unreachable = async (): Promise<never> => { throw new Error('no element is acted on here') }
+const unusedElements: ElementControl = {
+  inspect: unreachable, doAction: unreachable, grabFocus: unreachable, value: unreachable, setValue: unreachable, setText: unreachable, select: unreachable,
+}
+
 /** An AccessibilitySource answering from the recording, walking the recorded subtrees. */
 function recordedSource (data = recorded): AccessibilitySource & { walks: AtspiRef[][] } {
   const walks: AtspiRef[][] = []
@@ -32,6 +37,9 @@ function recordedSource (data = recorded): AccessibilitySource & { walks: AtspiR
     ({ ...node, children: depth >= limits.maxDepth ? [] : node.children.map((child) => cut(child, depth + 1, limits)) })
   return {
     walks,
+    unavailable: () => undefined,
+    elements: unusedElements,
+    environment: async () => ({}),
     windows: async () => data.windows,
     walk: async (roots, limits) => {
       walks.push(roots)
@@ -296,6 +304,9 @@ t.test('GET /accessibility on a desktop without a display, or with a broken bus'
   })
 
   const failing: AccessibilitySource = {
+    unavailable: () => undefined,
+    elements: unusedElements,
+    environment: async () => ({}),
     windows: async () => { throw new Error('org.freedesktop.DBus.Error.NoReply: no reply') },
     walk: async () => { throw new Error('unreachable') },
     close: async () => {},

@@ -18,8 +18,8 @@ t.test('it documents every route and action', async (t) => {
   }
   const unified = document.components.schemas.UnifiedAction
   t.strictSame(unified.discriminator, { propertyName: 'action' })
-  t.equal(unified.oneOf.length, 13, 'the seed\'s nine actions and the four window actions')
-  for (const name of ['MoveMouseAction', 'ClickMouseAction', 'DragMouseAction', 'ScrollAction', 'PressKeyAction', 'TypeTextAction', 'WaitAction', 'TakeScreenshotAction', 'GetCursorPositionAction', 'ListWindowsAction', 'FocusWindowAction', 'LaunchAppAction', 'SetWindowGeometryAction', 'WindowInfo', 'ActionResponse', 'ErrorBody']) {
+  t.equal(unified.oneOf.length, 15, 'the seed\'s nine actions, the four window actions and the two accessibility actions')
+  for (const name of ['MoveMouseAction', 'ClickMouseAction', 'DragMouseAction', 'ScrollAction', 'PressKeyAction', 'TypeTextAction', 'WaitAction', 'TakeScreenshotAction', 'GetCursorPositionAction', 'ListWindowsAction', 'FocusWindowAction', 'LaunchAppAction', 'SetWindowGeometryAction', 'GetAccessibilityTreeAction', 'ElementAction', 'WindowInfo', 'ElementOutcome', 'ActionResponse', 'ErrorBody']) {
     t.ok(document.components.schemas[name], name)
   }
   t.equal(document.components.schemas.WaitAction.properties.duration.maximum, 60, 'bounds are in the schema')

@@ -97,6 +97,37 @@ export class AtspiClient {
     return relations.filter(([kind]) => kind === type).flatMap(([, targets]) => targets.map(([bus, path]) => ({ bus, path })))
   }
 
+  /** Action names in index order, '' where the application names none (DoAction takes the index). */
+  async actionList (ref: AtspiRef): Promise<string[]> {
+    const count = await this.property<number>(ref, 'Action', 'NActions')
+    return Promise.all(Array.from({ length: Math.min(count, 16) }, (_, i) =>
+      this.call<string>(ref, 'Action', 'GetName', 'i', [i]).catch(() => '')))
+  }
+
+  doAction (ref: AtspiRef, index: number): Promise<boolean> { return this.call(ref, 'Action', 'DoAction', 'i', [index]) }
+  grabFocus (ref: AtspiRef): Promise<boolean> { return this.call(ref, 'Component', 'GrabFocus') }
+  setTextContents (ref: AtspiRef, text: string): Promise<boolean> { return this.call(ref, 'EditableText', 'SetTextContents', 's', [text]) }
+
+  async valueWithStep (ref: AtspiRef): Promise<{ current: number, min: number, max: number, step: number }> {
+    const all = await this.properties(ref, 'Value')
+    return { current: Number(all.CurrentValue), min: Number(all.MinimumValue), max: Number(all.MaximumValue), step: Number(all.MinimumIncrement) || 0 }
+  }
+
+  /** Writes Value.CurrentValue (a double). */
+  async setValue (ref: AtspiRef, value: number): Promise<void> {
+    await this.#bus.invoke({
+      destination: ref.bus, path: ref.path, interface: PROPERTIES, member: 'Set', signature: 'ssv', body: ['org.a11y.atspi.Value', 'CurrentValue', ['d', value]],
+    })
+  }
+
+  async parent (ref: AtspiRef): Promise<AtspiRef | null> {
+    const [bus, path] = await this.property<[string, string]>(ref, 'Accessible', 'Parent')
+    return path === NULL_PATH ? null : { bus, path }
+  }
+
+  indexInParent (ref: AtspiRef): Promise<number> { return this.call(ref, 'Accessible', 'GetIndexInParent') }
+  selectChild (ref: AtspiRef, index: number): Promise<boolean> { return this.call(ref, 'Selection', 'SelectChild', 'i', [index]) }
+
   /** The process id behind a bus name on this bus. */
   pid (busName: string): Promise<number> {
     return Promise.resolve(this.#bus.invoke<number>({

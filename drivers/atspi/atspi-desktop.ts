@@ -1,13 +1,16 @@
 /**
- * The accessibility tree of the server's own display. The accessibility bus is started the
- * first time it is needed (and again if it died, e.g. with the X server), and read over one
- * D-Bus connection.
+ * The accessibility tree of the server's own display, and its elements acted on. The
+ * accessibility bus is started the first time it is needed (and again if it died, e.g. with
+ * the X server), and read over one D-Bus connection.
  */
-import type { AccessibilitySource, AtspiRef, WalkLimits } from '../../src/accessibility/source.ts'
+import type { AccessibilitySource, AtspiRef, ElementControl, WalkLimits } from '../../src/accessibility/source.ts'
 import { DriverFailure, UnsupportedAction } from '../../src/errors.ts'
 import { AtspiClient } from './atspi-client.ts'
 import { startA11yBus, type A11yBus } from './bus.ts'
+import { atspiElements } from './elements.ts'
 import { listWindows, walk } from './walker.ts'
+
+const NO_DISPLAY = 'this desktop has no X display, so it has no accessibility tree (the fake driver)'
 
 interface Log {
   info: (object: object, message: string) => void
@@ -27,8 +30,19 @@ export class AtspiDesktop implements AccessibilitySource {
   #starting?: Promise<AtspiClient>
   #closed = false
 
+  readonly elements: ElementControl
+
   constructor (options: AtspiDesktopOptions) {
     this.#options = options
+    this.elements = atspiElements(() => this.#connect())
+  }
+
+  unavailable (): string | undefined {
+    return this.#options.display() ? undefined : NO_DISPLAY
+  }
+
+  async environment (): Promise<Record<string, string>> {
+    return { ...(await this.bus()).env }
   }
 
   /** The accessibility bus, started if need be: what applications launched on the display need in their environment. */
@@ -42,7 +56,7 @@ export class AtspiDesktop implements AccessibilitySource {
 
   async #connect (): Promise<AtspiClient> {
     const display = this.#options.display()
-    if (!display) throw new UnsupportedAction('this desktop has no X display, so it has no accessibility tree (the fake driver)')
+    if (!display) throw new UnsupportedAction(NO_DISPLAY)
     if (this.#client?.alive() && this.#bus?.alive() && this.#bus.display === display) return this.#client
     this.#starting ??= this.#start(display).finally(() => { this.#starting = undefined })
     return this.#starting

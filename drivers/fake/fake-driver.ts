@@ -16,7 +16,7 @@ export type FakeCall =
   | { call: 'screenshot', region?: Rect }
   | { call: 'activateWindow', id: number }
   | { call: 'setWindowGeometry', id: number, geometry: Partial<Rect> }
-  | { call: 'launch', argv: string[] }
+  | { call: 'launch', argv: string[], env?: Record<string, string> }
 
 /** A window of the in-memory desktop (`focused` is derived from the active one). */
 export type FakeWindow = Omit<WindowState, 'focused'>
@@ -160,8 +160,8 @@ export class FakeWindows implements WindowControl {
     window.rect = { ...window.rect, ...geometry }
   }
 
-  async launch (argv: readonly string[]): Promise<LaunchedApp> {
-    await this.#record({ call: 'launch', argv: [...argv] })
+  async launch (argv: readonly string[], env?: Readonly<Record<string, string>>): Promise<LaunchedApp> {
+    await this.#record({ call: 'launch', argv: [...argv], ...(env && { env: { ...env } }) })
     const pid = this.#nextPid++
     const program: { argv: string[], exit?: { code: number | null, signal: string | null } } = { argv: [...argv] }
     this.launched.set(pid, program)

@@ -1,7 +1,8 @@
 /**
- * Starts allowed applications on a display: argv as given (never a shell), DISPLAY set,
- * no stdin, stdout/stderr to the log at debug. Every process is remembered by PID and ended
- * (its process group: what it started goes with it) when the launcher stops.
+ * Starts allowed applications on a display: argv as given (never a shell), DISPLAY and the
+ * accessibility bus's addresses set, no stdin, stdout/stderr to the log at debug. Every
+ * process is remembered by PID and ended (its process group: what it started goes with it)
+ * when the launcher stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
@@ -26,11 +27,14 @@ export class Launcher {
   /** PIDs of the launched processes still running. */
   get pids (): number[] { return [...this.#running.keys()] }
 
-  /** Spawns argv on `display`; resolves once it runs, rejects when it cannot be started (e.g. not installed). */
-  launch (argv: readonly string[], display: string): Promise<LaunchedApp> {
+  /**
+   * Spawns argv on `display` with `env` added to the server's environment (the accessibility
+   * bus's addresses); resolves once it runs, rejects when it cannot be started (e.g. not installed).
+   */
+  launch (argv: readonly string[], display: string, env: Readonly<Record<string, string>> = {}): Promise<LaunchedApp> {
     const [command, ...args] = argv
     // Its own process group, so that stop() ends what it started too.
-    const child = spawn(command!, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn(command!, args, { env: { ...process.env, ...env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     let exit: { code: number | null, signal: string | null } | undefined
     const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
       exit = { code, signal }

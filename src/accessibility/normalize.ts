@@ -19,6 +19,8 @@ export interface ElementRecord {
   bounds: CupRect | null
   actions: string[]
   interfaces: string[]
+  /** The AT-SPI state words at the snapshot. */
+  states: [number, number]
 }
 
 const VALUE_ROLES: ReadonlySet<CupRole> = new Set(['slider', 'progressbar', 'spinbutton', 'scrollbar'])
@@ -80,7 +82,7 @@ export function normalize (roots: RawNode[], options: NormalizeOptions): Normali
     const attributes = attributesOf(raw, role)
     if (Object.keys(attributes).length) node.attributes = attributes
     node.platform = { linux: { atspiRole: atspiRoleConstant(raw.role), interfaces: raw.interfaces } }
-    elements.set(id, { ref: raw.ref, role, name, bounds: realBounds, actions: raw.actions, interfaces: raw.interfaces })
+    elements.set(id, { ref: raw.ref, role, name, bounds: realBounds, actions: raw.actions, interfaces: raw.interfaces, states: raw.states })
     const children = raw.children.map((child) => build(child, raw.role))
     if (children.length) node.children = children
     return node

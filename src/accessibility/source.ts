@@ -56,11 +56,53 @@ export interface WalkResult {
   truncated: boolean
 }
 
-/** A desktop's accessibility tree, read live. */
+/** An element as it is now, read again when it is acted on. */
+export interface LiveElement {
+  states: [number, number]
+  /** Action names in index order ('' for an unnamed one): an action is done by its index. */
+  actions: string[]
+  interfaces: string[]
+  /** Screen coordinates [x, y, width, height], when it has the Component interface. */
+  extents: [number, number, number, number] | null
+}
+
+/** Thrown by every element call when the object no longer exists (AT-SPI's UnknownObject, the application gone, DEFUNCT). */
+export class ElementGone extends Error {}
+
+/**
+ * What can be done to one object through AT-SPI (org.a11y.atspi.Action, Component, Value,
+ * EditableText, Selection). Each call answers what the application answered: false when it
+ * declined. Every call rejects with ElementGone when the object no longer exists.
+ */
+export interface ElementControl {
+  inspect: (ref: AtspiRef) => Promise<LiveElement>
+  /** Action.DoAction by index. */
+  doAction: (ref: AtspiRef, index: number) => Promise<boolean>
+  /** Component.GrabFocus. */
+  grabFocus: (ref: AtspiRef) => Promise<boolean>
+  /** The Value interface: current, bounds and the smallest step (0 when the application names none). */
+  value: (ref: AtspiRef) => Promise<{ current: number, min: number, max: number, step: number }>
+  /** Writes Value.CurrentValue. */
+  setValue: (ref: AtspiRef, value: number) => Promise<void>
+  /** EditableText.SetTextContents: replaces the whole text. */
+  setText: (ref: AtspiRef, text: string) => Promise<boolean>
+  /** Selection.SelectChild on the parent, at the object's index in it; false when the parent has no Selection. */
+  select: (ref: AtspiRef) => Promise<boolean>
+}
+
+/** A desktop's accessibility tree, read live, and its elements acted on. */
 export interface AccessibilitySource {
+  /** Why the tree cannot be read on this desktop (e.g. no X display), or undefined when it can. */
+  unavailable: () => string | undefined
   /** Every top-level window of every application on the accessibility bus. */
   windows: () => Promise<RawWindow[]>
   /** Walks the subtrees under the given objects, breadth first, within the limits. */
   walk: (roots: AtspiRef[], limits: WalkLimits) => Promise<WalkResult>
+  elements: ElementControl
+  /**
+   * What an application started on the desktop needs in its environment to expose its tree
+   * (the session and accessibility bus addresses); starts the bus if need be.
+   */
+  environment: () => Promise<Record<string, string>>
   close: () => Promise<void>
 }

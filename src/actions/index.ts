@@ -1,5 +1,5 @@
 /**
- * The unified action space: the seed's nine actions plus the window extension, discriminated
+ * The unified action space: the seed's nine actions plus the window and accessibility extensions, discriminated
  * by `action`. This is the spec every adapter translates into; treat any change here as
  * breaking.
  */
@@ -11,10 +11,12 @@ import { getCursorPositionSchema, takeScreenshotSchema, waitSchema } from './uti
 import {
   focusWindowSchema, launchAppSchema, listWindowsSchema, setWindowGeometrySchema, WindowInfo, WindowSelector,
 } from './window.ts'
+import { elementActionSchema, ElementOutcome, getAccessibilityTreeSchema } from './accessibility.ts'
 
 export { DEFAULT_LIMITS, type Limits } from './limits.ts'
 export { MOUSE_BUTTONS } from './common.ts'
 export { WindowInfo, WindowSelector } from './window.ts'
+export { ElementOutcome } from './accessibility.ts'
 
 const members = (limits: Limits) => [
   moveMouseSchema(limits),
@@ -30,6 +32,8 @@ const members = (limits: Limits) => [
   focusWindowSchema(),
   launchAppSchema(),
   setWindowGeometrySchema(),
+  getAccessibilityTreeSchema(),
+  elementActionSchema(limits),
 ] as const
 
 type Member = ReturnType<typeof members>[number]
@@ -64,8 +68,8 @@ export function buildActionSchemas (limits: Limits = DEFAULT_LIMITS) {
       },
     }),
   }, { additionalProperties: false, $id: 'ActionBatch', title: 'ActionBatch' })
-  // WindowInfo is here (not with the responses) so every schema a response refers to is shared with the actions.
-  return { UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ...named, UnifiedAction, ActionBatch] }
+  // WindowInfo and ElementOutcome are here (not with the responses) so every schema a response refers to is shared with the actions.
+  return { UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ElementOutcome, ...named, UnifiedAction, ActionBatch] }
 }
 
 export const ACTION_KINDS: readonly ActionKind[] = members(DEFAULT_LIMITS).map((m) => m.properties.action.const)

@@ -1,5 +1,10 @@
-/** What every action answers: the seed system's response shape, plus the cursor (and windows, for the window actions). */
+/**
+ * What every action answers: the seed system's response shape, plus the cursor (and windows,
+ * trees and elements, for the window and accessibility actions).
+ */
 import { Type, type Static } from '@sinclair/typebox'
+import { CupEnvelope } from '../accessibility/schema.ts'
+import { ElementOutcome } from './accessibility.ts'
 import { WindowInfo } from './window.ts'
 
 export const ActionResponse = Type.Object({
@@ -17,8 +22,15 @@ export const ActionResponse = Type.Object({
   window: Type.Optional(Type.Ref(WindowInfo, {
     description: 'focus_window, launch_app and set_window_geometry only: the window after the action.',
   })),
+  accessibility: Type.Optional(Type.Ref(CupEnvelope, {
+    description: 'get_accessibility_tree with format json only: the CUP snapshot.',
+  })),
+  text: Type.Optional(Type.String({ description: "get_accessibility_tree with format compact only: CUP's compact encoding of the snapshot." })),
+  truncated: Type.Optional(Type.Boolean({ description: 'get_accessibility_tree only: true when max_depth or max_nodes cut the walk short.' })),
+  element: Type.Optional(Type.Ref(ElementOutcome, { description: 'element_action only: the element and how it was acted on.' })),
 }, { $id: 'ActionResponse', title: 'ActionResponse' })
 export type ActionResponse = Static<typeof ActionResponse>
+export type ElementOutcome = Static<typeof ElementOutcome>
 
 export const BatchResponse = Type.Object({
   results: Type.Array(Type.Ref(ActionResponse), { description: 'One response per action, in order.' }),

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino'
 import type { UnifiedAction } from '../actions/index.ts'
 import type { ActionResponse } from '../actions/response.ts'
+import type { Accessibility } from '../accessibility/service.ts'
 import type { Driver, Rect, Size } from '../driver.ts'
 import { DesktopUnavailable, DriverFailure } from '../errors.ts'
 import { Scaler } from '../scaling.ts'
@@ -26,6 +27,8 @@ export interface ExecutorOptions {
   apps?: Readonly<Record<string, readonly string[]>>
   /** How long launch_app waits for the application's window (default 10 s). */
   launchTimeoutMs?: number
+  /** The desktop's accessibility tree (get_accessibility_tree, element_action; the environment of launched applications). */
+  accessibility?: Accessibility
 }
 
 export const DEFAULT_LAUNCH_TIMEOUT_MS = 10_000
@@ -57,6 +60,7 @@ export class Executor {
   readonly #holdTimeoutMs: number
   readonly #apps: Readonly<Record<string, readonly string[]>>
   readonly #launchTimeoutMs: number
+  readonly #accessibility: Accessibility | undefined
   #tracked: Driver
   #screen?: Size
   #idleTimer?: NodeJS.Timeout
@@ -67,6 +71,7 @@ export class Executor {
     this.#holdTimeoutMs = options.holdTimeoutMs
     this.#apps = options.apps ?? {}
     this.#launchTimeoutMs = options.launchTimeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS
+    this.#accessibility = options.accessibility
     this.#tracked = trackedDriver(this.#driver, this.#held)
   }
 
@@ -89,16 +94,32 @@ export class Executor {
   async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
     const scaler = new Scaler(await this.screenSize(), options.client, options.clientName)
     const context = await this.#planContext(actions)
-    const plans = actions.map((action) => planAction(action, scaler, context))
+    const plans = actions.map((action, i) => planAction(action, scaler, {
+      ...context,
+      snapshotBefore: actions.slice(0, i).some((earlier) => earlier.action === 'get_accessibility_tree'),
+    }))
     return this.#queue.run(() => this.#runPlans(plans, scaler, options))
   }
 
   /** Whether window actions can run is asked of the desktop only when a batch has one. */
   async #planContext (actions: UnifiedAction[]): Promise<PlanContext> {
-    if (!actions.some((action) => WINDOW_ACTIONS.has(action.action))) return { apps: this.#apps }
+    const accessibility = this.#accessibility
+    if (!actions.some((action) => WINDOW_ACTIONS.has(action.action))) return { apps: this.#apps, accessibility }
     const windows = this.#driver.windows
     const windowsUnavailable = windows ? await windows.unavailable() : `the ${this.#driver.name} driver has no window control`
-    return { apps: this.#apps, windowsUnavailable }
+    return { apps: this.#apps, windowsUnavailable, accessibility }
+  }
+
+  /** The accessibility bus's addresses for a launched application; it starts without them when the bus cannot start. */
+  async #launchEnv (): Promise<Record<string, string> | undefined> {
+    const accessibility = this.#accessibility
+    if (!accessibility || accessibility.unavailable() !== undefined) return undefined
+    try {
+      return await accessibility.environment()
+    } catch (error) {
+      this.#log.warn({ err: error }, 'launching without the accessibility bus: it could not start')
+      return undefined
+    }
   }
 
   /** Releases every held key and button (serialised with the actions). */
@@ -111,6 +132,8 @@ export class Executor {
     this.#held.clear()
     this.#screen = undefined
     clearTimeout(this.#idleTimer)
+    // Element ids name objects of applications that died with the old desktop.
+    this.#accessibility?.forget()
   }
 
   async close (): Promise<void> {
@@ -133,6 +156,10 @@ export class Executor {
           describe,
           windowInfo: (window) => toWindowInfo(window, scaler),
           launchTimeoutMs: this.#launchTimeoutMs,
+          real: scaler.real,
+          client: scaler.client,
+          accessibility: this.#accessibility,
+          launchEnv: () => this.#launchEnv(),
           ...(options.signal && { signal: options.signal }),
         })
         const last = index === plans.length - 1
@@ -148,6 +175,10 @@ export class Executor {
           cursor_position: cursor,
           ...(outcome.windows && { windows: outcome.windows }),
           ...(outcome.window && { window: outcome.window }),
+          ...(outcome.accessibility && { accessibility: outcome.accessibility }),
+          ...(outcome.text !== undefined && { text: outcome.text }),
+          ...(outcome.truncated !== undefined && { truncated: outcome.truncated }),
+          ...(outcome.element && { element: outcome.element }),
         })
         this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'ok' }, 'action')
       } catch (caught) {

@@ -5,10 +5,13 @@
  * last action cannot leave the first ones half done.
  */
 import type { ActionOf, UnifiedAction, WindowSelector } from '../actions/index.ts'
+import { TREE_DEFAULTS } from '../actions/accessibility.ts'
 import type { MouseButton, Point, Rect, Size } from '../driver.ts'
+import type { Accessibility } from '../accessibility/service.ts'
 import { AppNotAllowed, InvalidAction, UnsupportedAction } from '../errors.ts'
 import { parseCombo, type KeyInfo } from '../keys/index.ts'
 import type { Scaler, XY } from '../scaling.ts'
+import { planElementAction, type ElementPlan } from './elements.ts'
 import { planGeometry } from './windows.ts'
 
 /** What planning knows of the desktop besides its size: the window actions' preconditions. */
@@ -17,6 +20,13 @@ export interface PlanContext {
   apps: Readonly<Record<string, readonly string[]>>
   /** Why the window actions cannot run on this desktop, when they cannot. */
   windowsUnavailable?: string | undefined
+  /** The desktop's accessibility tree, when the server reads one. */
+  accessibility?: Accessibility | undefined
+  /**
+   * An earlier action of the same batch takes a snapshot: element ids then name that
+   * snapshot's elements, so they are resolved when the action runs.
+   */
+  snapshotBefore?: boolean
 }
 
 const NO_WINDOWS: PlanContext = { apps: {}, windowsUnavailable: 'this desktop has no window control' }
@@ -40,6 +50,8 @@ export type Plan = { screenshot: boolean } & (
   | { kind: 'focus_window', selector: WindowSelector }
   | { kind: 'launch_app', app: string, argv: readonly string[] }
   | { kind: 'set_window_geometry', selector: WindowSelector, geometry: Partial<Rect> }
+  | { kind: 'get_accessibility_tree', scope: 'foreground' | 'desktop' | 'full', format: 'json' | 'compact', maxDepth: number, maxNodes: number }
+  | Omit<ElementPlan, 'screenshot'>
 )
 
 /** Every key of every entry; an entry may itself be a combo such as "ctrl+shift+t". */
@@ -120,6 +132,21 @@ export function planAction (action: UnifiedAction, scaler: Scaler, context: Plan
     }
     case 'set_window_geometry':
       return { kind: 'set_window_geometry', selector: action.window, geometry: planGeometry(action, scaler), screenshot }
+    case 'get_accessibility_tree': {
+      if (!context.accessibility) throw new UnsupportedAction('get_accessibility_tree needs the accessibility tree, and this server has none')
+      const unavailable = context.accessibility.unavailable()
+      if (unavailable) throw new UnsupportedAction(unavailable)
+      return {
+        kind: 'get_accessibility_tree',
+        scope: action.scope ?? TREE_DEFAULTS.scope,
+        format: action.format ?? TREE_DEFAULTS.format,
+        maxDepth: action.max_depth ?? TREE_DEFAULTS.max_depth,
+        maxNodes: action.max_nodes ?? TREE_DEFAULTS.max_nodes,
+        screenshot,
+      }
+    }
+    case 'element_action':
+      return planElementAction(action, context.accessibility, context.snapshotBefore === true, scaler.real)
     default: {
       const unhandled: never = action
       throw new InvalidAction(`unhandled action ${JSON.stringify(unhandled)}`)

@@ -4,11 +4,16 @@
  * until it is handled here.
  */
 import type { WindowInfo } from '../actions/index.ts'
-import type { Driver, Point, WindowControl, WindowState } from '../driver.ts'
+import type { ElementOutcome } from '../actions/response.ts'
+import { serializeCompact } from '../accessibility/compact.ts'
+import type { CupEnvelope } from '../accessibility/schema.ts'
+import type { Accessibility } from '../accessibility/service.ts'
+import type { Driver, Point, Size, WindowControl, WindowState } from '../driver.ts'
 import { UnsupportedAction } from '../errors.ts'
 import type { KeyInfo } from '../keys/index.ts'
 import type { Plan } from './plan.ts'
 import { sleep, throwIfAborted } from './sleep.ts'
+import { runElementAction } from './elements.ts'
 import { launchAndWait, reread, selectWindow } from './windows.ts'
 
 export interface RunContext {
@@ -20,6 +25,13 @@ export interface RunContext {
   windowInfo: (window: WindowState) => WindowInfo
   /** How long launch_app waits for the application's window. */
   launchTimeoutMs: number
+  /** The real screen and the client's space. */
+  real: Size
+  client: Size
+  /** The accessibility tree, when the server reads one (planning refuses its actions otherwise). */
+  accessibility?: Accessibility | undefined
+  /** What launched applications need in their environment (the accessibility bus), when known. */
+  launchEnv?: () => Promise<Record<string, string> | undefined>
 }
 
 export interface RunOutcome {
@@ -30,6 +42,12 @@ export interface RunOutcome {
   windows?: WindowInfo[]
   /** The window a window action acted on, after it. */
   window?: WindowInfo
+  /** get_accessibility_tree's snapshot: the envelope (format json) or the compact text. */
+  accessibility?: CupEnvelope
+  text?: string
+  truncated?: boolean
+  /** element_action's element and how it was reached. */
+  element?: ElementOutcome
 }
 
 /**
@@ -112,7 +130,8 @@ export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutc
     }
     case 'launch_app': {
       const control = windowControl(driver)
-      const opened = await launchAndWait(control, plan.app, plan.argv, context.launchTimeoutMs, signal)
+      const env = await context.launchEnv?.()
+      const opened = await launchAndWait(control, plan.app, plan.argv, context.launchTimeoutMs, signal, env)
       await control.activate(opened.id)
       return windowOutcome(`launched ${plan.app}:`, await reread(control, opened.id), context)
     }
@@ -122,11 +141,38 @@ export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutc
       await control.setGeometry(target.id, plan.geometry)
       return windowOutcome('placed', await reread(control, target.id), context)
     }
+    case 'get_accessibility_tree': {
+      const taken = await accessibilityOf(context).snapshot({
+        scope: plan.scope, maxDepth: plan.maxDepth, maxNodes: plan.maxNodes, real: context.real, client: context.client,
+      })
+      const output = `accessibility snapshot (${plan.scope}): ${taken.nodes} node${taken.nodes === 1 ? '' : 's'}${taken.truncated ? ', cut short by max_depth or max_nodes' : ''}`
+      return {
+        output,
+        wantsScreenshot: false,
+        ...(plan.format === 'compact' ? { text: serializeCompact(taken.envelope) } : { accessibility: taken.envelope }),
+        truncated: taken.truncated,
+      }
+    }
+    case 'element_action': {
+      const { output, element } = await runElementAction(plan, {
+        accessibility: accessibilityOf(context),
+        screen: context.real,
+        describe: context.describe,
+        input: (input) => runPlan(input, context),
+      })
+      return { output, wantsScreenshot: false, element }
+    }
     default: {
       const unhandled: never = plan
       throw new Error(`unhandled plan ${JSON.stringify(unhandled)}`)
     }
   }
+}
+
+/** Planning refuses the accessibility actions without a tree; this is the type's proof. */
+function accessibilityOf (context: RunContext): Accessibility {
+  if (!context.accessibility) throw new UnsupportedAction('this server reads no accessibility tree')
+  return context.accessibility
 }
 
 /** Planning refuses window actions on a driver without window control; this is the type's proof. */
