@@ -1,11 +1,14 @@
 /**
  * The cup adapter: CUP action specs, one or a batch, → unified actions (translate route, whole
  * bodies, from test/fixtures/cup), outcomes → CUP ActionResults (execute route over the fake
- * driver), and every refusal with its whole body — element verbs above all.
+ * driver; element verbs on the recorded Chromium page and GTK form), and every refusal with
+ * its whole body — ids that no longer resolve above all.
  */
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { cupAdapter } from '../adapters/cup/index.ts'
+import type { CupNode } from '../src/accessibility/schema.ts'
+import { flatten, recordedSource } from './helpers/a11y.ts'
 import { build, post } from './helpers/build.ts'
 
 interface Case { name: string, source: string, payload: unknown, actions: unknown[], steps: unknown[], batch?: boolean }
@@ -14,8 +17,6 @@ const { cases } = JSON.parse(readFileSync(new URL('./fixtures/cup/translate.json
 const badRequest = (code: string, message: string) => ({ statusCode: 400, code, error: 'Bad Request', message })
 
 const ACTION_LIST = 'press_keys, press, wait, click, collapse, decrement, dismiss, doubleclick, expand, focus, increment, longpress, rightclick, scroll, select, setvalue, toggle, type'
-const needsTree = (action: string, id: string, where = '') =>
-  badRequest('ERR_UNSUPPORTED_ACTION', `${where}cup: "${action}" on element "${id}" needs the accessibility tree, which this server does not read yet; only press_keys and wait run here`)
 
 t.test('translate: recorded CUP specs become unified actions', async (t) => {
   const { app, driver } = await build(t, { adapters: [cupAdapter] })
@@ -36,41 +37,6 @@ t.test('translate: recorded CUP specs become unified actions', async (t) => {
 })
 
 const refusals: Array<{ name: string, payload: unknown, url?: string, body: ReturnType<typeof badRequest> }> = [
-  {
-    name: 'an element click (typescript-sdk tests/batch.test.ts)',
-    payload: { element_id: 'e14', action: 'click' },
-    body: needsTree('click', 'e14'),
-  },
-  {
-    name: 'an element type with its value (typescript-sdk tests/batch.test.ts)',
-    payload: { element_id: 'e5', action: 'type', value: 'hello' },
-    body: needsTree('type', 'e5'),
-  },
-  {
-    name: 'a scroll of an element (python-sdk docs/api-reference.md)',
-    payload: { element_id: 'e9', action: 'scroll', direction: 'down' },
-    body: needsTree('scroll', 'e9'),
-  },
-  {
-    name: 'the documented batch, refused whole at its first element verb (python-sdk docs/api-reference.md)',
-    payload: [
-      { element_id: 'e3', action: 'click' },
-      { action: 'wait', ms: 500 },
-      { element_id: 'e7', action: 'type', value: 'hello' },
-      { action: 'press_keys', keys: 'enter' },
-    ],
-    body: needsTree('click', 'e3', 'actions[0]: '),
-  },
-  {
-    name: 'a batch whose element verb comes after key presses',
-    payload: [{ action: 'press_keys', keys: 'ctrl+a' }, { element_id: 'e2', action: 'setvalue', value: '42' }],
-    body: needsTree('setvalue', 'e2', 'actions[1]: '),
-  },
-  {
-    name: 'every other element verb',
-    payload: { element_id: 'e0', action: 'longpress' },
-    body: needsTree('longpress', 'e0'),
-  },
   {
     name: 'an element verb without element_id (python-sdk tests/test_batch.py)',
     payload: { action: 'click' },
@@ -95,6 +61,11 @@ const refusals: Array<{ name: string, payload: unknown, url?: string, body: Retu
     name: 'a type without its value',
     payload: { element_id: 'e5', action: 'type' },
     body: badRequest('ERR_INVALID_PAYLOAD', "cup: missing required field 'value' for action 'type'"),
+  },
+  {
+    name: 'a value for a verb that takes none',
+    payload: { element_id: 'e5', action: 'click', value: 'x' },
+    body: badRequest('ERR_INVALID_PAYLOAD', "cup: unknown field 'value' for action 'click' (allowed: action, element_id)"),
   },
   {
     name: 'a scroll direction CUP does not have',
@@ -223,4 +194,125 @@ t.test('execute: an unknown key refuses the request before any input, answered n
   t.match(batch.body[0]?.error, /^unknown key 'hyperspace' \(closest known names: /)
   t.strictSame(batch.body, [{ success: false, message: '', error: batch.body[0]?.error }], 'one failed result: the batch was refused whole')
   t.strictSame(driver.calls, [], 'nothing ran: the batch is planned whole first')
+})
+
+type TestContext = Parameters<Parameters<typeof t.test>[0]>[0]
+
+/** The app over the fake driver and the recorded desktop, with a snapshot taken as a CUP client takes it. */
+async function withTree (t: TestContext) {
+  const source = await recordedSource()
+  const built = await build(t, { adapters: [cupAdapter], accessibility: source })
+  const snapshot = await built.app.inject({ method: 'GET', url: '/accessibility?scope=full' })
+  t.equal(snapshot.statusCode, 200, 'snapshot taken')
+  const tree = snapshot.json().tree as CupNode[]
+  const id = (name: string, role: string) => flatten(tree).find((node) => node.name === name && node.role === role)!.id
+  built.driver.calls.length = 0
+  source.calls.length = 0
+  return { ...built, source, tree, id }
+}
+
+const NEW_SNAPSHOT = 'take a new snapshot (GET /accessibility or get_accessibility_tree) and use its ids'
+
+t.test('execute: an element verb is the element action on the same id, answered as the SDK words it', async (t) => {
+  const { app, driver, source, id } = await withTree(t)
+  const save = id('Save', 'button')
+  const clicked = await post(app, '/computer/cup', { element_id: save, action: 'click' })
+  t.equal(clicked.status, 200)
+  t.strictSame(clicked.body, { success: true, message: `Clicked ${save} (button "Save"): by its AT-SPI action "press"`, error: null })
+  t.strictSame(source.calls, [['inspect', 'Save'], ['doAction', 'Save', 0]])
+  t.strictSame(driver.calls, [], "the application's own action: no input")
+
+  source.calls.length = 0
+  const volume = id('Volume', 'slider')
+  const set = await post(app, '/computer/cup', { element_id: volume, action: 'setvalue', value: '3', keys: null, direction: null })
+  t.strictSame(set.body, { success: true, message: `Set the value of ${volume} (slider "Volume"): Value.CurrentValue set to 3`, error: null })
+  t.strictSame(source.calls, [['inspect', 'Volume'], ['setValue', 'Volume', 3]])
+})
+
+t.test('execute: a verb the element has no interface for is real input at its centre', async (t) => {
+  const { app, driver, id } = await withTree(t)
+  const save = id('Save', 'button')
+  const double = await post(app, '/computer/cup', { element_id: save, action: 'doubleclick' })
+  t.equal(double.status, 200)
+  t.strictSame(double.body, { success: true, message: `Double-clicked ${save} (button "Save"): real input at (160, 120): left double click`, error: null })
+  t.strictSame(driver.calls, [
+    { call: 'moveMouse', x: 160, y: 120 },
+    { call: 'buttonDown', button: 'left' },
+    { call: 'buttonUp', button: 'left' },
+    { call: 'buttonDown', button: 'left' },
+    { call: 'buttonUp', button: 'left' },
+  ])
+})
+
+t.test('execute: the documented batch — element verbs, a wait and a key press — one result each', async (t) => {
+  const { app, driver, source, id } = await withTree(t)
+  const ok = id('OK', 'button')
+  const recipient = id('Recipient', 'textbox')
+  const { status, body } = await post(app, '/computer/cup', [
+    { element_id: ok, action: 'click' },
+    { action: 'wait', ms: 50 },
+    { element_id: recipient, action: 'type', value: 'hello' },
+    { action: 'press_keys', keys: 'enter' },
+  ])
+  t.equal(status, 200)
+  t.strictSame(body, [
+    { success: true, message: `Clicked ${ok} (button "OK"): by its AT-SPI action "click"`, error: null },
+    { success: true, message: 'Waited 50ms', error: null },
+    { success: true, message: `Typed into ${recipient} (textbox "Recipient"): EditableText.SetTextContents (5 characters)`, error: null },
+    { success: true, message: 'Pressed enter', error: null },
+  ])
+  t.strictSame(source.calls.filter(([call]) => call !== 'inspect'), [['doAction', 'OK', 0], ['setText', '', 'hello']])
+  t.strictSame(driver.calls.map((call) => call.call), ['keyDown', 'keyUp'], 'only the key press is input')
+})
+
+t.test('execute: an id that no longer resolves is a failed ActionResult with status 409, saying to take a new snapshot', async (t) => {
+  const none = await build(t, { adapters: [cupAdapter], accessibility: await recordedSource() })
+  const early = await post(none.app, '/computer/cup', { element_id: 'e3', action: 'click' })
+  t.equal(early.status, 409)
+  t.strictSame(early.body, { success: false, message: '', error: `element e3: no accessibility snapshot has been taken yet; ${NEW_SNAPSHOT}` })
+
+  const { app, driver, source, tree, id } = await withTree(t)
+  const last = flatten(tree).length - 1
+  const unknown = await post(app, '/computer/cup', { element_id: 'e999', action: 'toggle' })
+  t.equal(unknown.status, 409)
+  t.strictSame(unknown.body, { success: false, message: '', error: `element e999 is not in the last accessibility snapshot (its ids are e0..e${last}); ${NEW_SNAPSHOT}` })
+
+  const save = id('Save', 'button')
+  const ref = source.node('Save', 'push button').ref
+  source.gone.add(`${ref.bus}${ref.path}`)
+  const gone = await post(app, '/computer/cup', { element_id: save, action: 'click' })
+  t.equal(gone.status, 409)
+  t.strictSame(gone.body, { success: false, message: '', error: `element ${save} (button "Save") is gone since the snapshot; ${NEW_SNAPSHOT}` })
+
+  // Known while planning: the batch is refused whole, before its key press.
+  const batch = await post(app, '/computer/cup', [{ action: 'press_keys', keys: 'tab' }, { element_id: 'e999', action: 'click' }])
+  t.equal(batch.status, 409)
+  t.strictSame(batch.body, [{ success: false, message: '', error: `element e999 is not in the last accessibility snapshot (its ids are e0..e${last}); ${NEW_SNAPSHOT}` }])
+
+  // Found gone while running: the batch stops there, after what ran.
+  const stopped = await post(app, '/computer/cup', [{ action: 'press_keys', keys: 'tab' }, { element_id: save, action: 'click' }, { action: 'press_keys', keys: 'tab' }])
+  t.equal(stopped.status, 409)
+  t.strictSame(stopped.body, [
+    { success: true, message: 'Pressed tab', error: null },
+    { success: false, message: '', error: `element ${save} (button "Save") is gone since the snapshot; ${NEW_SNAPSHOT}` },
+  ])
+  t.strictSame(driver.calls.map((call) => call.call), ['keyDown', 'keyUp'], 'one tab pressed, nothing else')
+})
+
+t.test('execute: a verb the element cannot take is refused before any input, answered natively', async (t) => {
+  const { app, driver, source, id } = await withTree(t)
+  const save = id('Save', 'button')
+  const typed = await post(app, '/computer/cup', [{ action: 'press_keys', keys: 'tab' }, { element_id: save, action: 'type', value: 'x' }])
+  t.equal(typed.status, 400)
+  t.strictSame(typed.body, [{ success: false, message: '', error: `element ${save} (button "Save") takes no text: type needs an editable text element` }])
+  t.strictSame(driver.calls, [])
+  t.strictSame(source.calls, [])
+})
+
+t.test('execute: without an accessibility tree, element verbs are a 400 that says so', async (t) => {
+  const { app, driver } = await build(t, { adapters: [cupAdapter] })
+  const { status, body } = await post(app, '/computer/cup', { element_id: 'e1', action: 'focus' })
+  t.equal(status, 400)
+  t.strictSame(body, { success: false, message: '', error: 'this desktop has no X display, so it has no accessibility tree (the fake driver)' })
+  t.strictSame(driver.calls, [])
 })

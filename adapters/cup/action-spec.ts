@@ -8,13 +8,11 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { DEFAULT_LIMITS } from '../../src/actions/index.ts'
 import { StringEnum } from '../../src/actions/common.ts'
+import { CUP_ACTIONS, type CupAction } from '../../src/accessibility/schema.ts'
 
-/** The protocol's element verbs (schema/cup.schema.json, the SDKs' VALID_ACTIONS). */
-export const ELEMENT_ACTIONS = [
-  'click', 'collapse', 'decrement', 'dismiss', 'doubleclick', 'expand', 'focus', 'increment',
-  'longpress', 'rightclick', 'scroll', 'select', 'setvalue', 'toggle', 'type',
-] as const
-export type ElementActionName = typeof ELEMENT_ACTIONS[number]
+/** The protocol's element verbs (schema/cup.schema.json, the SDKs' VALID_ACTIONS): the ones the accessibility tree lists. */
+export const ELEMENT_ACTIONS = CUP_ACTIONS
+export type ElementActionName = CupAction
 
 const ElementId = Type.String({
   pattern: '^e\\d+$',
@@ -38,7 +36,13 @@ const elementParams = (action: ElementActionName): Record<string, TSchema> => {
   switch (action) {
     case 'type':
     case 'setvalue':
-      return { value: Type.String({ description: 'The text to type or set.' }) }
+      return {
+        value: Type.String({
+          maxLength: DEFAULT_LIMITS.maxTextLength,
+          description: 'The text to type, or the text or number to set.',
+          errorMessage: { maxLength: `value may be at most ${DEFAULT_LIMITS.maxTextLength} characters`, type: 'value must be a string' },
+        }),
+      }
     case 'scroll':
       return { direction: StringEnum(['up', 'down', 'left', 'right'], { errorMessage: "direction must be one of 'up', 'down', 'left', 'right'" }) }
     default:
@@ -53,7 +57,7 @@ const elementMember = (action: ElementActionName) => Type.Object({
 }, {
   additionalProperties: false,
   title: `Cup${action.charAt(0).toUpperCase()}${action.slice(1)}`,
-  description: 'Element-scoped: refused here (400), since it needs the accessibility tree.',
+  description: `Element-scoped: ${action} on an element id of the server's last accessibility snapshot (GET /accessibility or get_accessibility_tree).`,
 })
 
 const members = [

@@ -1,4 +1,4 @@
-/** The Computer Use Protocol's session actions (press_keys, wait), one or a batch. */
+/** The Computer Use Protocol's action specs: its session actions and element verbs, one or a batch. */
 import type { Adapter } from '../../src/adapter.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 import { CupActionResult, CupResult } from './action-result.ts'
@@ -9,8 +9,16 @@ import { withoutNulls } from './without-nulls.ts'
 
 export const cupAdapter: Adapter<CupInput, CupMeta, ActionQuery> = {
   name: 'cup',
-  description: 'Computer Use Protocol action specs as execute_action and batch_execute take them: press_keys (or press) with a key combo, wait with ms; one spec, or a list run in order that stops at the first failure. Answered with CUP ActionResults {success, message, error}. Element verbs (click, type, setvalue, … on an id like "e14") are refused with 400: they need the accessibility tree, which this server does not read.',
-  coordinates: 'none: CUP names elements by id, and its session actions take no point',
+  description: 'Computer Use Protocol action specs as execute_action and batch_execute take them: the fifteen element verbs ' +
+    '(click, doubleclick, rightclick, focus, type and setvalue with value, toggle, expand, collapse, select, increment, decrement, ' +
+    'scroll with direction, dismiss, longpress) on an element_id of the server\'s last accessibility snapshot (GET /accessibility or ' +
+    'get_accessibility_tree: the CUP tree the ids come from), through the application\'s AT-SPI action, Value, EditableText or ' +
+    'Selection when it has them, else by real input at the element\'s centre; press_keys (or press) with a key combo; wait with ms. ' +
+    'One spec, or a list run in order that stops at the first failure. Answered with CUP ActionResults {success, message, error}. ' +
+    'Failures answer ActionResults too, as the SDKs do (success false, the reason in error), with the HTTP status of the error: ' +
+    'an element_id the last snapshot did not issue, or whose element is gone, is success false with status 409 and an error ' +
+    'that says to take a new snapshot.',
+  coordinates: 'none: CUP names elements by id (bounds are in the snapshot), and its session actions take no point',
   versions: [{
     name: 'cup_0_1',
     description: 'CUP 0.1 (computeruseprotocol python-sdk and typescript-sdk): press_keys / press {keys}, wait {ms}, and the fifteen element verbs.',

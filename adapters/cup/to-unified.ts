@@ -1,17 +1,19 @@
 /**
- * CUP action specs → unified actions, one each. Only the session actions run here: the
- * element verbs act on an accessibility-tree node ("e14") that this server has no tree to
- * resolve, so a spec naming one refuses the whole request before any input.
+ * CUP action specs → unified actions, one each: the session actions become press_key and
+ * wait, the fifteen element verbs become element_action on the same id, which the server
+ * resolves against its last accessibility snapshot (GET /accessibility or
+ * get_accessibility_tree) — the tree a CUP client read its ids from.
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
 import type { Translation } from '../../src/adapter.ts'
 import { InvalidQuery, UnsupportedAction } from '../../src/errors.ts'
-import type { CupActionSpec, CupInput, ElementSpec } from './action-spec.ts'
+import type { CupActionSpec, CupInput, ElementActionName, ElementSpec } from './action-spec.ts'
 
 /** What the result needs of each spec that runs: its words, the SDK's. */
 export type CupStep =
   | { action: 'press_keys' | 'press', keys: string }
   | { action: 'wait', ms: number }
+  | { action: ElementActionName, element_id: string }
 
 export interface CupMeta {
   /** A list answers a list of results; one spec, one result. */
@@ -30,17 +32,16 @@ export function toUnified (input: CupInput, screenshot: boolean | undefined): Tr
   }
   const batch = Array.isArray(input)
   const specs = batch ? input : [input]
-  const steps = specs.map((spec, index) => step(spec, batch ? `actions[${index}]: ` : ''))
-  return { actions: steps.map(toAction), screenshot: false, meta: { batch, steps } }
+  return { actions: specs.map(toAction), screenshot: false, meta: { batch, steps: specs.map(step) } }
 }
 
-function step (spec: CupActionSpec, where: string): CupStep {
+function step (spec: CupActionSpec): CupStep {
   switch (spec.action) {
     case 'press_keys':
     case 'press':
       return { action: spec.action, keys: spec.keys }
     case 'wait':
-      return { action: 'wait', ms: Math.max(WAIT_MIN_MS, Math.min(Math.trunc(spec.ms ?? WAIT_DEFAULT_MS), WAIT_MAX_MS)) }
+      return { action: 'wait', ms: waitMs(spec.ms) }
     case 'click':
     case 'collapse':
     case 'decrement':
@@ -56,7 +57,7 @@ function step (spec: CupActionSpec, where: string): CupStep {
     case 'setvalue':
     case 'toggle':
     case 'type':
-      throw needsTree(spec, where)
+      return { action: spec.action, element_id: spec.element_id }
     default: {
       const unhandled: never = spec
       throw new UnsupportedAction(`cup: unhandled action ${JSON.stringify((unhandled as { action: unknown }).action)}`)
@@ -64,17 +65,28 @@ function step (spec: CupActionSpec, where: string): CupStep {
   }
 }
 
-function needsTree (spec: ElementSpec, where: string): InstanceType<typeof UnsupportedAction> {
-  return new UnsupportedAction(`${where}cup: "${spec.action}" on element "${spec.element_id}" needs the accessibility tree, which this server does not read yet; only press_keys and wait run here`)
-}
-
-function toAction (step: CupStep): UnifiedAction {
-  switch (step.action) {
+function toAction (spec: CupActionSpec): UnifiedAction {
+  switch (spec.action) {
     case 'press_keys':
     case 'press':
       // One combo pressed together: CUP's parse_combo splits on '+' alone, as src/keys does.
-      return { action: 'press_key', keys: [step.keys] }
+      return { action: 'press_key', keys: [spec.keys] }
     case 'wait':
-      return { action: 'wait', duration: step.ms / 1000 }
+      return { action: 'wait', duration: waitMs(spec.ms) / 1000 }
+    default:
+      return elementAction(spec)
+  }
+}
+
+/** The SDKs' `max(50, min(int(ms), 5000))`. */
+const waitMs = (ms: number | undefined) => Math.max(WAIT_MIN_MS, Math.min(Math.trunc(ms ?? WAIT_DEFAULT_MS), WAIT_MAX_MS))
+
+function elementAction (spec: ElementSpec): UnifiedAction {
+  return {
+    action: 'element_action',
+    element: spec.element_id,
+    verb: spec.action,
+    ...(spec.value !== undefined && { value: spec.value }),
+    ...(spec.direction !== undefined && { direction: spec.direction }),
   }
 }

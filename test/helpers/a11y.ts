@@ -1,7 +1,9 @@
 /**
- * End-to-end helpers for the accessibility tree: the app over the real nut driver with an
+ * Helpers for the accessibility tree. End to end: the app over the real nut driver with an
  * AT-SPI reader on the same display, Chromium showing the fixture page with its tree exposed,
- * and a GTK form (yad). Every process is ended by PID (Chromium by process group) at teardown.
+ * and a GTK form (yad); every process is ended by PID (Chromium by process group) at
+ * teardown. Above the driver: the recorded desktop (test/fixtures/accessibility) as a source
+ * whose elements answer from their recorded state and remember every call.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -13,6 +15,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import pino from 'pino'
 import { buildApp } from '../../src/app.ts'
 import type { CupEnvelope } from '../../src/accessibility/schema.ts'
+import { ElementGone, type AccessibilitySource, type AtspiRef, type ElementControl, type RawNode, type RawWindow } from '../../src/accessibility/source.ts'
 import { NutDriver } from '../../drivers/nut/nut-driver.ts'
 import { AtspiDesktop } from '../../drivers/atspi/atspi-desktop.ts'
 
@@ -107,4 +110,53 @@ export async function waitForTree (app: Awaited<ReturnType<typeof buildApp>>, qu
 /** Every node of a tree, depth first. */
 export function flatten<T extends { children?: T[] }> (nodes: T[]): T[] {
   return nodes.flatMap((node) => [node, ...flatten(node.children ?? [])])
+}
+
+export interface RecordedSource extends AccessibilitySource {
+  /** Every element call, with the element's recorded name. */
+  calls: Array<[string, ...unknown[]]>
+  /** Objects that are gone (ElementGone from every call), by `bus + path`. */
+  gone: Set<string>
+  /** The recorded node of the given name and AT-SPI role. */
+  node: (name: string, role: string) => RawNode
+}
+
+/** The recorded Chromium page and GTK form as a live desktop; every element call succeeds and is remembered. */
+export async function recordedSource (): Promise<RecordedSource> {
+  const recorded = JSON.parse(await readFile(new URL('../fixtures/accessibility/desktop-raw.json', import.meta.url), 'utf8')) as { windows: RawWindow[], roots: RawNode[] }
+  const key = (ref: AtspiRef) => `${ref.bus}${ref.path}`
+  const byRef = new Map(flatten(recorded.roots).map((raw) => [key(raw.ref), raw]))
+  const calls: RecordedSource['calls'] = []
+  const gone = new Set<string>()
+  const at = (ref: AtspiRef, call: string, ...args: unknown[]) => {
+    calls.push([call, byRef.get(key(ref))?.name ?? key(ref), ...args])
+    if (gone.has(key(ref))) throw new ElementGone(`${key(ref)} is gone`)
+    return byRef.get(key(ref))!
+  }
+  const elements: ElementControl = {
+    inspect: async (ref) => {
+      const raw = at(ref, 'inspect')
+      return { states: raw.states, actions: raw.actions, interfaces: raw.interfaces, extents: raw.extents }
+    },
+    doAction: async (ref, index) => { at(ref, 'doAction', index); return true },
+    grabFocus: async (ref) => { at(ref, 'grabFocus'); return true },
+    value: async (ref) => { const raw = at(ref, 'value'); return { ...(raw.value ?? { current: 0, min: 0, max: 0 }), step: 1 } },
+    setValue: async (ref, value) => { at(ref, 'setValue', value) },
+    setText: async (ref, text) => { at(ref, 'setText', text); return true },
+    select: async (ref) => { at(ref, 'select'); return true },
+  }
+  return {
+    calls,
+    gone,
+    node: (name, role) => flatten(recorded.roots).find((raw) => raw.name === name && raw.role === role)!,
+    unavailable: () => undefined,
+    windows: async () => recorded.windows,
+    walk: async (roots) => {
+      const found = roots.map((ref) => byRef.get(key(ref))!)
+      return { roots: found, nodes: flatten(found).length, truncated: false }
+    },
+    elements,
+    environment: async () => ({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/tmp/session', AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/a11y' }),
+    close: async () => {},
+  }
 }
