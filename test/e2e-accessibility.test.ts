@@ -1,12 +1,16 @@
 /**
- * GET /accessibility on a real desktop: Xvfb, a window manager, the accessibility bus the
+ * The accessibility tree on a real desktop: Xvfb, a window manager, the accessibility bus the
  * server starts, Chromium showing test/fixtures/accessibility/page.html (elements at known
- * pixels) and a GTK form (yad). The tree must have the roles, names, states and bounds the
- * page and the form put on screen, fit the CUP schema, and compact to ≥ 60 % less.
+ * pixels; what its buttons see is written to a status heading) and a GTK form (yad). GET
+ * /accessibility must have the roles, names, states and bounds the page and the form put on
+ * screen, fit the CUP schema, and compact to ≥ 60 % less; element actions (unified and
+ * through the cup adapter) must have the effects read back from a new snapshot.
  */
+import { setTimeout as delay } from 'node:timers/promises'
 import AjvModule from 'ajv'
 import t from 'tap'
 import { CupEnvelope, type CupNode } from '../src/accessibility/schema.ts'
+import { post } from './helpers/build.ts'
 import { startDesktop } from './helpers/desktop.ts'
 import { buildA11yApp, flatten, serveFixturePage, startChromium, startGtkForm, startWindowManager, waitForTree } from './helpers/a11y.ts'
 
@@ -56,7 +60,7 @@ t.test('Chromium: the page\'s buttons, inputs, check boxes and list where the pa
   t.notOk('value' in password, 'the password is not read')
   const remember = find(tree, 'Remember me', 'checkbox')!
   near(t, remember.bounds, { x: 100, y: 320, w: 20, h: 20 }, 'Remember me')
-  t.strictSame(remember.states, ['checked'])
+  t.ok(checked(remember), 'checked before')
   t.strictSame(remember.actions, ['click', 'toggle'])
   t.equal(find(tree, 'Newsletter', 'checkbox')!.states, undefined, 'unchecked')
   const fruits = find(tree, 'Fruits', 'list')!
@@ -110,4 +114,122 @@ t.test('foreground, scaling and compact', async (t) => {
   t.match(compact.body, /\[e\d+\] btn "Save" 100,100 120x40 \[clk\]/)
   t.match(compact.body, /\[e\d+\] chk "Express" \d+,\d+ \d+x\d+ \{chk\} \[clk,tog\]/)
   t.comment(compact.body)
+})
+
+// Element actions. Every snapshot renumbers the ids, so each step looks its element up in the
+// snapshot taken just before it, and reads the effect back from a new one.
+const snapshot = async () => (await app.inject({ method: 'GET', url: '/accessibility?scope=full' })).json() as CupEnvelope
+/** Snapshots until `ready` accepts one, or 5 s have passed: the last one, for the assertions to tell what is wrong. */
+const settled = async (ready: (envelope: CupEnvelope) => boolean) => {
+  const deadline = Date.now() + 5000
+  for (;;) {
+    const envelope = await snapshot()
+    if (ready(envelope) || Date.now() > deadline) return envelope
+    await delay(100)
+  }
+}
+const named = (envelope: CupEnvelope, name: string, role: string) => {
+  const node = find(envelope.tree, name, role)
+  if (!node) throw new Error(`no ${role} "${name}" in the snapshot`)
+  return node
+}
+const seen = (envelope: CupEnvelope) => flatten(envelope.tree).find((node) => node.role === 'heading' && node.attributes?.level === 2)?.name
+const checked = (node: CupNode | undefined) => node?.states?.includes('checked') === true
+const act = (element: string, verb: string, extra: Record<string, unknown> = {}) =>
+  post(app, '/computer', { action: 'element_action', element, verb, ...extra })
+
+t.test('click on the page\'s button fires its click, through its AT-SPI action', async (t) => {
+  const started = performance.now()
+  const save = named(await snapshot(), 'Save', 'button')
+  const clicked = await act(save.id, 'click')
+  t.equal(clicked.status, 200)
+  t.match(clicked.body, { output: `click ${save.id} (button "Save"): by its AT-SPI action "press"`, element: { id: save.id, via: 'accessibility' } })
+  const after = await settled((envelope) => seen(envelope) !== 'idle')
+  t.equal(seen(after), 'click', 'the page saw one click')
+  t.comment(`click and read back: ${Math.round(performance.now() - started)} ms`)
+})
+
+t.test('doubleclick and rightclick, which the button has no action for, are real input at its centre', async (t) => {
+  const started = performance.now()
+  const save = named(await snapshot(), 'Save', 'button')
+  const double = await act(save.id, 'doubleclick')
+  t.match(double.body, { output: `doubleclick ${save.id} (button "Save"): real input at (160, 120): left double click`, element: { via: 'input' }, cursor_position: [160, 120] })
+  const right = await act(save.id, 'rightclick')
+  t.match(right.body, { output: `rightclick ${save.id} (button "Save"): real input at (160, 120): right click`, element: { via: 'input' } })
+  const after = await settled((envelope) => seen(envelope)?.endsWith('contextmenu') === true)
+  t.equal(seen(after), 'click click click dblclick contextmenu', 'a real double click (two clicks, then dblclick), then a context menu')
+  t.comment(`doubleclick, rightclick and read back: ${Math.round(performance.now() - started)} ms`)
+})
+
+t.test('type into the page\'s input (real input: it has no EditableText), setvalue on its slider (Value), toggle its check box', async (t) => {
+  const started = performance.now()
+  const before = await snapshot()
+  const email = named(before, 'Email', 'textbox')
+  const typed = await act(email.id, 'type', { value: 'grace@example.com' })
+  t.match(typed.body, { output: `type ${email.id} (textbox "Email"): real input at (230, 216): left click, ctrl+a, 17 characters typed`, element: { via: 'input' } })
+  const volume = named(before, 'Volume', 'slider')
+  t.match((await act(volume.id, 'setvalue', { value: '3' })).body, { output: /Value\.CurrentValue set to 3$/, element: { via: 'accessibility' } })
+  const remember = named(before, 'Remember me', 'checkbox')
+  t.ok(checked(remember), 'checked before')
+  t.match((await act(remember.id, 'toggle')).body, { output: /by its AT-SPI action "uncheck"$/, element: { via: 'accessibility' } })
+  const after = await settled((envelope) => find(envelope.tree, 'Email', 'textbox')?.value === 'grace@example.com' &&
+    find(envelope.tree, 'Volume', 'slider')?.value === '3' && !checked(find(envelope.tree, 'Remember me', 'checkbox')))
+  t.equal(named(after, 'Email', 'textbox').value, 'grace@example.com', 'the input holds what was typed, and nothing of before')
+  t.equal(named(after, 'Volume', 'slider').value, '3')
+  t.notOk(checked(named(after, 'Remember me', 'checkbox')), 'unchecked')
+  t.comment(`type, setvalue, toggle and read back: ${Math.round(performance.now() - started)} ms`)
+})
+
+t.test('GTK: type and setvalue through EditableText and Value, toggle through its action', async (t) => {
+  const started = performance.now()
+  const before = await snapshot()
+  const form = [named(before, 'Shipping', 'window')]
+  const recipient = find(form, 'Recipient', 'textbox')!
+  const typed = await act(recipient.id, 'type', { value: 'Ada Lovelace' })
+  t.match(typed.body, { output: `type ${recipient.id} (textbox "Recipient"): EditableText.SetTextContents (12 characters)`, element: { via: 'accessibility' } })
+  const parcels = find(form, 'Parcels', 'spinbutton')!
+  t.match((await act(parcels.id, 'setvalue', { value: '5' })).body, { output: /Value\.CurrentValue set to 5$/ })
+  const express = find(form, 'Express', 'checkbox')!
+  t.ok(checked(express), 'checked before')
+  t.match((await act(express.id, 'toggle')).body, { output: /by its AT-SPI action "click"$/ })
+  const after = await settled((envelope) => {
+    const window = flatten(envelope.tree).filter((node) => node.name === 'Shipping' && node.role === 'window')
+    return find(window, 'Recipient', 'textbox')?.value === 'Ada Lovelace' && find(window, 'Parcels', 'spinbutton')?.value === '5' &&
+      !checked(find(window, 'Express', 'checkbox'))
+  })
+  const window = [named(after, 'Shipping', 'window')]
+  t.equal(find(window, 'Recipient', 'textbox')!.value, 'Ada Lovelace')
+  t.equal(find(window, 'Parcels', 'spinbutton')!.value, '5')
+  t.notOk(checked(find(window, 'Express', 'checkbox')!), 'unchecked')
+  t.comment(`GTK type, setvalue, toggle and read back: ${Math.round(performance.now() - started)} ms`)
+})
+
+t.test('cup: toggle through POST /computer/cup answers an ActionResult; an element gone since the snapshot is a 409', async (t) => {
+  const started = performance.now()
+  const before = await snapshot()
+  const newsletter = named(before, 'Newsletter', 'checkbox')
+  const toggled = await post(app, '/computer/cup', { element_id: newsletter.id, action: 'toggle' })
+  t.equal(toggled.status, 200)
+  t.strictSame(toggled.body, { success: true, message: `Toggled ${newsletter.id} (checkbox "Newsletter"): by its AT-SPI action "check"`, error: null })
+
+  // "Once" removes itself when clicked: its id, still the snapshot's, names an object that is gone.
+  const once = named(before, 'Once', 'button')
+  t.equal((await act(once.id, 'click')).status, 200)
+  const deadline = Date.now() + 3000
+  let focused = await act(once.id, 'focus')
+  while (focused.status === 200 && Date.now() < deadline) {
+    await delay(50)
+    focused = await act(once.id, 'focus')
+  }
+  const takeNew = 'take a new snapshot (GET /accessibility or get_accessibility_tree) and use its ids'
+  t.strictSame(focused.body, { statusCode: 409, code: 'ERR_STALE_ELEMENT', error: 'Conflict', message: `element ${once.id} (button "Once") is gone since the snapshot; ${takeNew}` })
+  const stale = await post(app, '/computer/cup', { element_id: once.id, action: 'click' })
+  t.equal(stale.status, 409)
+  t.strictSame(stale.body, { success: false, message: '', error: `element ${once.id} (button "Once") is gone since the snapshot; ${takeNew}` })
+
+  const after = await settled((envelope) => checked(find(envelope.tree, 'Newsletter', 'checkbox')))
+  t.ok(checked(named(after, 'Newsletter', 'checkbox')), 'checked')
+  t.equal(find(after.tree, 'Once', 'button'), undefined, 'the button is gone')
+  t.match(seen(after), / removed$/)
+  t.comment(`cup toggle, stale id and read back: ${Math.round(performance.now() - started)} ms`)
 })
