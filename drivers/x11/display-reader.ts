@@ -5,7 +5,8 @@
  * screenshot, and a round trip through it for every cursor read; this asks X directly.
  * A lost X connection is an error here, never an exit.
  */
-import x11, { type Display, type XClient } from 'x11'
+import { type Display, type XClient } from 'x11'
+import { createClient } from './connect.ts'
 import type { Point, RawImage, Rect, Size } from '../../src/driver.ts'
 
 const Z_PIXMAP = 2
@@ -31,7 +32,7 @@ export class DisplayReader {
    */
   static open (display: string): Promise<DisplayReader> {
     return new Promise((resolve, reject) => {
-      const client = x11.createClient({ display }, (error, info) => {
+      const client = createClient(display, (error, info) => {
         if (error) { reject(error); return }
         const screen = info.screen[0]! as Display['screen'][number] & { root_depth: number }
         const format = info.format?.[screen.root_depth]

@@ -6,7 +6,8 @@
  * server is an error here, never a process exit.
  */
 import { setTimeout as delay } from 'node:timers/promises'
-import x11, { type GetPropertyReply, type XClient } from 'x11'
+import { type GetPropertyReply, type XClient } from 'x11'
+import { createClient } from './connect.ts'
 import type { Rect, WindowState } from '../../src/driver.ts'
 
 /** How long one request may take before the connection counts as stuck. */
@@ -60,7 +61,7 @@ export class Ewmh {
   /** Connects to `display` (which must already answer: see probeDisplay). */
   static open (display: string): Promise<Ewmh> {
     return new Promise((resolve, reject) => {
-      const client = x11.createClient({ display }, (error, info) => {
+      const client = createClient(display, (error, info) => {
         if (error) { reject(error); return }
         // node-x11 caches interned atoms in one object shared by all its connections, so an
         // atom of another (or an earlier) X server would be taken for this one's: keep the
