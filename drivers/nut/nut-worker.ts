@@ -18,9 +18,9 @@ import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.
 import { readKeymap, type Keymap } from './keymap.ts'
 import { KEYSYM_TO_NUT } from './keysym-to-nut.ts'
 import { WorkerError, type Calls, type Command, type Reply } from './protocol.ts'
-import { TextTyper } from '../x11/text-typer.ts'
+import { keysymCode } from '../x11/keysym-codes.ts'
+import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
 import { untypable } from '../x11/untypable.ts'
-import keysymdef from 'x11/lib/keysyms.js'
 
 /** The native calls nut-js does not expose with the behaviour needed here. */
 interface LibNut {
@@ -73,15 +73,22 @@ async function key (keysym: string, state: 'down' | 'up'): Promise<void> {
     libnut.keyToggle(nut, state, [])
     return
   }
-  // A first-level key libnut has no name for (Help, Select, launch keys…): XTest presses its
-  // keycode directly. Not xdotool: it reads the key name 'Help' as a request for its usage text.
-  const code = keysymdef[`XK_${keysym}`]?.code
-  if (typer && code !== undefined && keymap.firstLevel.has(keysym) && await typer.toggleKey(code, state)) return
-  // xdotool finds the keycode and level, or binds a spare keycode for a keysym the keymap
-  // lacks. The press itself is always the right keysym (checked against xev for every
-  // canonical key), with two side effects of xdotool's: for a second-level keysym ('exclam')
-  // it adds Shift only around the press, so a held '!' auto-repeats as '1'; for a keypad
-  // digit it presses Num_Lock around it, which flips the Num Lock state each time.
+  // A key libnut has no name for (Help, Select, launch keys…), or one no keycode carries (¥ on
+  // a us layout): XTest on its keycode, or on a spare keycode bound to it and left bound. Not
+  // xdotool: it reads the key name 'Help' as a request for its usage text, and unbinds the
+  // spare keycode right after the press, before a busy application has read it (NoSymbol).
+  const code = keysymCode(keysym)
+  try {
+    if (typer && code !== undefined && await typer.toggleKey(code, state)) return
+  } catch (error) {
+    if (error instanceof NoSpareKeycode) throw new WorkerError('unsupported', `no keycode carries ${keysym} and the keymap has no empty keycode left to bind it to`)
+    throw error
+  }
+  // A keysym on a shifted level only: xdotool finds its keycode and level. The press itself
+  // is the right keysym (checked against xev for every canonical key), with two side effects
+  // of xdotool's: for a second-level keysym ('exclam') it adds Shift only around the press, so
+  // a held '!' auto-repeats as '1'; for a keypad digit it presses Num_Lock around it, which
+  // flips the Num Lock state each time.
   // For a name X does not know it only warns and exits 0, hence the stderr check.
   const { stderr } = await xdotool([state === 'down' ? 'keydown' : 'keyup', '--', keysym])
   if (/No such key name/i.test(stderr)) throw new WorkerError('unsupported', `X has no key named '${keysym}'`)

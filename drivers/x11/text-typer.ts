@@ -3,7 +3,8 @@
  * the live keymap, everything else on spare keycodes bound per phase (typing-plan.ts).
  * A lost X connection is an error here, never a process exit as in Xlib.
  */
-import x11, { type XClient, type XTest } from 'x11'
+import { type XClient, type XTest } from 'x11'
+import { createClient } from './connect.ts'
 import { FocusPing } from './focus-ping.ts'
 import { liveKeys, planTyping, type Bound, type LiveKeys, type Phase } from './typing-plan.ts'
 
@@ -31,6 +32,9 @@ export interface TextTyperOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** A key no keycode carries, and no spare keycode left to bind it to (all bound keys held). */
+export class NoSpareKeycode extends Error {}
+
 export class TextTyper {
   readonly #client: XClient
   readonly #xtest: XTest
@@ -41,6 +45,8 @@ export class TextTyper {
   readonly #perKeyMs: number
   #strokesSinceBind = 0
   readonly #bound: Bound = new Map()
+  /** Keycodes toggleKey() holds down: never rebound, by typing or another key, until released. */
+  readonly #held = new Set<number>()
   #lastStrokeAt = 0
   #failure: Error | undefined
   readonly #ping: FocusPing | undefined
@@ -62,7 +68,7 @@ export class TextTyper {
 
   static open (display: string, options: TextTyperOptions = {}): Promise<TextTyper> {
     return new Promise((resolve, reject) => {
-      const client = x11.createClient({ display }, (error, info) => {
+      const client = createClient(display, (error, info) => {
         if (error) { reject(error); return }
         client.require('xtest', (xtestError, xtest) => {
           if (xtestError) { reject(xtestError); return }
@@ -80,20 +86,40 @@ export class TextTyper {
     this.#check()
     // Read every time (one round trip): the layout may have changed since (setxkbmap).
     const keys = await this.#readKeymap()
-    const phases = planTyping(text, keys, this.#bound)
+    const phases = planTyping(text, { ...keys, spare: keys.spare.filter((k) => !this.#held.has(k)) }, this.#bound)
     for (const phase of phases) await this.#run(phase, keys)
   }
 
   /**
-   * Presses or releases the keycode that carries `keysym` on its first level of the live
-   * keymap. False when no keycode does (the caller then has another way, or refuses).
+   * Presses or releases `keysym` by keycode: the one that carries it on its first level of the
+   * live keymap, or, when no keycode carries it, a spare keycode bound to it (and left bound,
+   * as typed characters are). False when it sits on a shifted level only: the caller adds the
+   * modifier its own way.
    */
   async toggleKey (keysym: number, state: 'down' | 'up'): Promise<boolean> {
     this.#check()
-    const stroke = (await this.#readKeymap()).strokes.get(keysym)
-    if (!stroke || stroke.shift) return false
-    this.#xtest.FakeInput(state === 'down' ? this.#xtest.KeyPress : this.#xtest.KeyRelease, stroke.keycode, 0, 0, 0, 0)
+    const keys = await this.#readKeymap()
+    const stroke = keys.strokes.get(keysym)
+    if (stroke?.shift) return false
+    let keycode = stroke?.keycode ?? [...this.#bound].find(([, [first]]) => first === keysym)?.[0]
+    if (keycode === undefined) {
+      // Never pressed: nothing to release.
+      if (state === 'up') return true
+      const free = keys.spare.filter((k) => !this.#held.has(k))
+      keycode = free.find((k) => !this.#bound.has(k)) ?? free[0]
+      if (keycode === undefined) throw new NoSpareKeycode(`no keycode carries keysym 0x${keysym.toString(16)} and the keymap has no empty keycode left to bind it to`)
+      // Pauses as typing does: keys under the old binding may be unread, the new one unapplied.
+      await this.#run({ bind: [{ keycode, keysyms: [keysym, keysym] }], strokes: [] }, keys)
+      this.#bound.set(keycode, [keysym, keysym])
+    }
+    this.#xtest.FakeInput(state === 'down' ? this.#xtest.KeyPress : this.#xtest.KeyRelease, keycode, 0, 0, 0, 0)
+    if (state === 'down') this.#held.add(keycode)
+    else this.#held.delete(keycode)
     await this.#sync()
+    if (this.#bound.has(keycode)) {
+      this.#strokesSinceBind++
+      this.#lastStrokeAt = Date.now()
+    }
     return true
   }
 

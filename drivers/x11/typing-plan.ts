@@ -48,8 +48,10 @@ export function liveKeys ({ minKeycode, rows }: KeyboardMapping, bound: Bound): 
   let shiftKeycode: number | undefined
   for (const [keycode, [first, second]] of bound) {
     const row = rows[keycode - minKeycode]
-    // The server may report the binding repeated for the second group: [a, b, a, b, 0, …].
-    const ours = row && row[0] === first && row[1] === second && row.every((sym, i) => sym === 0 || sym === (i % 2 ? second : first))
+    // The server may report the binding repeated for the second group: [a, b, a, b, 0, …],
+    // and, once XKB has rebuilt the map from core keysyms (xmodmap on another key does), a
+    // keysym with no case on one level only: [F24, 0, F24, 0, …].
+    const ours = row && row[0] === first && row.every((sym) => sym === 0 || sym === first || sym === second)
     if (!ours) bound.delete(keycode)
   }
   rows.forEach((row, i) => {

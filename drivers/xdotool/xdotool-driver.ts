@@ -19,9 +19,9 @@ import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src
 import { DesktopUnavailable, DriverFailure, InvalidConfig, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
-import { TextTyper } from '../x11/text-typer.ts'
+import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
 import { untypable } from '../x11/untypable.ts'
-import { keysymCode } from './keysym-codes.ts'
+import { keysymCode } from '../x11/keysym-codes.ts'
 import { XConnection } from './x-connection.ts'
 import { xdotoolRunner, type XdotoolRunner } from './run-xdotool.ts'
 
@@ -51,11 +51,6 @@ const isCatalogued = (error: unknown): error is Error =>
 
 class Hung extends Error {}
 
-/** How long applications get to apply a new key binding before its key is pressed. */
-const SETTLE_MS = 150
-/** What a reserved spare keycode carries while unused: not empty, so the text typer leaves it. */
-const VOID_SYMBOL = 0xffffff
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function checkTypable (text: string): void {
   const reason = untypable(text)
@@ -75,12 +70,6 @@ export class XdotoolDriver implements Driver {
   #starting?: Promise<void>
   #prepared?: Promise<void>
   #exitListeners: Array<(reason: string) => void> = []
-  /**
-   * Keycodes this driver binds keys the keymap lacks to (one taken at start, more only while
-   * all are held): what each carries, when it was last pressed or released, whether it is
-   * down. Emptied again at close().
-   */
-  #spares = new Map<number, { keysym: number, usedAt: number, down: boolean }>()
   /** Rejecters of the calls in progress: a lost desktop answers them at once. */
   #inFlight = new Set<(error: Error) => void>()
 
@@ -130,12 +119,6 @@ export class XdotoolDriver implements Driver {
       this.#x = await XConnection.open(this.display)
       this.#typer = await TextTyper.open(this.display)
       await this.#xdotool(['getmouselocation'], this.#options.callTimeoutMs ?? 10_000)
-      // Taken now, before typing may have bound every empty keycode to characters.
-      const spare = await this.#x.emptyKeycode()
-      if (spare !== undefined) {
-        await this.#x.bind(spare, VOID_SYMBOL)
-        this.#spares.set(spare, { keysym: VOID_SYMBOL, usedAt: 0, down: false })
-      }
     } catch (error) {
       void this.#typer?.close().catch(() => {})
       this.#disconnect()
@@ -156,8 +139,6 @@ export class XdotoolDriver implements Driver {
     this.#ready = false
     await this.#starting?.catch(() => {})
     const typer = this.#typer
-    await this.#x?.unbind([...this.#spares.keys()])
-    this.#spares.clear()
     this.#disconnect()
     // Unbinding spare keycodes waits for X; a hung X must not hold close() up.
     if (typer) await Promise.race([typer.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2000).unref())])
@@ -227,6 +208,11 @@ export class XdotoolDriver implements Driver {
       }
       // screenshot-desktop runs xrandr and import on the DISPLAY of this process' environment.
       process.env.DISPLAY = this.display
+      // Its capture leaves a failing xrandr unhandled: the promise never settles and Node ends
+      // the process on the stray rejection. Listing the displays first (the same xrandr, with
+      // its error handled) makes an X server that is gone an error here; what remains is X
+      // dying in the few milliseconds between the two xrandr runs.
+      await screenshotDesktop.listDisplays()
       let image = sharp(await screenshotDesktop({ format: 'png' }))
       if (region) image = image.extract({ left: region.x, top: region.y, width: region.width, height: region.height })
       const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true })
@@ -235,19 +221,15 @@ export class XdotoolDriver implements Driver {
   }
 
   async #key (keysym: string, state: 'down' | 'up'): Promise<void> {
+    // By keycode over XTest, as the nut driver does: the keycode that carries the keysym on its
+    // first level, or a spare keycode the typer binds to it (xdotool would unbind it right after
+    // the press, before a busy application has read it, which then reads NoSymbol).
     const code = keysymCode(keysym)
-    const place = code === undefined ? undefined : await this.#x!.locate(code)
-    if (place?.firstLevel) {
-      await this.#toggle(place.keycode, state)
-      return
-    }
-    if (code !== undefined && !place) {
-      // On no keycode. A release: it was never pressed (a held spare is never rebound).
-      if (state === 'up') return
-      // xdotool would bind a spare keycode too, but unbinds it right after the press, before a
-      // busy application has read the event, which then reads NoSymbol.
-      await this.#toggle(await this.#bindSpare(keysym, code), state)
-      return
+    try {
+      if (code !== undefined && await this.#typer!.toggleKey(code, state)) return
+    } catch (error) {
+      if (error instanceof NoSpareKeycode) throw new UnsupportedAction(`no keycode carries ${keysym} and the keymap has no empty keycode left to bind it to, so the xdotool driver cannot press it`)
+      throw error
     }
     if (/^help$/i.test(keysym)) {
       throw new UnsupportedAction(`X has no key named '${keysym}' here, and xdotool reads the key name '${keysym}' as a request for its usage text, so the xdotool driver cannot press it`)
@@ -257,32 +239,6 @@ export class XdotoolDriver implements Driver {
     // name X does not know either it only warns and exits 0.
     const { stderr } = await this.#xdotool([state === 'down' ? 'keydown' : 'keyup', '--delay', '0', '--', keysym], this.#timeoutMs())
     if (/No such key name/i.test(stderr)) throw new UnsupportedAction(`X has no key named '${keysym}'`)
-  }
-
-  async #toggle (keycode: number, state: 'down' | 'up'): Promise<void> {
-    await this.#x!.toggleKey(keycode, state)
-    const spare = this.#spares.get(keycode)
-    if (spare) Object.assign(spare, { down: state === 'down', usedAt: Date.now() })
-  }
-
-  /** A spare keycode bound to `code` now: one not held (rebound), else a new empty one. */
-  async #bindSpare (keysym: string, code: number): Promise<number> {
-    let keycode = [...this.#spares].find(([, spare]) => !spare.down)?.[0]
-    if (keycode === undefined) {
-      keycode = await this.#x!.emptyKeycode()
-      if (keycode === undefined) {
-        throw new UnsupportedAction(`no keycode carries ${keysym} and the keymap has no empty keycode left to bind it to, so the xdotool driver cannot press it`)
-      }
-    } else {
-      // The key it carried may still be unread under its old binding.
-      await delay(Math.max(0, this.#spares.get(keycode)!.usedAt + SETTLE_MS - Date.now()))
-    }
-    await this.#x!.bind(keycode, code)
-    this.#spares.set(keycode, { keysym: code, usedAt: Date.now(), down: false })
-    // Applications apply a keymap change asynchronously (Chromium reads a key right behind it
-    // under the old binding); the text typer measured this pause.
-    await delay(SETTLE_MS)
-    return keycode
   }
 
   async #run (...args: string[]): Promise<void> {

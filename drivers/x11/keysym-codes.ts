@@ -1,7 +1,7 @@
 /**
  * Keysym names → numbers, for pressing keys by keycode. node-x11's table has the core keysyms
  * but none of XF86keysym.h; the XF86 keysyms of the canonical key vocabulary are added here
- * (values from XF86keysym.h; checked by the driver's xev test, which reads them back by name).
+ * (values from XF86keysym.h; checked by the drivers' xev tests, which read them back by name).
  */
 import keysymdef from 'x11/lib/keysyms.js'
 
