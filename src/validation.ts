@@ -6,7 +6,7 @@
  * - query strings coerce, since "true" and "1024" arrive as text.
  * Errors are turned into one sentence a person can act on by `formatValidationErrors`.
  */
-import AjvModule, { type ErrorObject, type AnySchema } from 'ajv'
+import AjvModule, { type ErrorObject, type AnySchema, type ValidateFunction } from 'ajv'
 import ajvErrorsModule from 'ajv-errors'
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
 import { ACTION_KINDS } from './actions/index.ts'
@@ -20,7 +20,24 @@ interface ValidatorRequest {
   httpPart?: string
 }
 
+/**
+ * Compiling is most of what building the app costs (~1 s for the adapters' schemas), so it is
+ * done once per process for each distinct set of shared schemas and each route schema: a
+ * process that builds the app again (the tests build hundreds) gets the same validators.
+ */
+const compilers = new Map<string, (request: ValidatorRequest) => ValidateFunction>()
+
 export function createValidatorCompiler (sharedSchemas: AnySchema[]) {
+  const key = JSON.stringify(sharedSchemas)
+  let compiler = compilers.get(key)
+  if (!compiler) {
+    compiler = newCompiler(sharedSchemas)
+    compilers.set(key, compiler)
+  }
+  return compiler
+}
+
+function newCompiler (sharedSchemas: AnySchema[]) {
   const body = new Ajv({
     allErrors: true,
     coerceTypes: false,
@@ -43,8 +60,17 @@ export function createValidatorCompiler (sharedSchemas: AnySchema[]) {
     body.addSchema(schema)
     query.addSchema(schema)
   }
-  return ({ schema, httpPart }: ValidatorRequest) =>
-    (httpPart === 'body' ? body : query).compile(schema)
+  const compiled = new Map<string, ValidateFunction>()
+  return ({ schema, httpPart }: ValidatorRequest): ValidateFunction => {
+    const part = httpPart === 'body' ? 'body' : 'query'
+    const id = `${part} ${JSON.stringify(schema)}`
+    let validate = compiled.get(id)
+    if (!validate) {
+      validate = (part === 'body' ? body : query).compile(schema)
+      compiled.set(id, validate)
+    }
+    return validate
+  }
 }
 
 const describePath = (instancePath: string) =>

@@ -231,8 +231,10 @@ t.test('execute: a failure names the CLA action it happened in', async (t) => {
     { type: 'press', keys: ['enter'] },
   ])
   t.equal(status, 500)
+  // A failure part-way shows the model the screen as the failure left it.
+  t.match(body.observation.screenshot, /^iVBORw0KGgo/, 'a PNG of the screen after the failure')
   t.strictSame(body, {
-    observation: { screenshot: null, text: 'the driver failed: keyboard unplugged' },
+    observation: { screenshot: body.observation.screenshot, text: 'the driver failed: keyboard unplugged' },
     reward: 0,
     terminated: false,
     info: {
