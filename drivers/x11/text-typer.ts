@@ -100,7 +100,8 @@ export class TextTyper {
     this.#check()
     const keys = await this.#readKeymap()
     const stroke = keys.strokes.get(keysym)
-    if (stroke?.shift) return false
+    // Shifted, or a keypad digit on the NumLock level: the caller adds the modifier its way.
+    if (stroke?.shift || (!stroke && keys.numLockLevel.has(keysym))) return false
     let keycode = stroke?.keycode ?? [...this.#bound].find(([, [first]]) => first === keysym)?.[0]
     if (keycode === undefined) {
       // Never pressed: nothing to release.

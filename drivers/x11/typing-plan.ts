@@ -35,6 +35,8 @@ export interface LiveKeys {
   /** Keycodes with no keysym at all, free to bind. */
   spare: number[]
   shiftKeycode: number | undefined
+  /** Keypad keysyms on a NumLock level: on the keymap, though not as a stroke. */
+  numLockLevel: Set<number>
 }
 
 /**
@@ -45,6 +47,7 @@ export interface LiveKeys {
 export function liveKeys ({ minKeycode, rows }: KeyboardMapping, bound: Bound): LiveKeys {
   const strokes = new Map<number, Stroke>()
   const spare: number[] = []
+  const numLockLevel = new Set<number>()
   let shiftKeycode: number | undefined
   for (const [keycode, [first, second]] of bound) {
     const row = rows[keycode - minKeycode]
@@ -56,6 +59,8 @@ export function liveKeys ({ minKeycode, rows }: KeyboardMapping, bound: Bound): 
   }
   rows.forEach((row, i) => {
     const keycode = minKeycode + i
+    // Keycode 8 has no XKB key name: XKB clients (Chromium) read no keysym from it.
+    if (keycode < FIRST_XKB_KEYCODE) return
     if (bound.has(keycode) || row.every((sym) => sym === 0)) { spare.push(keycode); return }
     // Level 1 everywhere before level 2 anywhere: 'a' must not be typed as Shift+something.
     if (row[0] && !strokes.has(row[0])) strokes.set(row[0], { keycode, shift: false })
@@ -64,10 +69,15 @@ export function liveKeys ({ minKeycode, rows }: KeyboardMapping, bound: Bound): 
   rows.forEach((row, i) => {
     const upper = row[1]
     if (bound.has(minKeycode + i)) return
-    if (upper && !strokes.has(upper) && !isKeypad(row[0]!)) strokes.set(upper, { keycode: minKeycode + i, shift: true })
+    if (!upper || strokes.has(upper)) return
+    if (isKeypad(row[0]!)) numLockLevel.add(upper)
+    else strokes.set(upper, { keycode: minKeycode + i, shift: true })
   })
-  return { strokes, spare, shiftKeycode }
+  return { strokes, spare, shiftKeycode, numLockLevel }
 }
+
+/** The lowest keycode XKB's keycode maps (evdev, base) name. */
+const FIRST_XKB_KEYCODE = 9
 
 /** Keypad keys reach their second level with NumLock, not Shift. */
 const isKeypad = (keysym: number) => keysym >= 0xff80 && keysym <= 0xffbd

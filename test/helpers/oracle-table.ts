@@ -12,6 +12,7 @@ import { buildApp } from '../../src/app.ts'
 import type { Driver } from '../../src/driver.ts'
 import { NutDriver } from '../../drivers/nut/nut-driver.ts'
 import { XdotoolDriver } from '../../drivers/xdotool/xdotool-driver.ts'
+import { CANONICAL_KEYS } from '../../src/keys/index.ts'
 import { heldOnX, startDesktop } from './desktop.ts'
 import { startOracle, type OracleEvent } from './oracle.ts'
 
@@ -25,7 +26,7 @@ interface Answer { status: number, body: Record<string, unknown> }
 export interface OracleContext {
   display: string
   oracle: Awaited<ReturnType<typeof startOracle>>
-  /** POSTs one action to /computer (with a query string, if any). */
+  /** POSTs one action to /computer (with a query string, if any), or `{ actions }` to /computer/batch. */
   post: (body: unknown, query?: string) => Promise<Answer>
   /** Like post, and asserts a 200. */
   act: (body: unknown, query?: string) => Promise<Answer>
@@ -60,6 +61,77 @@ async function decode (base64: string) {
 const WHITE = [255, 255, 255]
 const RED = [255, 0, 0]
 const PAD = [0xe0, 0xff, 0xe0]
+
+/**
+ * What Chromium reports for every canonical key pressed alone: the `key` and `code` of the
+ * last keydown (a key the layout puts on a shifted level comes after a Shift keydown, a keypad
+ * digit after a NumLock keydown). Chromium has no DOM name for some X keys (F13–F24, XF86Stop,
+ * Select, Execute, Clear, KP_Separator, some input-method keys) nor for a key pressed on a
+ * spare keycode (¥ on a us layout): it reports key U+0000, and `code` is whatever that keycode
+ * is named (null: not compared); the keydown and keyup still arrive. F11 never reaches a page:
+ * Chromium takes it for full screen (the driver tests see it arrive at X).
+ */
+const CHROMIUM_KEYS: Array<[string, string, string | null]> = [
+  ["shift", "Shift", "ShiftLeft"], ["shift_r", "Shift", "ShiftRight"],
+  ["ctrl", "Control", "ControlLeft"], ["ctrl_r", "Control", "ControlRight"], ["alt", "Alt", "AltLeft"],
+  ["alt_r", "Alt", "AltRight"], ["super", "Meta", "MetaLeft"], ["super_r", "Meta", "MetaRight"],
+  ["altgr", "AltGraph", ""], ["enter", "Enter", "Enter"], ["escape", "Escape", "Escape"],
+  ["tab", "Tab", "Tab"], ["backspace", "Backspace", "Backspace"], ["delete", "Delete", "Delete"],
+  ["insert", "Insert", "Insert"], ["space", " ", "Space"], ["left", "ArrowLeft", "ArrowLeft"],
+  ["right", "ArrowRight", "ArrowRight"], ["up", "ArrowUp", "ArrowUp"],
+  ["down", "ArrowDown", "ArrowDown"], ["home", "Home", "Home"], ["end", "End", "End"],
+  ["pageup", "PageUp", "PageUp"], ["pagedown", "PageDown", "PageDown"],
+  ["printscreen", "PrintScreen", "PrintScreen"], ["pause", "Pause", "Pause"],
+  ["menu", "ContextMenu", "ContextMenu"], ["capslock", "CapsLock", "CapsLock"],
+  ["numlock", "NumLock", "NumLock"], ["scrolllock", "ScrollLock", "ScrollLock"],
+  ["kp_enter", "Enter", "NumpadEnter"], ["kp_add", "+", "NumpadAdd"],
+  ["kp_subtract", "-", "NumpadSubtract"], ["kp_multiply", "*", "NumpadMultiply"],
+  ["kp_divide", "/", "NumpadDivide"], ["kp_decimal", ".", "NumpadComma"],
+  ["kp_equal", "=", "NumpadEqual"], ["volume_up", "AudioVolumeUp", "AudioVolumeUp"],
+  ["volume_down", "AudioVolumeDown", "AudioVolumeDown"],
+  ["volume_mute", "AudioVolumeMute", "AudioVolumeMute"],
+  ["media_play_pause", "MediaPlayPause", "MediaPlayPause"], ["media_stop", "MediaStop", "MediaStop"],
+  ["media_next", "MediaTrackNext", "MediaTrackNext"],
+  ["media_previous", "MediaTrackPrevious", "MediaTrackPrevious"],
+  ["browser_back", "BrowserBack", "BrowserBack"],
+  ["browser_forward", "BrowserForward", "BrowserForward"],
+  ["browser_refresh", "BrowserRefresh", "BrowserRefresh"],
+  ["browser_home", "BrowserHome", "BrowserHome"], ["browser_search", "BrowserSearch", "BrowserSearch"],
+  ["browser_favorites", "BrowserFavorites", "BrowserFavorites"], ["browser_stop", "\u0000", null],
+  ["launch_mail", "LaunchMail", "LaunchMail"], ["launch_media", "LaunchMusicPlayer", ""],
+  ["launch_app1", "LaunchApplication1", ""], ["launch_app2", "LaunchApplication2", "LaunchApp2"],
+  ["sleep", "Standby", "Sleep"], ["select", "\u0000", null], ["execute", "\u0000", null],
+  ["help", "Help", "Help"], ["clear", "\u0000", null], ["kp_separator", "\u0000", null],
+  ["iso_left_tab", "Tab", "Tab"], ["hangul", "HangulMode", "Lang1"], ["hanja", "HanjaMode", "Lang2"],
+  ["junja", "\u0000", null], ["kana", "\u0000", null], ["kanji", "\u0000", null],
+  ["convert", "Convert", "Convert"], ["nonconvert", "NonConvert", "NonConvert"], ["f1", "F1", "F1"],
+  ["f2", "F2", "F2"], ["f3", "F3", "F3"], ["f4", "F4", "F4"], ["f5", "F5", "F5"], ["f6", "F6", "F6"],
+  ["f7", "F7", "F7"], ["f8", "F8", "F8"], ["f9", "F9", "F9"], ["f10", "F10", "F10"],
+  ["f12", "F12", "F12"], ["f13", "\u0000", null], ["f14", "\u0000", null], ["f15", "\u0000", null],
+  ["f16", "\u0000", null], ["f17", "\u0000", null], ["f18", "\u0000", null], ["f19", "\u0000", null],
+  ["f20", "\u0000", null], ["f21", "\u0000", null], ["f22", "\u0000", null], ["f23", "\u0000", null],
+  ["f24", "\u0000", null], ["kp_0", "0", "Numpad0"], ["kp_1", "1", "Numpad1"],
+  ["kp_2", "2", "Numpad2"], ["kp_3", "3", "Numpad3"], ["kp_4", "4", "Numpad4"],
+  ["kp_5", "5", "Numpad5"], ["kp_6", "6", "Numpad6"], ["kp_7", "7", "Numpad7"],
+  ["kp_8", "8", "Numpad8"], ["kp_9", "9", "Numpad9"], ["a", "a", "KeyA"], ["b", "b", "KeyB"],
+  ["c", "c", "KeyC"], ["d", "d", "KeyD"], ["e", "e", "KeyE"], ["f", "f", "KeyF"], ["g", "g", "KeyG"],
+  ["h", "h", "KeyH"], ["i", "i", "KeyI"], ["j", "j", "KeyJ"], ["k", "k", "KeyK"], ["l", "l", "KeyL"],
+  ["m", "m", "KeyM"], ["n", "n", "KeyN"], ["o", "o", "KeyO"], ["p", "p", "KeyP"], ["q", "q", "KeyQ"],
+  ["r", "r", "KeyR"], ["s", "s", "KeyS"], ["t", "t", "KeyT"], ["u", "u", "KeyU"], ["v", "v", "KeyV"],
+  ["w", "w", "KeyW"], ["x", "x", "KeyX"], ["y", "y", "KeyY"], ["z", "z", "KeyZ"], ["0", "0", "Digit0"],
+  ["1", "1", "Digit1"], ["2", "2", "Digit2"], ["3", "3", "Digit3"], ["4", "4", "Digit4"],
+  ["5", "5", "Digit5"], ["6", "6", "Digit6"], ["7", "7", "Digit7"], ["8", "8", "Digit8"],
+  ["9", "9", "Digit9"], ["`", "`", "Backquote"], ["-", "-", "Minus"], ["=", "=", "Equal"],
+  ["[", "[", "BracketLeft"], ["]", "]", "BracketRight"], ["\\", "\\", "Backslash"],
+  [";", ";", "Semicolon"], ["'", "'", "Quote"], [",", ",", "Comma"], [".", ".", "Period"],
+  ["/", "/", "Slash"], ["~", "~", "Backquote"], ["!", "!", "Digit1"], ["@", "@", "Digit2"],
+  ["#", "#", "Digit3"], ["$", "$", "Digit4"], ["%", "%", "Digit5"], ["^", "^", "Digit6"],
+  ["&", "&", "Digit7"], ["*", "*", "Digit8"], ["(", "(", "NumpadParenLeft"],
+  [")", ")", "NumpadParenRight"], ["_", "_", "Minus"], ["+", "+", "Equal"], ["{", "{", "BracketLeft"],
+  ["}", "}", "BracketRight"], ["|", "|", "Backslash"], [":", ":", "Semicolon"], ["\"", "\"", "Quote"],
+  ["<", "<", "IntlBackslash"], [">", ">", "Period"], ["?", "?", "Slash"], ["\u00a5", "\u0000", null],
+]
+const KEYS_CHROMIUM_TAKES = ['f11']
 
 export const ORACLE_ROWS: OracleRow[] = [
   {
@@ -277,6 +349,52 @@ export const ORACLE_ROWS: OracleRow[] = [
       t.strictSame(await heldOnX(display), [], 'nothing held')
     },
   },
+  {
+    // Last: some of these keys change the page's zoom.
+    name: 'every canonical key arrives with the key and code Chromium gives it',
+    async run (t, { act, post, oracle }) {
+      // Outside the textarea the page keeps the browser from acting on keys (F5, browser keys).
+      await act({ action: 'click_mouse', button: 'left', coordinates: [640, 600] })
+      await pastMultiClick()
+      const expected = new Map(CHROMIUM_KEYS.map(([name, key, code]) => [name, { key, code }]))
+      t.strictSame([...CANONICAL_KEYS.map((k) => k.name)].sort(), [...expected.keys(), ...KEYS_CHROMIUM_TAKES].sort(), 'the table covers every canonical key')
+      // One batch, one press per key (lock keys twice, to leave them as they were); the events
+      // fall into one run per press, from a keydown to the keyup that leaves no key down.
+      const names = CANONICAL_KEYS.map((k) => k.name).filter((name) => !KEYS_CHROMIUM_TAKES.includes(name))
+      const presses = names.flatMap((name) => (/lock$/.test(name) ? [name, name] : [name]))
+      oracle.clear()
+      for (let i = 0; i < presses.length; i += 100) {
+        const answer = await post({ actions: presses.slice(i, i + 100).map((name) => ({ action: 'press_key', keys: [name] })) })
+        t.equal(answer.status, 200, `presses ${i}–${Math.min(i + 100, presses.length) - 1}`)
+      }
+      const runs = (events: OracleEvent[]) => {
+        const found: OracleEvent[][] = []
+        let run: OracleEvent[] = []
+        let down = 0
+        for (const event of events) {
+          if (event.type !== 'keydown' && event.type !== 'keyup') continue
+          run.push(event)
+          down += event.type === 'keydown' ? 1 : -1
+          if (down <= 0) { found.push(run); run = []; down = 0 }
+        }
+        return found
+      }
+      const pressed = runs(await oracle.until((events) => runs(events).length >= presses.length, 20_000))
+      t.equal(pressed.length, presses.length, 'every press arrived and was released')
+      let at = 0
+      for (const name of names) {
+        const down = of(pressed[at] ?? [], 'keydown').at(-1)
+        const want = expected.get(name)!
+        t.strictSame(down && { key: down.key, code: want.code === null ? null : down.code }, want, name)
+        at += /lock$/.test(name) ? 2 : 1
+      }
+      for (const name of KEYS_CHROMIUM_TAKES) {
+        oracle.clear()
+        await act({ action: 'press_key', keys: [name] })
+        t.strictSame(of(await oracle.until(has('keydown'), 300), 'keydown'), [], `${name}: Chromium keeps it from the page`)
+      }
+    },
+  },
 ]
 
 /** Runs every row of the table against `driver`, on an Xvfb and a Chromium of this file's own. */
@@ -290,7 +408,8 @@ export function runOracleTable (t: Tap, driver: OracleDriver, rows: OracleRow[] 
     await app.ready()
     const oracle = await startOracle(t, display)
     const post = async (body: unknown, query?: string): Promise<Answer> => {
-      const response = await app.inject({ method: 'POST', url: `/computer${query ? `?${query}` : ''}`, payload: body as object })
+      const route = typeof body === 'object' && body !== null && 'actions' in body ? '/computer/batch' : '/computer'
+      const response = await app.inject({ method: 'POST', url: `${route}${query ? `?${query}` : ''}`, payload: body as object })
       return { status: response.statusCode, body: response.json() }
     }
     context = {
