@@ -2,8 +2,8 @@
  * Acting on one accessible object (the spec's ElementControl) over AT-SPI2: its state, actions,
  * interfaces and extents read again, Action.DoAction, Component.GrabFocus, Value.CurrentValue,
  * EditableText.SetTextContents and Selection.SelectChild on its parent. An object that no
- * longer exists — D-Bus's UnknownObject, its application gone from the bus, or the DEFUNCT
- * state toolkits leave on destroyed objects — is ElementGone.
+ * longer exists — D-Bus's UnknownObject, its application gone from the bus (before or during
+ * the call), or the DEFUNCT state toolkits leave on destroyed objects — is ElementGone.
  */
 import type { AtspiRef, ElementControl, LiveElement } from '../../src/accessibility/source.ts'
 import { ElementGone } from '../../src/accessibility/source.ts'
@@ -23,12 +23,20 @@ const GONE_ON_ACCESSIBLE = new Set([...GONE, 'org.freedesktop.DBus.Error.Unknown
 
 function isGone (error: unknown, names: ReadonlySet<string>): boolean {
   const name = (error as { dbusName?: unknown }).dbusName
-  return typeof name === 'string' && names.has(name)
+  if (typeof name !== 'string') return false
+  // The bus's NoReply for an application that left it mid-call (it died); a call that timed
+  // out locally has the same name, and another message.
+  return names.has(name) || (name === 'org.freedesktop.DBus.Error.NoReply' && /disconnected/i.test((error as Error).message))
 }
 
-export function atspiElements (connect: () => Promise<AtspiClient>): ElementControl {
+/**
+ * `current` tells whether an object was read from the bus of the moment: one read from a bus
+ * since replaced is gone, even if the new bus gave its name to another application.
+ */
+export function atspiElements (connect: () => Promise<AtspiClient>, current: (ref: AtspiRef) => boolean): ElementControl {
   const guarded = async <T>(ref: AtspiRef, fn: (client: AtspiClient) => Promise<T>, names = GONE): Promise<T> => {
     const client = await connect()
+    if (!current(ref)) throw new ElementGone(`${ref.bus}${ref.path} was read from an accessibility bus that has since been replaced`)
     try {
       return await fn(client)
     } catch (error) {

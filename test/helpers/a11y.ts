@@ -83,13 +83,15 @@ export async function startChromium (t: TestContext, display: string, env: Recor
   return chromium
 }
 
-/** A GTK form: a text entry, a check box, a spin button, OK and Cancel. */
-export function startGtkForm (t: TestContext, display: string, env: Record<string, string>) {
+/** A GTK form: a text entry, a check box, a spin button, OK and Cancel. An empty variable in `env` is removed. */
+export function startGtkForm (t: TestContext, display: string, env: Record<string, string>, title = 'Shipping') {
+  const environment: NodeJS.ProcessEnv = { ...process.env, ...env, DISPLAY: display }
+  for (const [name, value] of Object.entries(env)) if (value === '') delete environment[name]
   const yad = spawn('yad', [
-    '--form', '--title=Shipping', '--width=360', '--posx=700', '--posy=420',
+    '--form', `--title=${title}`, '--width=360', '--posx=700', '--posy=420',
     '--field=Recipient', '--field=Express:CHK', '--field=Parcels:NUM',
     'Grace Hopper', 'TRUE', '3!1..9!1',
-  ], { env: { ...process.env, ...env, DISPLAY: display }, stdio: 'ignore' })
+  ], { env: environment, stdio: 'ignore' })
   killOnTeardown(t, yad)
   return yad
 }
