@@ -153,6 +153,47 @@ export const ORACLE_ROWS: OracleRow[] = [
     },
   },
   {
+    name: 'move_mouse, then clicks without coordinates, click_type down and up, get_cursor_position, press_type and wait',
+    async run (t, { act, oracle }) {
+      await act({ action: 'move_mouse', coordinates: [450, 520] })
+      t.strictSame((await act({ action: 'get_cursor_position' })).body.cursor_position, [450, 520], 'get_cursor_position reads it back')
+      const buttons: Array<[string, number]> = [['left', 0], ['middle', 1], ['right', 2], ['back', 3], ['forward', 4]]
+      for (const [button, dom] of buttons) {
+        oracle.clear()
+        await act({ action: 'click_mouse', button })
+        const events = await oracle.until(has('mouseup'))
+        t.match([of(events, 'mousedown')[0], of(events, 'mouseup')[0]], [{ button: dom, x: 450, y: 520 }, { button: dom, x: 450, y: 520 }],
+          `${button} without coordinates: where the pointer is`)
+      }
+      await pastMultiClick()
+      oracle.clear()
+      await act({ action: 'click_mouse', button: 'left', coordinates: [470, 540], click_type: 'down' })
+      let events = await oracle.until(has('mouseup'), 400)
+      t.match(of(events, 'mousedown'), [{ button: 0, x: 470, y: 540, buttons: 1 }], 'click_type down: the button goes down')
+      t.strictSame(of(events, 'mouseup'), [], '…and stays down')
+      await act({ action: 'click_mouse', button: 'left', click_type: 'up' })
+      events = await oracle.until(has('click'))
+      t.match(of(events, 'mouseup'), [{ button: 0, x: 470, y: 540, buttons: 0 }], 'click_type up: released where it went down')
+      t.equal(of(events, 'click').length, 1, 'the two halves make one click')
+      await pastMultiClick()
+      oracle.clear()
+      await act({ action: 'press_key', keys: ['shift'], press_type: 'down' })
+      await act({ action: 'click_mouse', button: 'left', coordinates: [490, 560] })
+      await act({ action: 'press_key', keys: ['shift'], press_type: 'up' })
+      events = await oracle.until(has('keyup'))
+      t.match(of(events, 'keydown'), [{ key: 'Shift' }], 'press_type down: Shift goes down')
+      t.match(of(events, 'click'), [{ shift: true }], 'a click meanwhile carries it')
+      t.match(of(events, 'keyup'), [{ key: 'Shift' }], 'press_type up: released')
+      oracle.clear()
+      const started = performance.now()
+      await act({ action: 'wait', duration: 0.3 })
+      const waited = performance.now() - started
+      t.ok(waited >= 295, `wait 0.3 s took ${Math.round(waited)} ms`)
+      t.strictSame(await oracle.until(() => false, 50), [], 'and sent nothing')
+      await pastMultiClick()
+    },
+  },
+  {
     name: 'num_clicks 2 is a dblclick; 3 is a triple click',
     async run (t, { act, oracle }) {
       oracle.clear()
