@@ -3,12 +3,12 @@ import { Agent, request } from 'node:http'
 
 export function client (port: number, connections = 1) {
   const agent = new Agent({ keepAlive: true, maxSockets: connections })
-  const post = (path: string, body: unknown): Promise<{ status: number, body: string }> =>
+  const send = (method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number, body: string }> =>
     new Promise((resolve, reject) => {
-      const payload = JSON.stringify(body)
+      const payload = body === undefined ? undefined : JSON.stringify(body)
       const req = request({
-        host: '127.0.0.1', port, path, method: 'POST', agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        host: '127.0.0.1', port, path, method, agent,
+        headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
       }, (res) => {
         let data = ''
         res.setEncoding('utf8')
@@ -18,5 +18,9 @@ export function client (port: number, connections = 1) {
       req.on('error', reject)
       req.end(payload)
     })
-  return { post, close: () => agent.destroy() }
+  return {
+    post: (path: string, body: unknown) => send('POST', path, body),
+    get: (path: string) => send('GET', path),
+    close: () => agent.destroy(),
+  }
 }

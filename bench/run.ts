@@ -1,14 +1,18 @@
 /**
  * npm run bench — our server (nut driver) side by side with the approaches users would
  * otherwise pick, on one Xvfb, in one run, interleaved (A B C D A B C D …) so drift hits all
- * alike, printed as p50/p95 and ratios. `--quick` runs a short version; `--smoke` the shortest,
- * which the test suite runs so the bench cannot rot; `--out FILE` writes the JSON elsewhere.
+ * alike, printed as p50/p95 and ratios; then, ours alone, accessibility snapshots of Chromium
+ * showing the test page. `--quick` runs a short version; `--smoke` the shortest, which the
+ * test suite runs so the bench cannot rot; `--out FILE` writes the JSON elsewhere.
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
+import { readBusAddress } from '../drivers/atspi/root-address.ts'
 import { startXvfb } from '../drivers/x11/xvfb.ts'
 import { client } from './http-client.ts'
 
@@ -17,6 +21,7 @@ const quick = smoke || process.argv.includes('--quick')
 const ITERATIONS = smoke ? 1 : quick ? 3 : 30
 const KIND_BUDGET_MS = smoke ? 400 : quick ? 1500 : 6000
 const THROUGHPUT_MS = smoke ? 300 : quick ? 1000 : 10_000
+const SNAPSHOTS = smoke ? 2 : quick ? 5 : 30
 const outIndex = process.argv.indexOf('--out')
 const OUT = outIndex > 0 ? new URL(process.argv[outIndex + 1]!, `file://${process.cwd()}/`) : new URL('./results/latest.json', import.meta.url)
 const root = new URL('..', import.meta.url)
@@ -145,6 +150,66 @@ async function coldStart (): Promise<number> {
   }
 }
 
+const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser']
+const TEST_PAGE = new URL('../test/fixtures/accessibility/page.html', import.meta.url).href
+export const SNAPSHOT_KIND = 'accessibility snapshot (foreground)'
+
+/**
+ * GET /accessibility (foreground) on our server while Chromium shows the accessibility test
+ * page: p50/p95 of whole snapshots, once the page's tree is there. The server's first snapshot
+ * starts its accessibility bus, whose address is then on the root window; Chromium is given it
+ * (and --force-renderer-accessibility: it builds the web content's tree only for a screen reader).
+ */
+async function accessibilitySnapshots (port: number, display: string) {
+  const http = client(port)
+  const profile = await mkdtemp(join(tmpdir(), 'cg-bench-chromium-'))
+  let chromium: ChildProcess | undefined
+  try {
+    const first = await http.get('/accessibility')
+    if (first.status !== 200) throw new Error(`GET /accessibility: ${first.status} ${first.body.slice(0, 200)}`)
+    const address = await waitFor(() => readBusAddress(display), 5000, 'the accessibility bus on the root window')
+    chromium = spawn(CHROMIUM.find((path) => existsSync(path)) ?? 'chromium', [
+      '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', `--user-data-dir=${profile}`, '--password-store=basic', '--noerrdialogs', '--disable-infobars',
+      '--hide-crash-restore-bubble', '--force-renderer-accessibility', '--kiosk', TEST_PAGE,
+    ], { env: { ...process.env, DISPLAY: display, AT_SPI_BUS_ADDRESS: address }, stdio: 'ignore', detached: true })
+    const started = performance.now()
+    await waitFor(async () => {
+      const response = await http.get('/accessibility')
+      return response.status === 200 && response.body.includes('"name":"Save"') ? true : undefined
+    }, 30_000, "Chromium's test page in the tree")
+    const readyMs = Math.round(performance.now() - started)
+    const samples: number[] = []
+    let nodes = 0
+    for (let i = 0; i < SNAPSHOTS; i++) {
+      const begun = performance.now()
+      const response = await http.get('/accessibility')
+      samples.push(performance.now() - begun)
+      if (response.status !== 200) throw new Error(`GET /accessibility: ${response.status} ${response.body.slice(0, 200)}`)
+      nodes = (response.body.match(/"id":"e\d+"/g) ?? []).length
+    }
+    return { kind: SNAPSHOT_KIND, p50: percentile(samples, 50), p95: percentile(samples, 95), n: samples.length, nodes, chromiumReadyMs: readyMs }
+  } finally {
+    http.close()
+    if (chromium?.pid !== undefined && chromium.exitCode === null) {
+      const exited = new Promise((resolve) => chromium!.once('exit', resolve))
+      try { process.kill(-chromium.pid, 'SIGKILL') } catch { /* already gone */ }
+      await exited
+    }
+    await rm(profile, { recursive: true, force: true })
+  }
+}
+
+async function waitFor<T> (probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe().catch(() => undefined)
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`no ${what} after ${timeoutMs} ms`)
+    await delay(100)
+  }
+}
+
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1))
 
 async function main () {
@@ -168,6 +233,7 @@ async function main () {
     const load = await throughput(ours.port)
     const rss = await rssMb(servers[0]!.process.pid!)
     const cold = await coldStart()
+    const snapshots = await accessibilitySnapshots(ours.port, xvfb.display)
 
     const names = servers.map((s) => s.name)
     const header = ['action', ...names.map((n) => `${n} p50/p95 ms`), ...names.slice(1).map((n) => `÷ ${n.split(' ')[0]}`)]
@@ -180,6 +246,12 @@ async function main () {
         ...names.slice(1).map((n) => `${(row.results[n]!.p50 / ourP50).toFixed(1)}x`),
       ].join(' | '))
     }
+    // No baseline reads an accessibility tree: ours alone, no ratios.
+    console.log([
+      `${snapshots.kind}`, `${fmt(snapshots.p50)} / ${fmt(snapshots.p95)}`,
+      ...names.slice(1).map(() => 'no baseline'), ...names.slice(1).map(() => '—'),
+    ].join(' | '))
+    console.log(`  (Chromium's test page, ${snapshots.nodes} nodes, ${snapshots.n} snapshots; the page's tree took ${snapshots.chromiumReadyMs} ms to appear)`)
     console.log(`throughput: ${load.perSecond} moves/s with 10 keep-alive clients (${load.requests} requests, p99 ${fmt(load.p99)} ms, ${load.errors} errors)`)
     console.log(`cold start (npm start's server with its own Xvfb → first action): ${cold} ms`)
     console.log(`RSS after the run (server + driver worker): ${rss} MB`)
@@ -197,7 +269,7 @@ async function main () {
     ]
     for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
     await mkdir(new URL('.', OUT), { recursive: true })
-    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), rows, throughput: load, coldStartMs: cold, rssMb: rss, targets }, null, 2))
+    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), rows, accessibility: snapshots, throughput: load, coldStartMs: cold, rssMb: rss, targets }, null, 2))
     console.log('bench: done')
   } finally {
     for (const child of processes) child.kill('SIGKILL')
