@@ -29,8 +29,11 @@ export async function startOracle (t: TestContext, display: string, size = { wid
   let events: OracleEvent[] = []
   const server = createServer((request, response) => {
     if (request.method === 'POST' && request.url === '/ev') {
+      // Decoded as one stream: a character split between two chunks decoded chunk by chunk
+      // would arrive as two U+FFFD (it did, in long textarea values).
+      request.setEncoding('utf8')
       let body = ''
-      request.on('data', (chunk) => { body += chunk })
+      request.on('data', (chunk: string) => { body += chunk })
       request.on('end', () => { events.push(...JSON.parse(body)); response.end('ok') })
       return
     }
