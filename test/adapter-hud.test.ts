@@ -69,17 +69,17 @@ const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof 
   {
     name: 'selector on a click',
     payload: { type: 'click', point: null, selector: '#submit', button: 'left', pattern: null, hold_keys: null },
-    body: badRequest('ERR_UNSUPPORTED_ACTION', 'click: selector "#submit" cannot be used: targeting an element needs the accessibility tree, which this server does not read; send a point instead'),
+    body: badRequest('ERR_UNSUPPORTED_ACTION', 'click: selector "#submit" cannot be used: a CSS selector names no element of the accessibility tree (its elements have ids such as e14, from get_accessibility_tree, for element_action); send a point instead'),
   },
   {
     name: 'selector on type, inside a list',
     payload: [{ type: 'wait', time: 10 }, { type: 'type', text: 'hi', selector: 'input[name=q]', enter_after: false }],
-    body: badRequest('ERR_UNSUPPORTED_ACTION', '[1] type: selector "input[name=q]" cannot be used: targeting an element needs the accessibility tree, which this server does not read; send a point instead'),
+    body: badRequest('ERR_UNSUPPORTED_ACTION', '[1] type: selector "input[name=q]" cannot be used: a CSS selector names no element of the accessibility tree (its elements have ids such as e14, from get_accessibility_tree, for element_action); send a point instead'),
   },
   {
     name: 'selector on move',
     payload: { type: 'move', point: null, selector: '.menu', offset: null },
-    body: badRequest('ERR_UNSUPPORTED_ACTION', 'move: selector ".menu" cannot be used: targeting an element needs the accessibility tree, which this server does not read; send a point instead'),
+    body: badRequest('ERR_UNSUPPORTED_ACTION', 'move: selector ".menu" cannot be used: a CSS selector names no element of the accessibility tree (its elements have ids such as e14, from get_accessibility_tree, for element_action); send a point instead'),
   },
   {
     name: 'an offset without a point',

@@ -32,7 +32,7 @@ const common = {
   reasoning: Nullable(Type.String({ description: 'Ignored: the agent\'s reasoning.' })),
 }
 
-const Selector = Nullable(Type.String({ description: 'Refused: targeting an element needs the accessibility tree; send a point.' }))
+const Selector = Nullable(Type.String({ description: 'Refused: a CSS selector names no accessibility element (element_action takes the ids get_accessibility_tree gives); send a point.' }))
 
 const Click = Type.Object({
   type: Type.Literal('click'),

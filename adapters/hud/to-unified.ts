@@ -96,7 +96,7 @@ function translateOne (cla: HudAction, where: string, responses: string[]): Unif
 
 function refuseSelector (selector: string | null | undefined, where: string) {
   if (selector == null) return
-  throw new UnsupportedAction(`${where}: selector ${JSON.stringify(selector)} cannot be used: targeting an element needs the accessibility tree, which this server does not read; send a point instead`)
+  throw new UnsupportedAction(`${where}: selector ${JSON.stringify(selector)} cannot be used: a CSS selector names no element of the accessibility tree (its elements have ids such as e14, from get_accessibility_tree, for element_action); send a point instead`)
 }
 
 /** One click per run of clicks whose gaps are within DOUBLE_CLICK_MS, with waits for longer gaps. */
