@@ -72,6 +72,7 @@ export class SupervisedDesktop implements Driver {
   /** Why our window manager is not running, when it is not. */
   #windowManagerFailure?: string
   readonly #launcher: Launcher
+  readonly #replaced: Array<() => void> = []
   readonly windows: WindowControl
 
   constructor (options: SupervisedDesktopOptions) {
@@ -98,6 +99,10 @@ export class SupervisedDesktop implements Driver {
 
   /** PIDs of the applications launch_app started that still run. */
   get launchedPids (): number[] { return this.#launcher.pids }
+
+  onReplaced (listener: () => void): void {
+    this.#replaced.push(listener)
+  }
 
   ready (): boolean { return !this.#restarting && this.#driver?.ready() === true }
 
@@ -241,6 +246,7 @@ export class SupervisedDesktop implements Driver {
         }
         await this.#connect()
         this.restarts++
+        for (const listener of this.#replaced) listener()
         this.#options.log.info({ display: this.#display, ms: Math.round(performance.now() - started), attempt }, 'desktop restarted')
         return
       } catch (error) {

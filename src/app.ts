@@ -109,6 +109,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ...(options.launchTimeoutMs !== undefined && { launchTimeoutMs: options.launchTimeoutMs }),
   })
   app.decorate('executor', executor)
+  options.driver.onReplaced?.(() => executor.desktopReplaced())
   app.decorate('actionSchemas', actionSchemas)
   app.decorate('desktopInfo', options.desktop ?? {})
 

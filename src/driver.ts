@@ -83,6 +83,13 @@ export interface Driver {
   /** Grabs the screen (or a rectangle of it) as raw pixels. */
   screenshot(region?: Rect): Promise<RawImage>
 
+  /**
+   * Calls `listener` each time the desktop behind the driver is replaced (its X server died
+   * and a new one took its place): what was held, and the screen, went with the old one.
+   * Only drivers that restart their desktop have it.
+   */
+  onReplaced?(listener: () => void): void
+
   /** Window management, when the desktop has it; without it the window actions are refused (400). */
   readonly windows?: WindowControl | undefined
 }

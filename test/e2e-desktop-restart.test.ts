@@ -44,3 +44,23 @@ t.test(`recovers from ${KILLS} X server deaths in a row`, async (t) => {
   const health = await app.inject({ url: '/health' })
   t.match(health.json(), { status: 'ok', ready: true, display: desktop.display })
 })
+
+t.test('what was held goes with the X server: a replaced desktop holds nothing', async (t) => {
+  const desktop = new SupervisedDesktop({ screen: '1024x768x24', log: pino({ level: 'silent' }) })
+  const app = await buildApp({ driver: desktop, logger: pino({ level: 'silent' }), desktop })
+  t.teardown(() => app.close())
+  await app.ready()
+  const hold = await app.inject({ method: 'POST', url: '/computer', payload: { action: 'press_key', keys: ['shift'], press_type: 'down' } })
+  t.equal(hold.statusCode, 200)
+  const health = async () => (await app.inject({ url: '/health' })).json()
+  t.strictSame((await health()).held, { keys: ['shift'], buttons: [] }, 'Shift is held')
+  const xvfbPid = Number((await import('node:child_process')).execFileSync('pgrep', ['-f', `Xvfb ${desktop.display} `]).toString().trim().split('\n')[0])
+  process.kill(xvfbPid, 'SIGKILL')
+  // No action in between (a failing one would also drop what was held): only the restart.
+  const killedAt = performance.now()
+  while (desktop.restarts === 0 && performance.now() - killedAt < 15_000) await new Promise((resolve) => setTimeout(resolve, 20))
+  t.equal(desktop.restarts, 1, 'the desktop was replaced')
+  const after = await health()
+  t.equal(after.ready, true)
+  t.strictSame(after.held, { keys: [], buttons: [] }, 'the new desktop holds nothing, and says so')
+})
