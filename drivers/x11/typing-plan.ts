@@ -59,8 +59,6 @@ export function liveKeys ({ minKeycode, rows }: KeyboardMapping, bound: Bound): 
   }
   rows.forEach((row, i) => {
     const keycode = minKeycode + i
-    // Keycode 8 has no XKB key name: XKB clients (Chromium) read no keysym from it.
-    if (keycode < FIRST_XKB_KEYCODE) return
     if (bound.has(keycode) || row.every((sym) => sym === 0)) { spare.push(keycode); return }
     // Level 1 everywhere before level 2 anywhere: 'a' must not be typed as Shift+something.
     if (row[0] && !strokes.has(row[0])) strokes.set(row[0], { keycode, shift: false })
@@ -75,9 +73,6 @@ export function liveKeys ({ minKeycode, rows }: KeyboardMapping, bound: Bound): 
   })
   return { strokes, spare, shiftKeycode, numLockLevel }
 }
-
-/** The lowest keycode XKB's keycode maps (evdev, base) name. */
-const FIRST_XKB_KEYCODE = 9
 
 /** Keypad keys reach their second level with NumLock, not Shift. */
 const isKeypad = (keysym: number) => keysym >= 0xff80 && keysym <= 0xffbd
