@@ -272,7 +272,16 @@ async function main () {
     await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), rows, accessibility: snapshots, throughput: load, coldStartMs: cold, rssMb: rss, targets }, null, 2))
     console.log('bench: done')
   } finally {
-    for (const child of processes) child.kill('SIGKILL')
+    // SIGTERM first: our server ends what it started (the accessibility bus among them);
+    // whatever has not exited a second later is killed.
+    await Promise.all(processes.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 1000)
+      await exited
+      clearTimeout(timer)
+    }))
     await xvfb.stop()
   }
 }
