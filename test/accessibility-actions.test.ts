@@ -6,73 +6,24 @@
  * the fallbacks when the application declines, ids that no longer resolve (409), refusals
  * before any input (whole bodies), scaling, and the environment launched applications get.
  */
-import { readFile } from 'node:fs/promises'
 import AjvModule from 'ajv'
 import t from 'tap'
 import { CupEnvelope, type CupNode } from '../src/accessibility/schema.ts'
-import { ElementGone, type AccessibilitySource, type AtspiRef, type ElementControl, type RawNode, type RawWindow } from '../src/accessibility/source.ts'
+import type { AtspiRef } from '../src/accessibility/source.ts'
 import { attempts, centreOf } from '../src/accessibility/strategy.ts'
 import { AtspiState, stateWords } from '../src/accessibility/states.ts'
 import { build, post } from './helpers/build.ts'
-import { flatten } from './helpers/a11y.ts'
+import { flatten, recordedSource } from './helpers/a11y.ts'
 
 const Ajv = AjvModule.default
 const validate = new Ajv({ strict: false, allErrors: true }).compile(CupEnvelope)
-const recorded = JSON.parse(await readFile(new URL('./fixtures/accessibility/desktop-raw.json', import.meta.url), 'utf8')) as { windows: RawWindow[], roots: RawNode[] }
 const SCREEN = { width: 1280, height: 800 }
 const key = (ref: AtspiRef) => `${ref.bus}${ref.path}`
-
-interface Scripted extends AccessibilitySource {
-  calls: Array<[string, ...unknown[]]>
-  /** Objects that are gone (ElementGone from every call). */
-  gone: Set<string>
-  /** What DoAction, GrabFocus, SetTextContents and SelectChild answer (default true). */
-  answers: { doAction: boolean, grabFocus: boolean, setText: boolean, select: boolean }
-}
-
-/** The recording as a live desktop: elements answer from their recorded state, and every call is remembered. */
-function scriptedSource (): Scripted {
-  const byRef = new Map(flatten(recorded.roots).map((node) => [key(node.ref), node]))
-  const calls: Scripted['calls'] = []
-  const gone = new Set<string>()
-  const answers = { doAction: true, grabFocus: true, setText: true, select: true }
-  const node = (ref: AtspiRef, call: string, ...args: unknown[]) => {
-    calls.push([call, byRef.get(key(ref))?.name ?? key(ref), ...args])
-    if (gone.has(key(ref))) throw new ElementGone(`${key(ref)} is gone`)
-    return byRef.get(key(ref))!
-  }
-  const elements: ElementControl = {
-    inspect: async (ref) => {
-      const raw = node(ref, 'inspect')
-      return { states: raw.states, actions: raw.actions, interfaces: raw.interfaces, extents: raw.extents }
-    },
-    doAction: async (ref, index) => { node(ref, 'doAction', index); return answers.doAction },
-    grabFocus: async (ref) => { node(ref, 'grabFocus'); return answers.grabFocus },
-    value: async (ref) => { const raw = node(ref, 'value'); return { ...(raw.value ?? { current: 0, min: 0, max: 0 }), step: 1 } },
-    setValue: async (ref, value) => { node(ref, 'setValue', value) },
-    setText: async (ref, text) => { node(ref, 'setText', text); return answers.setText },
-    select: async (ref) => { node(ref, 'select'); return answers.select },
-  }
-  return {
-    calls,
-    gone,
-    answers,
-    unavailable: () => undefined,
-    windows: async () => recorded.windows,
-    walk: async (roots) => {
-      const found = roots.map((ref) => byRef.get(key(ref))!)
-      return { roots: found, nodes: flatten(found).length, truncated: false }
-    },
-    elements,
-    environment: async () => ({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/tmp/session', AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/a11y' }),
-    close: async () => {},
-  }
-}
 
 type TestContext = Parameters<Parameters<typeof t.test>[0]>[0]
 
 async function setup (t: TestContext, options: Parameters<typeof build>[1] = {}) {
-  const source = scriptedSource()
+  const source = await recordedSource()
   const built = await build(t, { accessibility: source, ...options })
   const snapshot = async (query = '') => {
     const response = await post(built.app, `/computer${query}`, { action: 'get_accessibility_tree', scope: 'full' })
@@ -238,7 +189,7 @@ t.test('ids that do not resolve are a 409 that says to take a new snapshot', asy
   t.strictSame(unknown.body, conflict(`element e999 is not in the last accessibility snapshot (its ids are e0..e${count - 1}); ${NEW_SNAPSHOT}`))
 
   const save = id(tree, 'Save', 'button')
-  const saveRef = flatten(recorded.roots).find((node) => node.name === 'Save' && node.role === 'push button')!.ref
+  const saveRef = source.node('Save', 'push button').ref
   source.gone.add(key(saveRef))
   driver.calls.length = 0
   const gone = await act(save, 'click')

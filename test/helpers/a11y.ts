@@ -119,17 +119,20 @@ export interface RecordedSource extends AccessibilitySource {
   calls: Array<[string, ...unknown[]]>
   /** Objects that are gone (ElementGone from every call), by `bus + path`. */
   gone: Set<string>
+  /** What DoAction, GrabFocus, SetTextContents and SelectChild answer (default true). */
+  answers: { doAction: boolean, grabFocus: boolean, setText: boolean, select: boolean }
   /** The recorded node of the given name and AT-SPI role. */
   node: (name: string, role: string) => RawNode
 }
 
-/** The recorded Chromium page and GTK form as a live desktop; every element call succeeds and is remembered. */
+/** The recorded Chromium page and GTK form as a live desktop; every element call is remembered and answers as `answers` says. */
 export async function recordedSource (): Promise<RecordedSource> {
   const recorded = JSON.parse(await readFile(new URL('../fixtures/accessibility/desktop-raw.json', import.meta.url), 'utf8')) as { windows: RawWindow[], roots: RawNode[] }
   const key = (ref: AtspiRef) => `${ref.bus}${ref.path}`
   const byRef = new Map(flatten(recorded.roots).map((raw) => [key(raw.ref), raw]))
   const calls: RecordedSource['calls'] = []
   const gone = new Set<string>()
+  const answers = { doAction: true, grabFocus: true, setText: true, select: true }
   const at = (ref: AtspiRef, call: string, ...args: unknown[]) => {
     calls.push([call, byRef.get(key(ref))?.name ?? key(ref), ...args])
     if (gone.has(key(ref))) throw new ElementGone(`${key(ref)} is gone`)
@@ -140,16 +143,17 @@ export async function recordedSource (): Promise<RecordedSource> {
       const raw = at(ref, 'inspect')
       return { states: raw.states, actions: raw.actions, interfaces: raw.interfaces, extents: raw.extents }
     },
-    doAction: async (ref, index) => { at(ref, 'doAction', index); return true },
-    grabFocus: async (ref) => { at(ref, 'grabFocus'); return true },
+    doAction: async (ref, index) => { at(ref, 'doAction', index); return answers.doAction },
+    grabFocus: async (ref) => { at(ref, 'grabFocus'); return answers.grabFocus },
     value: async (ref) => { const raw = at(ref, 'value'); return { ...(raw.value ?? { current: 0, min: 0, max: 0 }), step: 1 } },
     setValue: async (ref, value) => { at(ref, 'setValue', value) },
-    setText: async (ref, text) => { at(ref, 'setText', text); return true },
-    select: async (ref) => { at(ref, 'select'); return true },
+    setText: async (ref, text) => { at(ref, 'setText', text); return answers.setText },
+    select: async (ref) => { at(ref, 'select'); return answers.select },
   }
   return {
     calls,
     gone,
+    answers,
     node: (name, role) => flatten(recorded.roots).find((raw) => raw.name === name && raw.role === role)!,
     unavailable: () => undefined,
     windows: async () => recorded.windows,
