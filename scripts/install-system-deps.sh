@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # System packages computer-gateway and its tests need, on Debian or Ubuntu. Idempotent:
 # installs only what is missing (apt-get update only then), as root or through sudo. The
-# Dockerfile runs this same script.
+# Dockerfile runs this same script. Nothing is optional: a package that cannot be installed
+# ends the script with an error naming it, so a test can never be skipped for want of it.
 #
 #   scripts/install-system-deps.sh                  # server + tests
 #   scripts/install-system-deps.sh --server-only    # what the server needs at run time
@@ -12,22 +13,22 @@ set -euo pipefail
 # without a libnut name) and types non-ASCII; x11-xkb-utils has setxkbmap (layout pinned to
 # US); x11-xserver-utils has xmodmap (the keymap the driver reads), xrandr and xsetroot;
 # xclip for clipboard typing; imagemagick is what screenshot-desktop shells out to; libxtst6
-# is what libnut's prebuilt binary links; xauth for displays with cookies; procps for pgrep;
-# jwm is the (EWMH) window manager started on our own Xvfb for the window actions;
-# dbus-daemon and at-spi2-core (at-spi-bus-launcher, at-spi2-registryd) are the session and
-# accessibility buses GET /accessibility reads the tree over.
+# is what libnut's prebuilt binary links; xauth makes the display's X authority cookie;
+# procps for pgrep; jwm is the (EWMH) window manager started on our own Xvfb for the window
+# actions; dbus-daemon and at-spi2-core (at-spi-bus-launcher, at-spi2-registryd) are the
+# session and accessibility buses GET /accessibility reads the tree over.
 server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 xauth procps fonts-dejavu-core jwm dbus-daemon at-spi2-core)
 # The tests: real X applications to act on (xterm, xev and xprop from x11-utils, Chromium as
-# the event oracle, yad as a small GTK form for the accessibility tree, openbox beside it) and xinput to read
-# what X holds down.
-tests=(x11-utils xinput xterm openbox yad)
+# the event oracle, yad as a small GTK form for the accessibility tree, openbox beside it) and
+# xinput to read what X holds down.
+tests=(x11-utils xinput xterm openbox yad chromium)
 
 server_only=false
 extra=()
 for arg in "$@"; do
   case "$arg" in
     --server-only) server_only=true ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     -*) echo "install-system-deps: unknown option $arg" >&2; exit 2 ;;
     *) extra+=("$arg") ;;
   esac
@@ -37,9 +38,9 @@ wanted=("${server[@]}" "${extra[@]}")
 $server_only || wanted+=("${tests[@]}")
 
 if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
-  echo "install-system-deps: this is not a Debian/Ubuntu system (no apt-get); skipping." >&2
-  echo "  Install these (or your distribution's equivalents) yourself: ${wanted[*]}$($server_only || echo ' chromium')" >&2
-  exit 0
+  echo "install-system-deps: this is not a Debian/Ubuntu system (no apt-get)." >&2
+  echo "  Install these (or your distribution's equivalents), then run npm run setup again: ${wanted[*]}" >&2
+  exit 1
 fi
 
 as_root=()
@@ -54,36 +55,57 @@ fi
 # sudo resets the environment, so the variable goes on the command line.
 apt_get() { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "$@"; }
 
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
-has_candidate() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'; }
+# No `| grep -q` here: grep -q leaves at its first match, the writer dies of SIGPIPE, and
+# under pipefail the whole test counts as failed (that once skipped Chromium on a fresh machine).
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = 'install ok installed' ]; }
+candidate() { apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | head -n 1; }
+
+# Debian calls it chromium; Ubuntu's chromium-browser is a snap wrapper and counts if present.
+alternative() { case "$1" in chromium) echo chromium-browser ;; esac; }
 
 missing=()
-for package in "${wanted[@]}"; do installed "$package" || missing+=("$package"); done
-# Debian calls it chromium; Ubuntu only has chromium-browser, which may need snapd.
-want_chromium=false
-if ! $server_only && ! installed chromium && ! installed chromium-browser; then want_chromium=true; fi
+for package in "${wanted[@]}"; do
+  if installed "$package"; then continue; fi
+  alt=$(alternative "$package")
+  if [ -n "$alt" ] && installed "$alt"; then continue; fi
+  missing+=("$package")
+done
 
-if [ ${#missing[@]} -eq 0 ] && ! $want_chromium; then
+if [ ${#missing[@]} -eq 0 ]; then
   echo "install-system-deps: everything is installed"
   exit 0
 fi
 
-echo "install-system-deps: installing ${missing[*]}$($want_chromium && echo ' chromium')"
+echo "install-system-deps: installing ${missing[*]}"
 apt_get update -qq
-if [ ${#missing[@]} -gt 0 ]; then
-  apt_get install -y -qq --no-install-recommends "${missing[@]}"
+
+# Each package must have an installation candidate; say which do not, all at once.
+unavailable=()
+resolved=()
+for package in "${missing[@]}"; do
+  c=$(candidate "$package")
+  if [ -n "$c" ] && [ "$c" != '(none)' ]; then resolved+=("$package"); continue; fi
+  alt=$(alternative "$package")
+  if [ -n "$alt" ]; then
+    c=$(candidate "$alt")
+    if [ -n "$c" ] && [ "$c" != '(none)' ]; then resolved+=("$alt"); continue; fi
+  fi
+  unavailable+=("$package")
+done
+if [ ${#unavailable[@]} -gt 0 ]; then
+  echo "install-system-deps: error: no installation candidate in the apt sources for: ${unavailable[*]}" >&2
+  exit 1
 fi
 
-if $want_chromium; then
-  chromium=''
-  if has_candidate chromium; then chromium=chromium
-  elif has_candidate chromium-browser; then chromium=chromium-browser
-  fi
-  # Only the Chromium event-oracle tests need it: a failure here is a warning, not an error.
-  if [ -z "$chromium" ]; then
-    echo "install-system-deps: warning: no chromium package in the apt sources; the Chromium-based tests will be skipped" >&2
-  elif ! apt_get install -y -qq --no-install-recommends "$chromium"; then
-    echo "install-system-deps: warning: installing $chromium failed (on Ubuntu it needs snapd); the Chromium-based tests will be skipped" >&2
-  fi
+if ! apt_get install -y -qq --no-install-recommends "${resolved[@]}"; then
+  echo "install-system-deps: error: apt-get could not install: ${resolved[*]}" >&2
+  exit 1
+fi
+# Confirm, by name, that every package really is there now.
+failed=()
+for package in "${resolved[@]}"; do installed "$package" || failed+=("$package"); done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "install-system-deps: error: still not installed after apt-get: ${failed[*]}" >&2
+  exit 1
 fi
 echo "install-system-deps: done"
