@@ -5,15 +5,17 @@
  * showing the test page. `--quick` runs a short version; `--smoke` the shortest, which the
  * test suite runs so the bench cannot rot; `--out FILE` writes the JSON elsewhere.
  */
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
 import { readBusAddress } from '../drivers/atspi/root-address.ts'
 import { startXvfb } from '../drivers/x11/xvfb.ts'
+import { chromiumBinary, spawnOwned, stopOwned } from '../test/helpers/processes.ts'
 import { client } from './http-client.ts'
 
 const smoke = process.argv.includes('--smoke')
@@ -53,12 +55,12 @@ function startOurs (display: string | undefined, port: number): ChildProcess {
   if (display) env.DISPLAY = display
   else delete env.DISPLAY
   // As `npm start` runs it: compiled (npm run setup builds dist/; the bench builds it when missing).
-  return spawn(process.execPath, ['dist/src/server.js', '--port', String(port)], { cwd: root, env, stdio: 'ignore' })
+  return spawnOwned(undefined, process.execPath, ['dist/src/server.js', '--port', String(port)], { cwd: root, env, stdio: 'ignore' })
 }
 
 function startBaseline (mode: string, display: string, port: number): ChildProcess {
-  return fork(new URL('./baseline-server.ts', import.meta.url), [mode, String(port)], {
-    cwd: root, env: { ...process.env, DISPLAY: display }, execArgv: ['--import', 'tsx'], stdio: 'ignore',
+  return spawnOwned(undefined, process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./baseline-server.ts', import.meta.url)), mode, String(port)], {
+    cwd: root, env: { ...process.env, DISPLAY: display }, stdio: 'ignore',
   })
 }
 
@@ -145,12 +147,10 @@ async function coldStart (): Promise<number> {
     await waitHttp(port, { action: 'move_mouse', coordinates: [1, 1] })
     return Math.round(performance.now() - started)
   } finally {
-    child.kill('SIGTERM')
-    await new Promise((resolve) => child.once('exit', resolve))
+    await stopOwned(child)
   }
 }
 
-const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser']
 const TEST_PAGE = new URL('../test/fixtures/accessibility/page.html', import.meta.url).href
 export const SNAPSHOT_KIND = 'accessibility snapshot (foreground)'
 
@@ -168,11 +168,11 @@ async function accessibilitySnapshots (port: number, display: string) {
     const first = await http.get('/accessibility')
     if (first.status !== 200) throw new Error(`GET /accessibility: ${first.status} ${first.body.slice(0, 200)}`)
     const address = await waitFor(() => readBusAddress(display), 5000, 'the accessibility bus on the root window')
-    chromium = spawn(CHROMIUM.find((path) => existsSync(path)) ?? 'chromium', [
+    chromium = spawnOwned(undefined, chromiumBinary(), [
       '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update',
       '--disable-sync', `--user-data-dir=${profile}`, '--password-store=basic', '--noerrdialogs', '--disable-infobars',
       '--hide-crash-restore-bubble', '--force-renderer-accessibility', '--kiosk', TEST_PAGE,
-    ], { env: { ...process.env, DISPLAY: display, AT_SPI_BUS_ADDRESS: address }, stdio: 'ignore', detached: true })
+    ], { env: { ...process.env, DISPLAY: display, AT_SPI_BUS_ADDRESS: address }, stdio: 'ignore', group: true })
     const started = performance.now()
     await waitFor(async () => {
       const response = await http.get('/accessibility')
@@ -191,11 +191,7 @@ async function accessibilitySnapshots (port: number, display: string) {
     return { kind: SNAPSHOT_KIND, p50: percentile(samples, 50), p95: percentile(samples, 95), n: samples.length, nodes, chromiumReadyMs: readyMs }
   } finally {
     http.close()
-    if (chromium?.pid !== undefined && chromium.exitCode === null) {
-      const exited = new Promise((resolve) => chromium!.once('exit', resolve))
-      try { process.kill(-chromium.pid, 'SIGKILL') } catch { /* already gone */ }
-      await exited
-    }
+    if (chromium) await stopOwned(chromium, true)
     await rm(profile, { recursive: true, force: true })
   }
 }
@@ -218,7 +214,7 @@ async function main () {
   const processes: ChildProcess[] = []
   try {
     // A window to act on: typing and clicks land in an xterm that discards its input.
-    processes.push(spawn('xterm', ['-geometry', '200x60+0+0', '-e', 'cat > /dev/null'], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' }))
+    processes.push(spawnOwned(undefined, 'xterm', ['-geometry', '200x60+0+0', '-e', 'cat > /dev/null'], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' }))
     const servers: Server[] = []
     const ours = { name: 'ours (nut)', port: await freePort() }
     servers.push({ ...ours, process: startOurs(xvfb.display, ours.port) })
@@ -274,14 +270,7 @@ async function main () {
   } finally {
     // SIGTERM first: our server ends what it started (the accessibility bus among them);
     // whatever has not exited a second later is killed.
-    await Promise.all(processes.map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 1000)
-      await exited
-      clearTimeout(timer)
-    }))
+    await Promise.all(processes.map((child) => stopOwned(child)))
     await xvfb.stop()
   }
 }

@@ -5,8 +5,6 @@
  * teardown. Above the driver: the recorded desktop (test/fixtures/accessibility) as a source
  * whose elements answer from their recorded state and remember every call.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -18,10 +16,9 @@ import type { CupEnvelope } from '../../src/accessibility/schema.ts'
 import { ElementGone, type AccessibilitySource, type AtspiRef, type ElementControl, type RawNode, type RawWindow } from '../../src/accessibility/source.ts'
 import { NutDriver } from '../../drivers/nut/nut-driver.ts'
 import { AtspiDesktop } from '../../drivers/atspi/atspi-desktop.ts'
+import { chromiumBinary, spawnOwned } from './processes.ts'
 
 interface TestContext { teardown: (fn: () => unknown) => void }
-
-const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser']
 
 /** The app on `display` with an accessibility reader of its own; returns both, closed at teardown. */
 export async function buildA11yApp (t: TestContext, display: string) {
@@ -35,20 +32,9 @@ export async function buildA11yApp (t: TestContext, display: string) {
   return { app, accessibility, bus }
 }
 
-function killOnTeardown (t: TestContext, child: ChildProcess, group = false) {
-  t.teardown(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    if (group) process.kill(-child.pid!, 'SIGKILL')
-    else child.kill('SIGKILL')
-    await exited
-  })
-}
-
 /** A window manager, so that the focused window is ACTIVE and Chromium's kiosk fills the screen. */
 export async function startWindowManager (t: TestContext, display: string) {
-  const openbox = spawn('openbox', ['--sm-disable'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' })
-  killOnTeardown(t, openbox)
+  const openbox = spawnOwned(t, 'openbox', ['--sm-disable'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' })
   await delay(300)
   return openbox
 }
@@ -70,16 +56,15 @@ export async function serveFixturePage (t: TestContext): Promise<string> {
  * --force-renderer-accessibility (it builds the web content's tree only for a screen reader).
  */
 export async function startChromium (t: TestContext, display: string, env: Record<string, string>, url: string) {
+  const binary = chromiumBinary()
   const profile = await mkdtemp(join(tmpdir(), 'cg-a11y-chromium-'))
-  const binary = CHROMIUM.find((path) => existsSync(path)) ?? 'chromium'
-  const chromium = spawn(binary, [
+  t.teardown(() => rm(profile, { recursive: true, force: true }))
+  const chromium = spawnOwned(t, binary, [
     '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--window-position=0,0',
     '--password-store=basic', '--disable-features=Translate,MediaRouter', '--noerrdialogs', '--disable-infobars',
     '--hide-crash-restore-bubble', '--force-renderer-accessibility', '--kiosk', url,
-  ], { env: { ...process.env, ...env, DISPLAY: display }, stdio: 'ignore', detached: true })
-  killOnTeardown(t, chromium, true)
-  t.teardown(() => rm(profile, { recursive: true, force: true }))
+  ], { env: { ...process.env, ...env, DISPLAY: display }, stdio: 'ignore', group: true })
   return chromium
 }
 
@@ -87,12 +72,11 @@ export async function startChromium (t: TestContext, display: string, env: Recor
 export function startGtkForm (t: TestContext, display: string, env: Record<string, string>, title = 'Shipping') {
   const environment: NodeJS.ProcessEnv = { ...process.env, ...env, DISPLAY: display }
   for (const [name, value] of Object.entries(env)) if (value === '') delete environment[name]
-  const yad = spawn('yad', [
+  const yad = spawnOwned(t, 'yad', [
     '--form', `--title=${title}`, '--width=360', '--posx=700', '--posy=420',
     '--field=Recipient', '--field=Express:CHK', '--field=Parcels:NUM',
     'Grace Hopper', 'TRUE', '3!1..9!1',
   ], { env: environment, stdio: 'ignore' })
-  killOnTeardown(t, yad)
   return yad
 }
 

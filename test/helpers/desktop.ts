@@ -2,13 +2,14 @@
  * End-to-end helpers: a real Xvfb per test file on a free display, the app over the real
  * nut driver on it, X clients started on it, and every process ended by PID at teardown.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import pino from 'pino'
 import { buildApp } from '../../src/app.ts'
 import { NutDriver } from '../../drivers/nut/nut-driver.ts'
 import { startXvfb, type Xvfb } from '../../drivers/x11/xvfb.ts'
+import { spawnOwned } from './processes.ts'
 
 const run = promisify(execFile)
 
@@ -52,17 +53,11 @@ export async function cursorFromX (display: string): Promise<[number, number]> {
   return [Number(match![1]), Number(match![2])]
 }
 
-/** Starts an X client on the display; its stdout is collected; killed by PID at teardown. */
+/** Starts an X client on the display; its stdout is collected; ended by PID at teardown (see processes.ts). */
 export function startClient (t: TestContext, display: string, command: string, args: string[]) {
-  const child: ChildProcess = spawn(command, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'ignore'] })
+  const child = spawnOwned(t, command, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'ignore'] })
   let output = ''
   child.stdout!.on('data', (chunk) => { output += chunk })
-  t.teardown(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGKILL')
-    await exited
-  })
   return { child, output: () => output, clear: () => { output = '' } }
 }
 

@@ -3,14 +3,13 @@
  * event it receives and posts them to a recorder here, shown full screen by Chromium on the
  * test's Xvfb. What the page records is what a real application saw.
  */
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as delay } from 'node:timers/promises'
+import { chromiumBinary, spawnOwned } from './processes.ts'
 
 interface TestContext { teardown: (fn: () => unknown) => void }
 
@@ -21,8 +20,6 @@ export interface OracleEvent {
 }
 
 const JWMRC = fileURLToPath(new URL('../../drivers/x11/jwmrc', import.meta.url))
-// The binary itself, not Debian's wrapper script (which adds flags of its own).
-const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser']
 
 export async function startOracle (t: TestContext, display: string, size = { width: 1280, height: 800 }) {
   const page = await readFile(new URL('../fixtures/oracle/page.html', import.meta.url), 'utf8')
@@ -49,32 +46,19 @@ export async function startOracle (t: TestContext, display: string, size = { wid
   // A window manager makes kiosk mode truly full screen (without one the viewport is 1279x799).
   // The server's own (jwm): openbox spends ~50 ms on every keymap change, and the typer makes
   // one per character the layout lacks, so it stopped mapping windows for seconds.
-  const wm = spawn('jwm', ['-f', JWMRC], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' })
-  t.teardown(async () => {
-    if (wm.exitCode !== null || wm.signalCode !== null) return
-    const exited = new Promise((resolve) => wm.once('exit', resolve))
-    wm.kill('SIGKILL')
-    await exited
-  })
+  spawnOwned(t, 'jwm', ['-f', JWMRC], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' })
   await delay(200)
 
+  const binary = chromiumBinary()
   const profile = await mkdtemp(join(tmpdir(), 'cg-chromium-'))
-  const binary = CHROMIUM.find((path) => existsSync(path)) ?? 'chromium'
-  const chromium = spawn(binary, [
+  t.teardown(() => rm(profile, { recursive: true, force: true }))
+  // Its own process group: the renderers, zygote and crash handlers go with it.
+  spawnOwned(t, binary, [
     '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--window-position=0,0',
     `--window-size=${size.width},${size.height}`, '--password-store=basic', '--disable-features=Translate,MediaRouter',
     '--noerrdialogs', '--disable-infobars', '--hide-crash-restore-bubble', '--kiosk', `http://127.0.0.1:${port}/`,
-  ], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore', detached: true })
-  t.teardown(async () => {
-    if (chromium.exitCode === null && chromium.signalCode === null) {
-      const exited = new Promise((resolve) => chromium.once('exit', resolve))
-      // Its own process group: the renderers, zygote and crash handlers go with it.
-      process.kill(-chromium.pid!, 'SIGKILL')
-      await exited
-    }
-    await rm(profile, { recursive: true, force: true })
-  })
+  ], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore', group: true })
 
   const deadline = Date.now() + 20_000
   while (!events.some((e) => e.type === 'ready' && e.width === size.width && e.height === size.height)) {
