@@ -3,7 +3,8 @@
 #   docker run --rm -p 8000:8000 -e API_TOKEN=change-me computer-gateway
 # Inside the container the server listens on 0.0.0.0, which it refuses to do without a token:
 # pass API_TOKEN (or append --allow-unauthenticated to the command, on a trusted network only).
-FROM node:20-bookworm-slim
+# Node 24 LTS (maintained to 2028-04-30); .ci/run runs the whole test suite under Node 24 too.
+FROM node:24-bookworm-slim
 
 # The same system setup as `npm run setup`, minus what only the tests use (Chromium, xterm…),
 # plus tini: PID 1 must reap zombies (Xvfb's xkbcomp, xdotool, xclip) and pass signals on.
