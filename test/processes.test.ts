@@ -26,7 +26,7 @@ async function gone (pid: number, timeoutMs = 3000): Promise<boolean> {
 }
 
 /** Runs the owner script; resolves with its child's PID once printed, and the owner itself. */
-async function owner (t: Tap.Test, how: string) {
+async function owner (t: { teardown: (fn: () => unknown) => void }, how: string) {
   const child = spawn(process.execPath, ['--import=tsx', OWNER, how], { stdio: ['ignore', 'pipe', 'ignore'] })
   t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
   const pid = await new Promise<number>((resolve, reject) => {
