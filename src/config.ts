@@ -23,6 +23,8 @@ export interface Config {
   apps: Record<string, string[]>
   /** How long launch_app waits for the application's first window. */
   launchTimeoutMs: number
+  /** How long a shutdown may take before the process exits anyway. */
+  shutdownGraceMs: number
   help: boolean
 }
 
@@ -35,7 +37,8 @@ interface Flag {
   multiple?: boolean
 }
 
-const FLAGS = {
+/** Every flag with its environment variable: the one list `--help`, the parser and the deploy manifests' tests read. */
+export const FLAGS = {
   host: { env: 'HOST', default: '127.0.0.1', help: 'address to listen on' },
   port: { env: 'PORT', default: '8000', help: 'port to listen on' },
   token: { env: 'API_TOKEN', help: 'API token; required by every route but GET /health when set' },
@@ -59,6 +62,7 @@ const FLAGS = {
       'ALLOW_APPS holds them all: a JSON object {"name": ["command", "arg", …]} or \'name=command arg …;name2=…\'',
   },
   'launch-timeout': { env: 'LAUNCH_TIMEOUT', default: '10', help: 'seconds launch_app waits for the application\'s first window' },
+  'shutdown-grace': { env: 'SHUTDOWN_GRACE', default: '10', help: 'seconds a shutdown (SIGTERM, SIGINT) may take before the server exits anyway; what it started is ended within it' },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -139,6 +143,7 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv): Config {
     },
     apps: allowedApps(values['allow-app'] as string[] | undefined, env.ALLOW_APPS),
     launchTimeoutMs: Math.round(positiveNumber('launch-timeout', get('launch-timeout')!) * 1000),
+    shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
     help: on('help'),
   }
   if (!LOOPBACK.test(config.host) && !config.token && !config.allowUnauthenticated) {

@@ -34,7 +34,7 @@ async function main (): Promise<void> {
     logger: log,
     desktop,
   })
-  closeWithGrace({ delay: 10_000, logger: log }, async ({ signal, err }) => {
+  closeWithGrace({ delay: config.shutdownGraceMs, logger: log }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'shutting down after an error')
     else log.info({ signal }, 'shutting down')
     await app.close()

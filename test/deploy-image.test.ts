@@ -1,0 +1,166 @@
+/**
+ * The Docker image, proven without a Docker engine: the Dockerfile's invariants, and the
+ * server run exactly as the image runs it — the files the build context keeps (.dockerignore),
+ * compiled, dev dependencies pruned, the image's ENV and CMD, a token on 0.0.0.0 — driving a
+ * real action on its own desktop, then ending everything it started on SIGTERM.
+ */
+import { execFile, execFileSync } from 'node:child_process'
+import { cp, link, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import { promisify } from 'node:util'
+import sharp from 'sharp'
+import t from 'tap'
+import { FLAGS } from '../src/config.ts'
+import { spawnOwned, stopOwned } from './helpers/processes.ts'
+
+const run = promisify(execFile)
+const ROOT = new URL('..', import.meta.url).pathname
+const TOKEN = 'image-test-token-0123456789abcdef'
+/** Node's LTS lines and the day each stops being maintained (nodejs/Release). */
+const LTS_END: Record<number, string> = { 22: '2027-04-30', 24: '2028-04-30', 26: '2029-04-30' }
+
+interface Instruction { name: string, args: string }
+
+/** The Dockerfile's instructions, continuation lines joined, comments dropped. */
+async function dockerfile (): Promise<Instruction[]> {
+  const text = (await readFile(join(ROOT, 'Dockerfile'), 'utf8')).split('\n').filter((line) => !/^\s*#/.test(line)).join('\n')
+  return text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim()).filter(Boolean).map((line) => {
+    const [name, ...rest] = line.split(/\s+/)
+    return { name: name!.toUpperCase(), args: rest.join(' ') }
+  })
+}
+
+const all = (instructions: Instruction[], name: string) => instructions.filter((i) => i.name === name)
+
+/** ENV lines as one map (KEY=VALUE pairs). */
+const envOf = (instructions: Instruction[]) =>
+  Object.fromEntries(all(instructions, 'ENV').flatMap((i) => i.args.split(/\s+/).map((pair) => pair.split('=') as [string, string])))
+
+const ignored = async () => (await readFile(join(ROOT, '.dockerignore'), 'utf8')).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+
+t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, runtime files only', async (t) => {
+  const instructions = await dockerfile()
+  const from = all(instructions, 'FROM')
+  t.equal(from.length, 1, 'one stage')
+  const major = Number(/^node:(\d+)-[a-z]+-slim$/.exec(from[0]!.args)?.[1])
+  t.ok(LTS_END[major], `node:${major} is an LTS line`)
+  t.ok(new Date() < new Date(LTS_END[major] ?? 0), `node ${major} is still maintained (until ${LTS_END[major]})`)
+  const ci = await readFile(join(ROOT, '.ci/run'), 'utf8')
+  t.match(ci, /image_node=\$\(sed -n 's\/\^FROM node:/, '.ci/run reads the image\'s Node line from the Dockerfile')
+  t.match(ci, /npx -y "node@\$\{image_node\}" node_modules\/\.bin\/tap/, 'and runs the suite under it')
+
+  const user = all(instructions, 'USER')
+  t.equal(user.length, 1)
+  t.notOk(['root', '0'].includes(user[0]!.args), `runs as ${user[0]!.args}, not root`)
+  t.ok(instructions.indexOf(user[0]!) < instructions.findIndex((i) => i.name === 'CMD'), 'USER before CMD')
+
+  t.equal(all(instructions, 'ENTRYPOINT')[0]?.args, '["/usr/bin/tini", "--"]', 'tini is PID 1: it reaps zombies and passes signals on')
+  const runs = all(instructions, 'RUN').map((i) => i.args).join('\n')
+  t.match(runs, /install-system-deps\.sh --server-only tini/, 'the system steps are setup\'s own script, server packages only, plus tini')
+  t.match(runs, /npm ci /)
+  t.match(runs, /npm run build/)
+  t.match(runs, /npm prune --omit=dev/, 'dev dependencies pruned')
+  t.match(all(instructions, 'HEALTHCHECK')[0]?.args ?? '', /CMD .*\/health/, 'HEALTHCHECK on GET /health')
+  t.strictSame(JSON.parse(all(instructions, 'CMD')[0]!.args), ['node', 'dist/src/server.js'], 'the compiled server')
+
+  const env = envOf(instructions)
+  t.strictSame(env, { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production' })
+  for (const name of ['HOST', 'PORT']) t.ok(Object.values(FLAGS).some((flag) => flag.env === name), `${name} is read by src/config.ts`)
+
+  const ignore = await ignored()
+  for (const entry of ['node_modules', '.git', 'test', 'bench', 'dist', 'docs', '.ci']) t.ok(ignore.includes(entry), `${entry} stays out of the image`)
+})
+
+async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** The image's /app: what the build context keeps, npm ci'd (hard links of ours), built, pruned. */
+async function imageCopy (t: { teardown: (fn: () => unknown) => void }): Promise<string> {
+  const app = await mkdtemp(join(tmpdir(), 'cg-image-'))
+  t.teardown(() => rm(app, { recursive: true, force: true }))
+  const ignore = new Set(await ignored())
+  for (const entry of await readdir(ROOT)) {
+    if (ignore.has(entry) || entry.startsWith('.tap')) continue
+    await cp(join(ROOT, entry), join(app, entry), { recursive: true })
+  }
+  // npm ci's result, without the network: links to the packages the lock file installed here.
+  await linkTree(join(ROOT, 'node_modules'), join(app, 'node_modules'))
+  await run('npm', ['run', 'build'], { cwd: app })
+  await run('npm', ['prune', '--omit=dev', '--no-fund', '--no-audit', '--offline'], { cwd: app })
+  return app
+}
+
+async function linkTree (from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true })
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const [source, target] = [join(from, entry.name), join(to, entry.name)]
+    if (entry.isDirectory()) await linkTree(source, target)
+    else if (entry.isSymbolicLink()) await cp(source, target, { verbatimSymlinks: true })
+    else await link(source, target)
+  }
+}
+
+const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
+
+t.test('the server as the image runs it: pruned runtime, NODE_ENV=production, 0.0.0.0 with a token', { timeout: 120_000 }, async (t) => {
+  const instructions = await dockerfile()
+  const app = await imageCopy(t)
+  for (const dev of ['typescript', 'tap', '@anthropic-ai/sdk']) t.notOk(existsSync(join(app, 'node_modules', dev)), `${dev} pruned`)
+  t.ok((await stat(join(app, 'dist/src/server.js'))).isFile())
+
+  const port = await freePort()
+  const [command, ...args] = JSON.parse(all(instructions, 'CMD')[0]!.args) as string[]
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: app, ...envOf(instructions), PORT: String(port), API_TOKEN: TOKEN }
+  const server = spawnOwned(t, command === 'node' ? process.execPath : command!, args, { cwd: app, env, stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  server.stderr!.on('data', (chunk) => { stderr += chunk })
+
+  const base = `http://127.0.0.1:${port}`
+  let health: { ready?: boolean, display?: string } = {}
+  const deadline = Date.now() + 30_000
+  while (!health.ready && Date.now() < deadline && server.exitCode === null) {
+    health = await fetch(`${base}/health`).then((r) => r.json(), () => ({}))
+    if (!health.ready) await delay(100)
+  }
+  t.ok(health.ready, `ready within 30 s (stderr: ${stderr.slice(-500)})`)
+
+  const act = (body: unknown, token?: string) => fetch(`${base}/computer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  })
+  t.equal((await act({ action: 'move_mouse', coordinates: [321, 123] })).status, 401, 'no token, no desktop')
+  const moved = await act({ action: 'move_mouse', coordinates: [321, 123] }, TOKEN)
+  t.equal(moved.status, 200)
+  t.strictSame((await moved.json()).cursor_position, [321, 123])
+  const shot = await (await act({ action: 'take_screenshot' }, TOKEN)).json()
+  const meta = await sharp(Buffer.from(shot.base64_image, 'base64')).metadata()
+  t.match(meta, { format: 'png', width: 1280, height: 800 })
+
+  // The desktop it started, found by its display's lock file, ends with it.
+  const lock = `/tmp/.X${health.display!.slice(1)}-lock`
+  const xvfb = Number((await readFile(lock, 'utf8')).trim())
+  t.ok(alive(xvfb), `Xvfb ${xvfb} runs`)
+  const stopped = Date.now()
+  await stopOwned(server, false, (Number(FLAGS['shutdown-grace'].default) + 2) * 1000)
+  t.equal(server.signalCode, null, 'exited by itself on SIGTERM, not killed')
+  t.ok(Date.now() - stopped < Number(FLAGS['shutdown-grace'].default) * 1000, 'within the shutdown grace')
+  t.notOk(alive(xvfb), 'its Xvfb is gone')
+  t.notOk(execFileSync('ps', ['-eo', 'ppid=,args=']).toString().split('\n').some((line) => line.includes(app)), 'nothing of it runs')
+})
+
+t.test('the image\'s address without a token: the server refuses to start, saying why', async (t) => {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOST: '0.0.0.0', PORT: '0' }
+  const result = await run(process.execPath, ['--import=tsx', join(ROOT, 'src/server.ts')], { env, cwd: ROOT }).then(() => undefined, (error) => error)
+  t.equal(result?.code, 2)
+  t.match(result?.stderr, /refusing to listen on 0\.0\.0\.0 without a token/)
+})
