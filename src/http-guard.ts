@@ -117,7 +117,7 @@ export function guardHook (options: GuardOptions) {
   const ownName = (name: string) => LOOPBACK_NAME.test(name) || ownNames.has(name)
   const hostPasses = (name: string) => !restrictHosts || ownName(name) || (!loopbackBind && isIpLiteral(name))
 
-  const known = () => [...new Set(['localhost', '127.0.0.1', '[::1]', ...ownNames])].join(', ')
+  const known = () => [...new Set(['localhost', '127.0.0.1', '[::1]', ...ownNames]), ...(loopbackBind ? [] : ['any IP address'])].join(', ')
 
   return async function guard (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const host = request.headers.host
