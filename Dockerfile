@@ -1,7 +1,8 @@
 # computer-gateway with a desktop of its own (an Xvfb it starts, stops and restarts itself).
 #   docker build -t computer-gateway .
-#   docker run --rm -p 8000:8000 -e API_TOKEN=change-me computer-gateway
-# Inside the container the server listens on 0.0.0.0, which it refuses to do without a token:
+#   docker run --rm -p 8000:8000 -e API_TOKEN="$(openssl rand -hex 32)" computer-gateway
+# Inside the container the server listens on 0.0.0.0, which it refuses to do without a token
+# (of at least 16 characters):
 # pass API_TOKEN (or append --allow-unauthenticated to the command, on a trusted network only).
 # Node 24 LTS (maintained to 2028-04-30); .ci/run runs the whole test suite under Node 24 too.
 FROM node:24-bookworm-slim

@@ -16,6 +16,7 @@ import { authHook } from './auth.ts'
 import type { Driver } from './driver.ts'
 import { installErrorHandler } from './error-handler.ts'
 import { RouteNotFound } from './errors.ts'
+import { clientErrorHandler, guardHook } from './http-guard.ts'
 import { Executor } from './executor/executor.ts'
 import { loggerOptions } from './logger.ts'
 import { openapiInfo, withoutErrorMessages } from './openapi-info.ts'
@@ -43,6 +44,17 @@ export interface AppOptions {
   driver: Driver
   /** Required for every route but GET /health when set. */
   token?: string
+  /** The address the server listens on; decides which Host headers are its own (default 127.0.0.1). */
+  listenHost?: string
+  /** Origins whose web pages may call the server; any other Origin is refused (403). */
+  allowOrigins?: readonly string[]
+  /** Names besides loopback and the bound address that the server is reached by. */
+  allowHosts?: readonly string[]
+  /** Time a client has to send its headers (default 10 s), and its whole request (default 30 s); else 408. */
+  headersTimeoutMs?: number
+  requestTimeoutMs?: number
+  /** Most open connections (default 256); more are closed at once. */
+  maxConnections?: number
   limits?: Limits
   /** Held keys/buttons are released after this long without an action. */
   holdTimeoutMs?: number
@@ -63,6 +75,9 @@ export interface AppOptions {
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+export const DEFAULT_MAX_CONNECTIONS = 256
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -85,9 +100,17 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   ]
 
   const logger = options.logger && 'child' in options.logger ? options.logger : undefined
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout)
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: loggerOptions(options.logger?.level ?? 'info') }),
     bodyLimit: limits.maxBodyBytes,
+    // Node counts these from the request's first byte until it has fully arrived; the time an
+    // action then takes (a 60 s wait) is not upload time and does not count. Node checks them
+    // every 30 s by default, which would give a stalled client 30 s more.
+    requestTimeout,
+    http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)) },
+    clientErrorHandler: clientErrorHandler(requestTimeout, headersTimeout),
     schemaErrorFormatter: (errors, dataVar) => new Error(formatValidationErrors(errors, dataVar)),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
@@ -117,6 +140,14 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request) => {
     throw new RouteNotFound(`no route ${request.method} ${request.url.split('?')[0]}; the API is described at /docs and /openapi.json`)
   })
+  app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS
+  // Before auth: a web page is refused whether or not the server has a token.
+  app.addHook('onRequest', guardHook({
+    token: Boolean(options.token),
+    ...(options.listenHost !== undefined && { listenHost: options.listenHost }),
+    ...(options.allowOrigins && { allowOrigins: options.allowOrigins }),
+    ...(options.allowHosts && { allowHosts: options.allowHosts }),
+  }))
   if (options.token) app.addHook('onRequest', authHook(options.token))
 
   await app.register(swagger, {

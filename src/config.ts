@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util'
 import { DEFAULT_LIMITS, type Limits } from './actions/index.ts'
 import { InvalidConfig } from './errors.ts'
+import { isLoopbackAddress, normalizeHostName, normalizeOrigin } from './http-guard.ts'
 
 export type DriverName = 'nut' | 'xdotool' | 'fake'
 export const DRIVERS: readonly DriverName[] = ['nut', 'xdotool', 'fake']
@@ -17,6 +18,14 @@ export interface Config {
   screen: { width: number, height: number, depth: number }
   logLevel: string
   allowUnauthenticated: boolean
+  /** Origins whose web pages may call the server (CORS); every other Origin is refused. */
+  allowOrigins: string[]
+  /** Names besides loopback and the bound address that the server is reached by. */
+  allowHosts: string[]
+  /** Time allowed to receive a request's headers, and the whole request. */
+  headersTimeoutMs: number
+  requestTimeoutMs: number
+  maxConnections: number
   holdTimeoutMs: number
   limits: Limits
   /** launch_app's allow-list: name → argv (run without a shell). Empty: launch_app refuses everything. */
@@ -46,6 +55,19 @@ export const FLAGS = {
   screen: { env: 'SCREEN', default: '1280x800x24', help: 'size of the Xvfb started when DISPLAY is unset (WxHxDEPTH)' },
   'log-level': { env: 'LOG_LEVEL', default: 'info', help: 'fatal | error | warn | info | debug | trace | silent' },
   'allow-unauthenticated': { env: 'ALLOW_UNAUTHENTICATED', boolean: true, help: 'allow a non-loopback host without a token' },
+  'allow-origin': {
+    env: 'ALLOW_ORIGINS',
+    multiple: true,
+    help: 'an origin (scheme://host[:port]) whose web pages may call this server, e.g. http://localhost:3000 (repeatable; ALLOW_ORIGINS: a comma list). Any other Origin is refused',
+  },
+  'allow-host': {
+    env: 'ALLOW_HOSTS',
+    multiple: true,
+    help: 'a host name the server is reached by, besides loopback and the address it listens on (repeatable; ALLOW_HOSTS: a comma list)',
+  },
+  'headers-timeout': { env: 'HEADERS_TIMEOUT', default: '10', help: 'seconds a client has to send its request headers (else 408)' },
+  'request-timeout': { env: 'REQUEST_TIMEOUT', default: '30', help: 'seconds a client has to send its whole request, headers and body (else 408); time the server spends on the action does not count' },
+  'max-connections': { env: 'MAX_CONNECTIONS', default: '256', help: 'most open connections; more are closed at once' },
   'hold-timeout': { env: 'HOLD_TIMEOUT', default: '120', help: 'seconds of inactivity after which held keys and buttons are released' },
   'max-wait': { env: 'MAX_WAIT', default: String(DEFAULT_LIMITS.maxWaitSeconds), help: 'longest wait, seconds' },
   'max-key-hold': { env: 'MAX_KEY_HOLD', default: String(DEFAULT_LIMITS.maxKeyHoldSeconds), help: 'longest press_key duration, seconds' },
@@ -78,7 +100,14 @@ export function usage (): string {
   return `Usage: computer-gateway [options]\n\nServes POST /computer onto an X11 desktop; starts its own Xvfb when DISPLAY is unset.\n\nOptions:\n${rows.join('\n')}\n`
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/
+/** Shortest token accepted when the server listens beyond loopback. */
+export const MIN_TOKEN_LENGTH = 16
+
+/** A repeatable flag's values (which win), else its environment variable as a comma list. */
+function list (flags: unknown, env: string | undefined): string[] {
+  if (Array.isArray(flags) && flags.length > 0) return flags.map(String)
+  return (env ?? '').split(',').map((part) => part.trim()).filter(Boolean)
+}
 
 function positiveInteger (name: string, value: string): number {
   const number = Number(value)
@@ -130,6 +159,11 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv): Config {
     screen: parseScreen(get('screen')!),
     logLevel: get('log-level')!,
     allowUnauthenticated: on('allow-unauthenticated'),
+    allowOrigins: list(values['allow-origin'], env.ALLOW_ORIGINS).map((value) => normalizeOrigin(value, '--allow-origin')),
+    allowHosts: list(values['allow-host'], env.ALLOW_HOSTS).map((value) => normalizeHostName(value, '--allow-host')),
+    headersTimeoutMs: Math.round(positiveNumber('headers-timeout', get('headers-timeout')!) * 1000),
+    requestTimeoutMs: Math.round(positiveNumber('request-timeout', get('request-timeout')!) * 1000),
+    maxConnections: positiveInteger('max-connections', get('max-connections')!),
     holdTimeoutMs: Math.round(positiveNumber('hold-timeout', get('hold-timeout')!) * 1000),
     limits: {
       maxWaitSeconds: positiveNumber('max-wait', get('max-wait')!),
@@ -146,7 +180,16 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv): Config {
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
     help: on('help'),
   }
-  if (!LOOPBACK.test(config.host) && !config.token && !config.allowUnauthenticated) {
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new InvalidConfig(`--headers-timeout (${config.headersTimeoutMs / 1000} s) must not exceed --request-timeout (${config.requestTimeoutMs / 1000} s): the headers are part of the request`)
+  }
+  // On loopback only this machine can guess; beyond it, anyone who reaches the port can.
+  if (!isLoopbackAddress(config.host) && config.token !== undefined && config.token.length < MIN_TOKEN_LENGTH) {
+    throw new InvalidConfig(
+      `refusing to listen on ${config.host} with a ${config.token.length}-character token: anyone who reaches the port can try to guess it. ` +
+      `Use at least ${MIN_TOKEN_LENGTH} random characters (e.g. openssl rand -hex 32) in API_TOKEN (or --token).`)
+  }
+  if (!isLoopbackAddress(config.host) && !config.token && !config.allowUnauthenticated) {
     throw new InvalidConfig(
       `refusing to listen on ${config.host} without a token: anyone who reaches it could drive this desktop. ` +
       'Set API_TOKEN (or --token), or pass --allow-unauthenticated if the network is yours alone.')

@@ -73,6 +73,18 @@ export const AppLaunchFailed = createError<'ERR_APP_LAUNCH_FAILED', 500, [string
 export const Unauthorized = createError<'ERR_UNAUTHORIZED', 401, [string]>(
   'ERR_UNAUTHORIZED', '%s', 401)
 
+/** A request carrying an Origin that is not allowed: a web page must not drive the desktop (--allow-origin). */
+export const ForbiddenOrigin = createError<'ERR_FORBIDDEN_ORIGIN', 403, [string]>(
+  'ERR_FORBIDDEN_ORIGIN', '%s', 403)
+
+/** A Host header that is not a name of this server (DNS rebinding); --allow-host adds names. */
+export const ForbiddenHost = createError<'ERR_FORBIDDEN_HOST', 403, [string]>(
+  'ERR_FORBIDDEN_HOST', '%s', 403)
+
+/** Headers or body that did not arrive within the configured time (a slow or stalled client). */
+export const RequestTimeout = createError<'ERR_REQUEST_TIMEOUT', 408, [string]>(
+  'ERR_REQUEST_TIMEOUT', '%s', 408)
+
 /** The client went away before its action finished; whatever it held was released. */
 export const ActionAborted = createError<'ERR_ACTION_ABORTED', 499, [string]>(
   'ERR_ACTION_ABORTED', '%s', 499)

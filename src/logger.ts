@@ -7,17 +7,64 @@ import type { LoggerOptions } from 'pino'
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers["x-api-key"]',
+  'req.headers["proxy-authorization"]',
+  'req.headers.cookie',
   'headers.authorization',
   'headers["x-api-key"]',
+  'headers["proxy-authorization"]',
+  'headers.cookie',
   '*.base64_image',
   'base64_image',
   '*.token',
   'token',
 ]
 
+const CENSOR = '[redacted]'
+
+/**
+ * Query parameters whose values are secrets. The server reads its token from headers only,
+ * but clients put one in the URL all the same (`?token=`, `?api_key=`), and request lines are
+ * logged.
+ */
+const SECRET_PARAMETER = /token|key|secret|passw|auth|sig|session|credential/i
+
+/** The URL with the values of secret-looking query parameters replaced. */
+export function redactUrl (url: string): string {
+  const at = url.indexOf('?')
+  if (at < 0) return url
+  const query = url.slice(at + 1).split('&').map((pair) => {
+    const equals = pair.indexOf('=')
+    const name = equals < 0 ? pair : pair.slice(0, equals)
+    let decoded = name
+    try {
+      decoded = decodeURIComponent(name.replace(/\+/g, ' '))
+    } catch {}
+    return equals >= 0 && SECRET_PARAMETER.test(decoded) ? `${name}=${CENSOR}` : pair
+  })
+  return `${url.slice(0, at)}?${query.join('&')}`
+}
+
+interface LoggedRequest {
+  method: string
+  url: string
+  host?: string
+  ip?: string
+  socket?: { remotePort?: number }
+}
+
 export function loggerOptions (level: string): LoggerOptions {
   return {
     level,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACTED_PATHS, censor: CENSOR },
+    serializers: {
+      // Fastify's request serializer, with the query's secrets redacted.
+      req: (request: LoggedRequest) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
   }
 }

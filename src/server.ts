@@ -27,6 +27,12 @@ async function main (): Promise<void> {
   const app = await buildApp({
     driver: desktop.driver,
     ...(config.token && { token: config.token }),
+    listenHost: config.host,
+    allowOrigins: config.allowOrigins,
+    allowHosts: config.allowHosts,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    maxConnections: config.maxConnections,
     limits: config.limits,
     holdTimeoutMs: config.holdTimeoutMs,
     apps: config.apps,

@@ -7,6 +7,7 @@ import t from 'tap'
 import { build, post } from './helpers/build.ts'
 import { loadConfig } from '../src/config.ts'
 import { tokenMatches } from '../src/auth.ts'
+import { redactUrl } from '../src/logger.ts'
 
 const TOKEN = 's3cret-token-value'
 const action = { action: 'get_cursor_position' }
@@ -50,8 +51,44 @@ t.test('tokens compare by value', async (t) => {
 t.test('refuses a non-loopback address without a token', async (t) => {
   t.throws(() => loadConfig(['--host', '0.0.0.0'], {}), { code: 'ERR_INVALID_CONFIG', message: /refusing to listen on 0\.0\.0\.0 without a token/ })
   t.equal(loadConfig(['--host', '0.0.0.0', '--allow-unauthenticated'], {}).host, '0.0.0.0')
-  t.equal(loadConfig(['--host', '0.0.0.0'], { API_TOKEN: 'x' }).token, 'x')
+  t.equal(loadConfig(['--host', '0.0.0.0'], { API_TOKEN: TOKEN }).token, TOKEN)
   t.equal(loadConfig([], {}).host, '127.0.0.1')
+})
+
+t.test('beyond loopback a token must be at least 16 characters', async (t) => {
+  const short = '0123456789abcde'
+  for (const host of ['0.0.0.0', '::', '10.0.0.5']) {
+    t.throws(() => loadConfig(['--host', host, '--token', short], {}), {
+      code: 'ERR_INVALID_CONFIG',
+      message: `refusing to listen on ${host} with a 15-character token: anyone who reaches the port can try to guess it. ` +
+        'Use at least 16 random characters (e.g. openssl rand -hex 32) in API_TOKEN (or --token).',
+    }, host)
+    t.equal(loadConfig(['--host', host], { API_TOKEN: `${short}f` }).token, `${short}f`, `${host}: 16 characters`)
+  }
+  for (const host of ['127.0.0.1', 'localhost', '::1']) t.equal(loadConfig(['--host', host, '--token', 'x'], {}).token, 'x', `${host}: loopback, any length`)
+})
+
+t.test('secrets in the query string are redacted from request lines', async (t) => {
+  const cases: Array<[string, string]> = [
+    ['/computer?token=abc', '/computer?token=[redacted]'],
+    ['/computer?screenshot=true&access_token=abc', '/computer?screenshot=true&access_token=[redacted]'],
+    ['/v1/instance/i/computer?api_key=abc&x-api-key=def', '/v1/instance/i/computer?api_key=[redacted]&x-api-key=[redacted]'],
+    ['/computer?%74oken=abc', '/computer?%74oken=[redacted]'],
+    ['/computer?Password=abc&sig=1&session=2', '/computer?Password=[redacted]&sig=[redacted]&session=[redacted]'],
+    ['/computer?screenshot=true&display_width_px=800', '/computer?screenshot=true&display_width_px=800'],
+    ['/computer?token', '/computer?token'],
+    ['/computer', '/computer'],
+  ]
+  for (const [url, logged] of cases) t.equal(redactUrl(url), logged, url)
+
+  const { app, lines, logs } = await build(t, { token: TOKEN })
+  await app.inject({ url: `/health?token=${TOKEN}` })
+  await app.inject({ method: 'POST', url: `/computer?api_key=${TOKEN}&screenshot=true`, payload: action, headers: { authorization: `Bearer ${TOKEN}`, 'x-api-key': TOKEN, cookie: `session=${TOKEN}` } })
+  await app.inject({ url: `/nowhere?token=${TOKEN}` })
+  t.notMatch(lines.join('\n'), TOKEN)
+  t.strictSame(logs.filter((line) => line.msg === 'incoming request').map((line) => (line.req as { url: string }).url), [
+    '/health?token=[redacted]', '/computer?api_key=[redacted]&screenshot=true', '/nowhere?token=[redacted]',
+  ])
 })
 
 t.test('logs: one line per action, no token, no typed text, no image', async (t) => {

@@ -34,3 +34,29 @@ t.test('--help lists every flag with its environment variable', async (t) => {
   t.equal(loadConfig(['--help'], {}).help, true)
   for (const text of ['--host', '[env HOST]', '--token', '[env API_TOKEN]', '--allow-unauthenticated', '--max-body-bytes']) t.match(usage(), text)
 })
+
+t.test('browser and connection flags: allowed origins and hosts, timeouts, connection cap', async (t) => {
+  t.match(loadConfig([], {}), { allowOrigins: [], allowHosts: [], headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 256 })
+  const env = { ALLOW_ORIGINS: 'http://localhost:3000, https://App.Example.com:443/', ALLOW_HOSTS: 'Gateway.internal,::1', HEADERS_TIMEOUT: '2', REQUEST_TIMEOUT: '5', MAX_CONNECTIONS: '8' }
+  t.strictSame(
+    (({ allowOrigins, allowHosts, headersTimeoutMs, requestTimeoutMs, maxConnections }) => ({ allowOrigins, allowHosts, headersTimeoutMs, requestTimeoutMs, maxConnections }))(loadConfig([], env)),
+    { allowOrigins: ['http://localhost:3000', 'https://app.example.com'], allowHosts: ['gateway.internal', '[::1]'], headersTimeoutMs: 2000, requestTimeoutMs: 5000, maxConnections: 8 })
+  t.strictSame(loadConfig(['--allow-origin', 'http://a.test:8080', '--allow-origin', 'https://b.test', '--allow-host', '10.0.0.5'], env).allowOrigins, ['http://a.test:8080', 'https://b.test'], 'flags replace the environment')
+  t.strictSame(loadConfig(['--allow-host', '10.0.0.5'], env).allowHosts, ['10.0.0.5'])
+
+  const notOrigin = (value: string) => `--allow-origin: '${value}' is not an origin: give scheme://host[:port] as the browser shows it, e.g. http://localhost:3000 (no path, no wildcard, not null)`
+  const cases: Array<[string[], string]> = [
+    [['--allow-origin', '*'], notOrigin('*')],
+    [['--allow-origin', 'null'], notOrigin('null')],
+    [['--allow-origin', 'localhost:3000'], notOrigin('localhost:3000')],
+    [['--allow-origin', 'http://localhost:3000/app'], notOrigin('http://localhost:3000/app')],
+    [['--allow-origin', 'file:///tmp/x.html'], notOrigin('file:///tmp/x.html')],
+    [['--allow-host', 'http://gateway'], "--allow-host: 'http://gateway' is not a host name or IP address (give the name alone, without scheme or port)"],
+    [['--allow-host', 'gateway:8000'], "--allow-host: 'gateway:8000' is not a host name or IP address (give the name alone, without scheme or port)"],
+    [['--headers-timeout', '40'], '--headers-timeout (40 s) must not exceed --request-timeout (30 s): the headers are part of the request'],
+    [['--max-connections', '0'], "--max-connections must be a positive integer (got '0')"],
+    [['--request-timeout', 'soon'], "--request-timeout must be a positive number (got 'soon')"],
+  ]
+  for (const [argv, message] of cases) t.throws(() => loadConfig(argv, {}), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
+  for (const text of ['--allow-origin', '[env ALLOW_ORIGINS]', '--allow-host', '[env ALLOW_HOSTS]', '--request-timeout', '--headers-timeout', '--max-connections']) t.match(usage(), text)
+})
