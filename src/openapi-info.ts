@@ -84,6 +84,8 @@ function camelCase (words: string[]): string {
 export function publishedDocument<T> (document: T): T {
   const published = withoutErrorMessages(document) as Json & { components: { schemas: Record<string, Json> } }
   walk(published, tuplesAsPrefixItems)
+  walk(published, typeTestAsUnion)
+  walk(published, discriminatedObjectsApart)
   walk(published, (schema) => mapDiscriminator(schema, published.components.schemas))
   dropUnreferencedSchemas(published)
   return published as T
@@ -105,6 +107,48 @@ function tuplesAsPrefixItems (schema: Json): void {
   delete schema.additionalItems
   if (rest === undefined || rest === true) delete schema.items
   else schema.items = rest
+}
+
+/**
+ * `if: {type: X}` with a `then` of type X and an `else` of another type is a union by type:
+ * written as one, generators see both shapes (most ignore if/then/else). Equivalent, as the
+ * branches' types exclude each other.
+ */
+function typeTestAsUnion (schema: Json): void {
+  const { if: test, then: yes, else: no } = schema
+  if (!isObject(test) || !isObject(yes) || !isObject(no)) return
+  if (Object.keys(test).length !== 1 || typeof test.type !== 'string') return
+  if (yes.type !== test.type || typeof no.type !== 'string' || no.type === test.type) return
+  delete schema.if
+  delete schema.then
+  delete schema.else
+  schema.oneOf = [yes, no]
+}
+
+const OBJECT_KEYWORDS = ['required', 'properties', 'additionalProperties', 'discriminator', 'oneOf']
+const ARRAY_KEYWORDS = ['items', 'prefixItems', 'minItems', 'maxItems']
+
+/**
+ * A schema that takes an object or an array (`anyOf: [{type: object}, {type: array}]`) and a
+ * discriminated `oneOf` for the object: Ajv skips `oneOf` where a discriminator decides, and
+ * the discriminator checks objects only, but to any other reader that `oneOf` refuses every
+ * array. Each shape gets its own branch, so the document means what Ajv checks.
+ */
+function discriminatedObjectsApart (schema: Json): void {
+  if (!isObject(schema.discriminator) || !Array.isArray(schema.anyOf)) return
+  const shapes = schema.anyOf as Json[]
+  if (!shapes.every((shape) => isObject(shape) && Object.keys(shape).length === 1 && typeof shape.type === 'string')) return
+  const objects = shapes.find((shape) => shape.type === 'object')
+  const arrays = shapes.find((shape) => shape.type === 'array')
+  if (!objects) return
+  for (const [keywords, shape] of [[OBJECT_KEYWORDS, objects], [ARRAY_KEYWORDS, arrays]] as const) {
+    for (const keyword of keywords) {
+      if (!(keyword in schema)) continue
+      if (!shape) throw new Error(`"${keyword}" next to a union without that shape`)
+      shape[keyword] = schema[keyword]
+      delete schema[keyword]
+    }
+  }
 }
 
 const COMPONENT = '#/components/schemas/'

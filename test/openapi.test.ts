@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import t from 'tap'
 import { parse } from 'yaml'
 import { generateOpenapi } from '../scripts/openapi.ts'
+import { build } from './helpers/build.ts'
 
 t.test('the committed openapi.yaml is what `npm run openapi` generates', async (t) => {
   const committed = await readFile(new URL('../openapi.yaml', import.meta.url), 'utf8')
@@ -24,4 +25,16 @@ t.test('it documents every route and action', async (t) => {
     t.ok(document.components.schemas[name], name)
   }
   t.equal(document.components.schemas.WaitAction.properties.duration.maximum, 60, 'bounds are in the schema')
+})
+
+t.test('/openapi.json and /docs serve the document openapi.yaml holds', async (t) => {
+  const { app } = await build(t)
+  const committed = await readFile(new URL('../openapi.yaml', import.meta.url), 'utf8')
+  const get = (url: string) => app.inject({ method: 'GET', url })
+  t.strictSame((await get('/openapi.json')).json(), parse(committed), '/openapi.json')
+  t.strictSame((await get('/docs/json')).json(), parse(committed), '/docs/json')
+  t.equal((await get('/docs/yaml')).body, committed, '/docs/yaml')
+  const page = await get('/docs/static/index.html')
+  t.equal(page.statusCode, 302, 'the UI page is /docs/')
+  t.match((await get('/docs/static/swagger-initializer.js')).body, "resolveUrl('./json')", 'the UI reads /docs/json')
 })
