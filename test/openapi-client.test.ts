@@ -53,7 +53,7 @@ export async function run (baseUrl: string): Promise<Answer[]> {
   const code: string | undefined = refused.error?.code
   void code
 
-  const batch: UnifiedAction[] = [{ action: 'move_mouse', coordinates: [5, 5] }, { action: 'type_text', text: 'ok' }]
+  const batch: UnifiedAction[] = [{ action: 'click_mouse', button: 'left' }, { action: 'type_text', text: 'hi' }]
   const ran = keep('/computer/batch', await client.POST('/computer/batch', { body: { actions: batch } }))
   const results: number | undefined = ran.data?.results.length
   void results
@@ -64,6 +64,7 @@ export async function run (baseUrl: string): Promise<Answer[]> {
   }))
   const resultType: 'tool_result' | undefined = tool.data?.type
   void resultType
+  keep('/computer/anthropic', await client.POST('/computer/anthropic', { body: { type: 'tool_use', id: 'toolu_02', name: 'computer', input: { action: 'screenshot' } } }))
   return answers
 }
 
@@ -117,8 +118,8 @@ t.test('a client generated with openapi-typescript and openapi-fetch compiles an
   }
   const answers = await program.run(address)
 
-  t.strictSame(answers.map((a) => a.status), [200, 200, 200, 200, 200, 200, 200, 200, 200, 400, 200, 200],
-    'nine actions, one refused, a batch and an anthropic tool call')
+  t.strictSame(answers.map((a) => a.status), [200, 200, 200, 200, 200, 200, 200, 200, 200, 400, 200, 200, 200],
+    'nine actions, one refused, a batch and two anthropic tool calls')
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true })
   ajv.addSchema({ ...document, $id: 'https://computer-gateway.local/openapi.json' })
   for (const [i, answer] of answers.entries()) {
