@@ -86,7 +86,9 @@ export function publishedDocument<T> (document: T): T {
   walk(published, tuplesAsPrefixItems)
   walk(published, typeTestAsUnion)
   walk(published, discriminatedObjectsApart)
-  walk(published, (schema) => mapDiscriminator(schema, published.components.schemas))
+  const components = published.components.schemas
+  walk(published.paths, (schema) => mapDiscriminator(schema, components))
+  for (const [name, component] of Object.entries(components)) walk(component, (schema) => mapDiscriminator(schema, components, name))
   dropUnreferencedSchemas(published)
   return published as T
 }
@@ -156,10 +158,11 @@ const COMPONENT = '#/components/schemas/'
 /**
  * OpenAPI reads a discriminator without `mapping` as naming its members' schema names, and it
  * can only select members that are `$ref`s: each inline member becomes a component named by
- * its title, and the mapping is read off the members' own `const`/`enum`, so it cannot
- * disagree with what Ajv checks. Ajv refuses `mapping`, hence here and not in the schemas.
+ * its title (a lower-case title under its union's name), and the mapping is read off the
+ * members' own `const`/`enum`, so it cannot disagree with what Ajv checks. Ajv refuses
+ * `mapping`, hence here and not in the schemas.
  */
-function mapDiscriminator (schema: Json, components: Record<string, Json>): void {
+function mapDiscriminator (schema: Json, components: Record<string, Json>, owner?: string): void {
   const discriminator = schema.discriminator
   if (!isObject(discriminator)) return
   const property = String(discriminator.propertyName)
@@ -173,7 +176,8 @@ function mapDiscriminator (schema: Json, components: Record<string, Json>): void
       name = member.$ref.slice(COMPONENT.length)
     } else {
       if (typeof member.title !== 'string') throw new Error(`discriminator "${property}": inline member ${i} has no title to name it by`)
-      name = member.title
+      // Gemini's functions are titled by their name (click_at, wait): under their union's name, the component says whose they are.
+      name = /^[a-z]/.test(member.title) && owner ? `${owner}_${member.title}` : member.title
       const existing = components[name]
       if (existing && !isDeepStrictEqual(existing, member)) throw new Error(`two different schemas are titled "${name}"`)
       components[name] = member
