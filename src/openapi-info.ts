@@ -84,9 +84,9 @@ function camelCase (words: string[]): string {
 export function publishedDocument<T> (document: T): T {
   const published = withoutErrorMessages(document) as Json & { components: { schemas: Record<string, Json> } }
   walk(published, tuplesAsPrefixItems)
-  walk(published, typeTestAsUnion)
-  walk(published, discriminatedObjectsApart)
   const components = published.components.schemas
+  walk(published, (schema) => conditionalAsUnion(schema, components))
+  walk(published, discriminatedObjectsApart)
   walk(published.paths, (schema) => mapDiscriminator(schema, components))
   for (const [name, component] of Object.entries(components)) walk(component, (schema) => mapDiscriminator(schema, components, name))
   dropUnreferencedSchemas(published)
@@ -112,19 +112,69 @@ function tuplesAsPrefixItems (schema: Json): void {
 }
 
 /**
- * `if: {type: X}` with a `then` of type X and an `else` of another type is a union by type:
- * written as one, generators see both shapes (most ignore if/then/else). Equivalent, as the
- * branches' types exclude each other.
+ * Most generators ignore if/then/else (openapi-typescript typed Gemini's input as
+ * `Record<string, never> | unknown[]`). Where `if` only tests a type and required fields and
+ * the `else` branch refuses whatever passes that test, `if I then T else E` is the union
+ * `(I and T) or E`, which every generator reads. Anything else stays as it is.
  */
-function typeTestAsUnion (schema: Json): void {
+function conditionalAsUnion (schema: Json, components: Record<string, Json>): void {
   const { if: test, then: yes, else: no } = schema
-  if (!isObject(test) || !isObject(yes) || !isObject(no)) return
-  if (Object.keys(test).length !== 1 || typeof test.type !== 'string') return
-  if (yes.type !== test.type || typeof no.type !== 'string' || no.type === test.type) return
+  if (!isObject(test) || !isObject(no) || (yes !== undefined && !isObject(yes))) return
+  if (typeof test.type !== 'string' || !Object.keys(test).every((key) => key === 'type' || key === 'required')) return
+  const required = (test.required ?? []) as string[]
+  if (!excludes(no, test.type, required, components)) return
+  if (yes && (yes.$ref !== undefined || (yes.type !== undefined && yes.type !== test.type))) return
+  const tested: Json = yes
+    ? { ...yes, type: test.type, ...(required.length > 0 && { required: [...new Set([...(yes.required as string[] ?? []), ...required])] }) }
+    : { ...test }
+  const branches = [tested, ...unionMembers(no)]
+
+  if (schema.anyOf !== undefined) {
+    // `anyOf: [{type: object}, {type: array}]` beside the conditional: every branch has one of those types.
+    const shapes = typeOnlyShapes(schema.anyOf)
+    if (!shapes || !branches.every((branch) => shapes.includes(String(resolve(branch, components).type)))) return
+    const arrays = ARRAY_KEYWORDS.filter((keyword) => keyword in schema)
+    if (arrays.length > 0 && branches.some((branch) => resolve(branch, components).type === 'array' && branch.$ref !== undefined)) return
+    for (const branch of branches) {
+      if (branch.type !== 'array') continue
+      for (const keyword of arrays) branch[keyword] = schema[keyword]
+    }
+    for (const keyword of arrays) delete schema[keyword]
+  }
   delete schema.if
   delete schema.then
   delete schema.else
-  schema.oneOf = [yes, no]
+  schema.anyOf = branches
+}
+
+/** Whether no value passing `{type, required}` passes `schema`. */
+function excludes (schema: Json, type: string, required: string[], components: Record<string, Json>): boolean {
+  const target = resolve(schema, components)
+  if (typeof target.type === 'string' && target.type !== type) return true
+  if (type === 'object' && target.additionalProperties === false && isObject(target.properties) &&
+    required.some((field) => !(field in (target.properties as Json)))) return true
+  for (const keyword of ['oneOf', 'anyOf']) {
+    const members = target[keyword]
+    if (Array.isArray(members) && members.every((member) => isObject(member) && excludes(member, type, required, components))) return true
+  }
+  const all = target.allOf
+  return Array.isArray(all) && all.some((member) => isObject(member) && excludes(member, type, required, components))
+}
+
+function resolve (schema: Json, components: Record<string, Json>): Json {
+  const ref = schema.$ref
+  return typeof ref === 'string' && ref.startsWith(COMPONENT) ? components[ref.slice(COMPONENT.length)] ?? schema : schema
+}
+
+/** A schema that is only a union contributes its members, so nested conditionals end as one flat union. */
+function unionMembers (schema: Json): Json[] {
+  return Object.keys(schema).length === 1 && Array.isArray(schema.anyOf) ? schema.anyOf as Json[] : [schema]
+}
+
+function typeOnlyShapes (union: unknown): string[] | undefined {
+  if (!Array.isArray(union)) return undefined
+  const types = union.map((shape) => isObject(shape) && Object.keys(shape).length === 1 && typeof shape.type === 'string' ? shape.type : undefined)
+  return types.every((type) => type !== undefined) ? types as string[] : undefined
 }
 
 const OBJECT_KEYWORDS = ['required', 'properties', 'additionalProperties', 'discriminator', 'oneOf']
