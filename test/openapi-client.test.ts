@@ -2,7 +2,8 @@
  * A client generated from openapi.yaml works: openapi-typescript writes the types, a program
  * written against them with openapi-fetch must type-check (tsc, strict), and run against the
  * server, where every answer must fit the document's schema for its status. The program is
- * what a user writes, so the README's "Generated clients" section shows the same calls.
+ * what a user writes (the nine seed actions, a batch, anthropic and Gemini calls), so the
+ * README's "Generated clients" section shows the same calls.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
@@ -66,6 +67,8 @@ export async function run (baseUrl: string): Promise<Answer[]> {
   const resultType: 'tool_result' | undefined = tool.data?.type
   void resultType
   keep('/computer/anthropic', await client.POST('/computer/anthropic', { body: { type: 'tool_use', id: 'toolu_02', name: 'computer', input: { action: 'screenshot' } } }))
+  keep('/computer/gemini', await client.POST('/computer/gemini', { body: { name: 'click_at', args: { x: 500, y: 300 } } }))
+  keep('/computer/gemini', await client.POST('/computer/gemini', { body: [{ functionCall: { name: 'type_text_at', args: { x: 10, y: 10, text: 'hi' } } }] }))
   return answers
 }
 
@@ -83,7 +86,7 @@ export async function misuse (client: ReturnType<typeof createClient<paths>>): P
 /** The same calls through @hey-api/openapi-ts's SDK: one function per operationId. */
 const HEYAPI_PROGRAM = `
 import { client } from './generated/client.gen'
-import { postComputer, postComputerAnthropic, postComputerBatch } from './generated/sdk.gen'
+import { postComputer, postComputerAnthropic, postComputerBatch, postComputerGemini } from './generated/sdk.gen'
 import type { UnifiedAction } from './generated/types.gen'
 
 export interface Answer { path: string, status: number, body: unknown }
@@ -120,6 +123,8 @@ export async function run (baseUrl: string): Promise<Answer[]> {
     body: { type: 'tool_use', id: 'toolu_01', name: 'computer', input: { action: 'left_click', coordinate: [12, 34] } },
   }))
   keep('/computer/anthropic', await postComputerAnthropic({ body: { type: 'tool_use', id: 'toolu_02', name: 'computer', input: { action: 'screenshot' } } }))
+  keep('/computer/gemini', await postComputerGemini({ body: { name: 'click_at', args: { x: 500, y: 300 } } }))
+  keep('/computer/gemini', await postComputerGemini({ body: [{ functionCall: { name: 'type_text_at', args: { x: 10, y: 10, text: 'hi' } } }] }))
   return answers
 }
 
@@ -142,7 +147,7 @@ const COMPILER_OPTIONS = {
   noEmit: true,
 }
 
-const EXPECTED = [200, 200, 200, 200, 200, 200, 200, 200, 200, 400, 200, 200, 200]
+const EXPECTED = [200, 200, 200, 200, 200, 200, 200, 200, 200, 400, 200, 200, 200, 200, 200]
 
 type Answers = Array<{ path: string, status: number, body: unknown }>
 interface Test { teardown: (fn: () => unknown) => void, ok: typeof t.ok, strictSame: typeof t.strictSame }
@@ -170,7 +175,7 @@ async function runAgainstServer (t: Test, dir: string): Promise<void> {
   const program = await import(pathToFileURL(join(dir, 'program.ts')).href) as { run: (baseUrl: string) => Promise<Answers> }
   const answers = await program.run(address)
 
-  t.strictSame(answers.map((a) => a.status), EXPECTED, 'nine actions, one refused, a batch and two anthropic tool calls')
+  t.strictSame(answers.map((a) => a.status), EXPECTED, 'nine actions, one refused, a batch, two anthropic tool calls and two Gemini calls (one call, a list of parts)')
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true })
   ajv.addSchema({ ...document, $id: 'https://computer-gateway.local/openapi.json' })
   for (const [i, answer] of answers.entries()) {
