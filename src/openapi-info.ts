@@ -67,7 +67,7 @@ export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
       ...schema,
       operationId,
       ...(security && { security }),
-      ...(!config.public && !answers4xx && { response: { ...response, 401: { $ref: 'ErrorBody', description: 'A token is configured and the request lacks it' } } }),
+      ...(!config.public && !answers4xx && { response: { ...response, 401: { $ref: 'ErrorBody', description: 'The server has a token and the request did not send it, or sent another' } } }),
     },
   }
 }
@@ -94,7 +94,7 @@ export function publishedDocument<T> (document: T): T {
 }
 
 /** ajv-errors' `errorMessage` is for our validator, not part of OpenAPI: keep it out of the document. */
-export function withoutErrorMessages<T> (document: T): T {
+function withoutErrorMessages<T> (document: T): T {
   return JSON.parse(JSON.stringify(document, (key, value) => (key === 'errorMessage' ? undefined : value)))
 }
 
