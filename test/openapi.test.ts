@@ -38,3 +38,28 @@ t.test('/openapi.json and /docs serve the document openapi.yaml holds', async (t
   t.equal(page.statusCode, 302, 'the UI page is /docs/')
   t.match((await get('/docs/static/swagger-initializer.js')).body, "resolveUrl('./json')", 'the UI reads /docs/json')
 })
+
+t.test('every discriminator maps each of its values to the member that carries it', async (t) => {
+  const document = parse(await readFile(new URL('../openapi.yaml', import.meta.url), 'utf8'))
+  const schemas = document.components.schemas
+  const found: string[] = []
+  const visit = (node: unknown, where: string): void => {
+    if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${where}/${i}`))
+    if (node === null || typeof node !== 'object') return
+    const schema = node as Record<string, unknown>
+    for (const [key, value] of Object.entries(schema)) if (key !== 'mapping' && key !== 'enum') visit(value, `${where}/${key}`)
+    const discriminator = schema.discriminator as { propertyName: string, mapping?: Record<string, string> } | undefined
+    if (!discriminator) return
+    found.push(where)
+    const members = (schema.oneOf ?? schema.anyOf) as Array<{ $ref?: string }>
+    const refs = members.map((member) => member.$ref)
+    t.ok(refs.every((ref) => ref?.startsWith('#/components/schemas/')), `${where}: every member is a component`)
+    t.strictSame(new Set(Object.values(discriminator.mapping ?? {})), new Set(refs), `${where}: the mapping names every member`)
+    for (const [value, ref] of Object.entries(discriminator.mapping ?? {})) {
+      const field = schemas[ref.split('/').pop()!].properties[discriminator.propertyName]
+      t.ok(field.const === value || field.enum?.includes(value), `${where}: ${value} is ${ref}'s`)
+    }
+  }
+  visit(document, '#')
+  t.ok(found.length >= 10, `${found.length} discriminators`)
+})
