@@ -19,7 +19,7 @@ import { RouteNotFound } from './errors.ts'
 import { clientErrorHandler, guardHook } from './http-guard.ts'
 import { Executor } from './executor/executor.ts'
 import { loggerOptions } from './logger.ts'
-import { openapiInfo, withoutErrorMessages } from './openapi-info.ts'
+import { documentRoute, openapiInfo, publishedDocument } from './openapi-info.ts'
 import { ActionQuery } from './schemas/action-query.ts'
 import { BatchFailure, ErrorBody } from './schemas/error-body.ts'
 import { createValidatorCompiler, formatValidationErrors } from './validation.ts'
@@ -152,7 +152,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(swagger, {
     openapi: openapiInfo,
-    transformObject: (document) => withoutErrorMessages('openapiObject' in document ? document.openapiObject : document.swaggerObject),
+    transform: documentRoute,
+    transformObject: (document) => publishedDocument('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `schema-${i}`) },
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
