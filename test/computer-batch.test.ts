@@ -87,7 +87,7 @@ t.test('batch bounds', async (t) => {
 t.test('limits are configurable', async (t) => {
   const { app } = await build(t, {
     limits: {
-      maxWaitSeconds: 1, maxKeyHoldSeconds: 1, maxTextLength: 3, maxPathPoints: 3, maxClicks: 2, maxComboKeys: 2, maxBatchActions: 2, maxBodyBytes: 4096,
+      maxWaitSeconds: 1, maxKeyHoldSeconds: 1, maxTextLength: 3, maxPathPoints: 3, maxClicks: 2, maxComboKeys: 2, maxBatchActions: 2, maxBodyBytes: 4096, maxScrollNotches: 5, maxDisplaySide: 2000, maxBatchSeconds: 3,
     },
   })
   const cases: Array<[unknown, string]> = [

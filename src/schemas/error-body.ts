@@ -6,7 +6,11 @@ export const ErrorBody = Type.Object({
   statusCode: Type.Integer(),
   code: Type.String({ description: 'A stable code from the error catalogue (docs/ARCHITECTURE.md).' }),
   error: Type.String({ description: 'The HTTP status text.' }),
-  message: Type.String({ description: 'What was wrong, written for a person.' }),
+  message: Type.String({ description: 'What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch.' }),
+  failed_index: Type.Optional(Type.Integer({
+    minimum: 0,
+    description: 'When a batch (or an adapter\'s translation into several actions) was refused before anything ran: the index of the action at fault.',
+  })),
 }, { $id: 'ErrorBody', title: 'ErrorBody' })
 export type ErrorBody = Static<typeof ErrorBody>
 
