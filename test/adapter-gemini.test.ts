@@ -233,7 +233,7 @@ t.test('a turn refused before it runs answers every call natively with the reaso
   const { app, driver } = await build(t, { adapters: [geminiAdapter] })
   const offGrid = await post(app, '/computer/gemini', [call('click_at'), { name: 'click_at', args: { x: 1000, y: 5 } }])
   t.equal(offGrid.status, 400)
-  const reason = "not run: coordinates (1000, 5) is outside Gemini's 1000x1000 normalised grid: x must be 0..999 and y 0..999"
+  const reason = "not run: actions[1]: coordinates (1000, 5) is outside Gemini's 1000x1000 normalised grid: x must be 0..999 and y 0..999"
   t.strictSame(offGrid.body, [
     { functionResponse: { name: 'click_at', response: { error: reason } } },
     { functionResponse: { name: 'click_at', response: { error: reason } } },

@@ -255,9 +255,10 @@ t.test('execute: keys the table does not know and points off the display are ref
     observation: { screenshot: null, text: key.body.info.error.message },
     reward: 0,
     terminated: false,
-    info: { responses: [], cursor: null, failed_index: null, error: key.body.info.error },
+    info: { responses: [], cursor: null, failed_index: 1, error: key.body.info.error },
   })
-  t.match(key.body.info.error.message, /^unknown key 'hyperspace'/)
+  t.match(key.body.info.error.message, /^actions\[1\]: unknown key 'hyperspace'/)
+  t.equal(key.body.info.error.failed_index, 1)
 
   const off = await post(app, '/computer/hud?display_width_px=1024&display_height_px=768', { type: 'move', point: { x: 1000, y: 700 }, offset: { x: 30, y: 0 } })
   t.equal(off.status, 400)

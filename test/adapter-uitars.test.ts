@@ -701,7 +701,7 @@ const REFUSALS: Array<{ why: string, text: string, query?: string, body: Record<
   { why: 'a phone button', text: 'Action: press_home()', body: { statusCode: 400, code: 'ERR_UNSUPPORTED_ACTION', error: 'Bad Request', message: '"press_home()" is a UI-TARS phone action; a desktop has no home button' } },
   { why: 'a phone app launch', text: "Action: open_app(app_name='Settings')", body: { statusCode: 400, code: 'ERR_UNSUPPORTED_ACTION', error: 'Bad Request', message: '"open_app(app_name=\'Settings\')" is a UI-TARS phone action; a desktop has no app launcher to call by name' } },
   { why: 'an unknown convention', text: 'Action: wait()', query: '?coordinates=pixels', body: { statusCode: 400, code: 'ERR_INVALID_QUERY', error: 'Bad Request', message: 'coordinates must be one of "relative", "absolute", not "pixels"' } },
-  { why: 'a display smart_resize cannot take', text: 'Action: wait()', query: '?coordinates=absolute&display_width_px=16384&display_height_px=1', body: { statusCode: 400, code: 'ERR_INVALID_QUERY', error: 'Bad Request', message: 'coordinates=absolute: a 16384x1 screen is too far from square for smart_resize (aspect ratio above 200)' } },
+  { why: 'a display smart_resize cannot take', text: 'Action: wait()', query: '?coordinates=absolute&display_width_px=4096&display_height_px=1', body: { statusCode: 400, code: 'ERR_INVALID_QUERY', error: 'Bad Request', message: 'coordinates=absolute: a 4096x1 screen is too far from square for smart_resize (aspect ratio above 200)' } },
 ]
 
 t.test('every refusal, on both routes, with its whole error body and nothing run', async (t) => {
