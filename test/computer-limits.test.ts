@@ -6,7 +6,9 @@
  * are refused.
  */
 import t from 'tap'
-import { DEFAULT_LIMITS } from '../src/actions/index.ts'
+import { Type } from '@sinclair/typebox'
+import type { Adapter } from '../src/adapter.ts'
+import { DEFAULT_LIMITS, type UnifiedAction } from '../src/actions/index.ts'
 import { build, post } from './helpers/build.ts'
 
 const badRequest = (code: string, message: string) => ({ statusCode: 400, code, error: 'Bad Request', message })
@@ -236,4 +238,43 @@ t.test('bodies that are not Unicode text are refused, on every kind of route', a
   const pair = await post(app, '/computer', { action: 'type_text', text: 'a\ud83d\ude00' })
   t.equal(pair.status, 200, 'a surrogate pair is a character')
   t.strictSame(driver.calls.map((c) => c.call), ['typeText'], 'only the well-formed text was typed')
+})
+
+/** An adapter that hands its payload over as unified actions, unchecked: whatever an adapter produces. */
+const raw: Adapter<{ actions: UnifiedAction[] }, null> = {
+  name: 'raw',
+  description: 'Unified actions, as an adapter might translate them.',
+  coordinates: 'the display',
+  versions: [{ name: 'v1', description: 'Any list.', schema: Type.Object({ actions: Type.Array(Type.Any()) }, { $id: 'RawV1', title: 'RawV1' }) }],
+  defaultVersion: 'v1',
+  version: () => 'v1',
+  translate: (input) => ({ actions: input.actions, screenshot: false, meta: null }),
+  result: (outcome) => ({ said: outcome.error?.message ?? 'ok' }),
+  resultSchema: Type.Object({ said: Type.String() }, { $id: 'RawResult', title: 'RawResult' }),
+}
+
+t.test('the planning check holds whatever an adapter translates to, not only what the schemas would see', async (t) => {
+  const { app, driver } = await build(t, { adapters: [raw] })
+  const cases: Array<[UnifiedAction, string]> = [
+    [{ action: 'wait', duration: -100 }, 'duration must be positive'],
+    [{ action: 'wait', duration: 0 }, 'duration must be positive'],
+    [{ action: 'press_key', keys: ['a'], duration: -1 }, 'duration must be positive'],
+    [{ action: 'press_key', keys: ['ctrl+shift+alt+super+f1+f2+f3+f4+f5+f6+f7'] }, KEYS],
+    [{ action: 'element_action', element: 'e1', verb: 'type', value: LONG_TEXT }, 'value may be at most 100000 characters (--max-text)'],
+    [{ action: 'type_text', text: '😀'.repeat(DEFAULT_LIMITS.maxTextLength) }, ''],
+  ]
+  for (const [action, message] of cases) {
+    const actions = [{ action: 'get_cursor_position' }, action]
+    const translated = await post(app, '/computer/raw/translate', { actions })
+    if (message === '') {
+      t.equal(translated.status, 200, 'characters are counted, not UTF-16 units: 100000 emoji are at the limit')
+      continue
+    }
+    t.equal(translated.status, 400, message)
+    t.equal(translated.body.message, `actions[1]: ${message}`)
+    t.equal(translated.body.failed_index, 1)
+    const executed = await post(app, '/computer/raw', { actions })
+    t.strictSame({ status: executed.status, body: executed.body }, { status: 400, body: { said: `actions[1]: ${message}` } })
+  }
+  t.strictSame(driver.calls, [])
 })

@@ -68,6 +68,7 @@ export const limitMessages = (limits: Limits) => ({
   wait: `duration may be at most ${limits.maxWaitSeconds} seconds ${flag('maxWaitSeconds')}`,
   keyHold: `duration may be at most ${limits.maxKeyHoldSeconds} seconds ${flag('maxKeyHoldSeconds')}`,
   text: `text may be at most ${limits.maxTextLength} characters ${flag('maxTextLength')}`,
+  value: `value may be at most ${limits.maxTextLength} characters ${flag('maxTextLength')}`,
   path: `path may have at most ${limits.maxPathPoints} points ${flag('maxPathPoints')}`,
   clicks: `num_clicks must be an integer from 1 to ${limits.maxClicks} ${flag('maxClicks')}`,
   keys: (field: 'keys' | 'hold_keys') => `${field} may hold at most ${limits.maxComboKeys} keys ${flag('maxComboKeys')}`,

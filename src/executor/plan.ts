@@ -106,12 +106,15 @@ export function planBatch (actions: readonly UnifiedAction[], scaler: Scaler, co
   })
 }
 
-/** How long an action keeps the desktop to itself by asking to wait or hold. */
+/** How long an action keeps the desktop to itself by asking to wait or hold (checkLimits refused negative ones). */
 function busySeconds (action: UnifiedAction): number {
   if (action.action === 'wait') return action.duration
   if (action.action === 'press_key') return action.duration ?? 0
   return 0
 }
+
+/** Text longer than the limit, in code points as the schema counts them (a text of emoji is not twice as long). */
+const tooLong = (text: string, limit: number) => text.length > limit && [...text].length > limit
 
 /**
  * The bounds the action schemas hold, checked again on the action itself: adapters translate
@@ -142,17 +145,20 @@ export function checkLimits (action: UnifiedAction, limits: Limits = DEFAULT_LIM
       break
     case 'press_key':
       combo('keys', action.keys)
+      // The seed's rule too: a negative hold would also take time off the batch's total.
+      if (action.duration !== undefined && !(action.duration > 0)) throw new InvalidAction('duration must be positive')
       if ((action.duration ?? 0) > limits.maxKeyHoldSeconds) throw new InvalidAction(says.keyHold)
       break
     case 'type_text':
-      // Code points, as the schema counts them: a text of emoji is not twice as long.
-      if (action.text.length > limits.maxTextLength && [...action.text].length > limits.maxTextLength) throw new InvalidAction(says.text)
+      if (tooLong(action.text, limits.maxTextLength)) throw new InvalidAction(says.text)
       wellFormed('text', action.text)
       break
     case 'wait':
+      if (!(action.duration > 0)) throw new InvalidAction('duration must be positive')
       if (action.duration > limits.maxWaitSeconds) throw new InvalidAction(says.wait)
       break
     case 'element_action':
+      if (action.value !== undefined && tooLong(action.value, limits.maxTextLength)) throw new InvalidAction(says.value)
       if (action.value !== undefined) wellFormed('value', action.value)
       break
   }
