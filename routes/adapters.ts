@@ -24,7 +24,7 @@ import { clientSpace } from '../src/scaling.ts'
 import { ActionQuery } from '../src/schemas/action-query.ts'
 import { ErrorBody } from '../src/schemas/error-body.ts'
 import { AdapterList, TranslateResponse } from '../src/schemas/adapter-responses.ts'
-import { formatValidationErrors } from '../src/validation.ts'
+import { formatValidationErrors, validationFailedIndex } from '../src/validation.ts'
 import { strictTextBodies } from '../src/text-bodies.ts'
 import { runOptions } from './run-options.ts'
 
@@ -81,7 +81,13 @@ export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = as
       const validate = validators.get(version)!
       if (!validate(payload)) {
         const where = adapter.versions.length > 1 ? `${adapter.name} ${version}` : adapter.name
-        throw new InvalidNativePayload(`${where}: ${formatValidationErrors(validate.errors ?? [], 'payload', kinds)}`)
+        const errors = validate.errors ?? []
+        const message = formatValidationErrors(errors, 'payload', kinds)
+        // In a payload of several calls, the one at fault, by its index in the payload.
+        const index = validationFailedIndex(errors, true)
+        if (index === undefined) throw new InvalidNativePayload(`${where}: ${message}`)
+        const named = message.includes(`[${index}]`) ? message : `[${index}]: ${message}`
+        throw Object.assign(new InvalidNativePayload(`${where}: ${named}`), { failedIndex: index })
       }
       const screen = await executor.screenSize()
       const context: AdapterContext = { version, screen, display: clientSpace(query, limits) ?? screen, query }

@@ -174,9 +174,12 @@ function reported (errors: FastifySchemaValidationError[] | ErrorObject[]): Erro
   return onAction.find((e) => e.keyword === 'anyOf') ?? onAction[0] ?? meaningful[0]
 }
 
-/** The batch action the reported error is in (`actions[3]: …`), if it is in one. */
-export function validationFailedIndex (errors: FastifySchemaValidationError[] | ErrorObject[]): number | undefined {
+/**
+ * The batch action the reported error is in (`actions[3]: …`), if it is in one; with `list`,
+ * also an item of a body that is itself a list (a native payload of several calls).
+ */
+export function validationFailedIndex (errors: FastifySchemaValidationError[] | ErrorObject[], list = false): number | undefined {
   const first = reported(errors)
-  const match = first && /^\/actions\/(\d+)(\/|$)/.exec(first.instancePath)
+  const match = first && (list ? /^(?:\/actions)?\/(\d+)(\/|$)/ : /^\/actions\/(\d+)(\/|$)/).exec(first.instancePath)
   return match ? Number(match[1]) : undefined
 }

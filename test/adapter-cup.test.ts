@@ -50,7 +50,7 @@ t.test('translate: recorded CUP specs become unified actions', async (t) => {
   t.strictSame(driver.calls, [], 'translating runs nothing')
 })
 
-const refusals: Array<{ name: string, payload: unknown, url?: string, body: ReturnType<typeof badRequest> }> = [
+const refusals: Array<{ name: string, payload: unknown, url?: string, body: ReturnType<typeof badRequest> & { failed_index?: number } }> = [
   {
     name: 'an element verb without element_id (python-sdk tests/test_batch.py)',
     payload: { action: 'click' },
@@ -109,12 +109,12 @@ const refusals: Array<{ name: string, payload: unknown, url?: string, body: Retu
   {
     name: 'a bad spec inside a batch',
     payload: [{ action: 'wait' }, { action: 'press_keys' }],
-    body: badRequest('ERR_INVALID_PAYLOAD', "cup: missing required field 'keys' for action 'press_keys'"),
+    body: { ...badRequest('ERR_INVALID_PAYLOAD', "cup: [1]: missing required field 'keys' for action 'press_keys'"), failed_index: 1 },
   },
   {
     name: 'a batch item that is not an object',
     payload: ['ctrl+s'],
-    body: badRequest('ERR_INVALID_PAYLOAD', 'cup: [0] must be object'),
+    body: { ...badRequest('ERR_INVALID_PAYLOAD', 'cup: [0] must be object'), failed_index: 0 },
   },
   {
     name: 'a screenshot asked for, which CUP results cannot carry',

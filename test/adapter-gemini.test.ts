@@ -269,10 +269,12 @@ t.test('payload errors are 400s that name the function and the field', async (t)
     ['click', 'gemini: payload must be a JSON object'],
   ]
   for (const [payload, message] of cases) {
+    // A call of a list at fault is named by its index, in the message and as failed_index.
+    const at = /\[(\d+)\]/.exec(message)
     for (const route of ['/computer/gemini', '/computer/gemini/translate']) {
       const { status, body } = await post(app, route, JSON.stringify(payload), { 'content-type': 'application/json' })
       t.equal(status, 400, `${route} ${JSON.stringify(payload)}`)
-      t.strictSame(body, { statusCode: 400, code: 'ERR_INVALID_PAYLOAD', error: 'Bad Request', message })
+      t.strictSame(body, { statusCode: 400, code: 'ERR_INVALID_PAYLOAD', error: 'Bad Request', message, ...(at && { failed_index: Number(at[1]) }) })
     }
   }
   const query = await post(app, '/computer/gemini?safety_acknowledgement=maybe', call('click'))

@@ -59,7 +59,7 @@ t.test('translate: the display space is the client\'s, and ?screenshot=false is 
   })
 })
 
-const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof badRequest> }> = [
+const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof badRequest> & { failed_index?: number } }> = [
   {
     name: 'custom action: no handler',
     // seed-001 CustomAction; HUD's own executors refuse it too.
@@ -128,7 +128,7 @@ const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof 
   {
     name: 'a point without y, inside a list',
     payload: [{ type: 'click', point: { x: 1 } }],
-    body: badRequest('ERR_INVALID_PAYLOAD', "hud: missing required field 'y' in [0].point"),
+    body: { ...badRequest('ERR_INVALID_PAYLOAD', "hud: missing required field 'y' in [0].point"), failed_index: 0 },
   },
   {
     name: 'an empty list',
