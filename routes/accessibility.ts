@@ -39,7 +39,7 @@ export const accessibilityRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
     serializerCompiler: () => (data) => JSON.stringify(data),
   }, async (request, reply) => {
     const { scope, format, max_depth: maxDepth, max_nodes: maxNodes } = request.query
-    const client = clientSpace(request.query)
+    const client = clientSpace(request.query, fastify.actionSchemas.limits)
     // Through the executor's queue, like every action: a snapshot never interleaves with input.
     const outcome = await executor.run([{
       action: 'get_accessibility_tree',

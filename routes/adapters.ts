@@ -7,6 +7,9 @@
  * (payload, version, parse) are the usual error body; once the batch is handed to the
  * executor, even a refusal (a point off screen, an unknown key) is answered in the model's
  * own result form, with the error's status, so an agent loop can forward it to the model.
+ * The translate route plans what it translated exactly as the execute route would (limits,
+ * bounds, keys, allow-list), sending no input, so it refuses what execution would refuse,
+ * with the same status and message.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
@@ -21,7 +24,8 @@ import { clientSpace } from '../src/scaling.ts'
 import { ActionQuery } from '../src/schemas/action-query.ts'
 import { ErrorBody } from '../src/schemas/error-body.ts'
 import { AdapterList, TranslateResponse } from '../src/schemas/adapter-responses.ts'
-import { formatValidationErrors } from '../src/validation.ts'
+import { formatValidationErrors, validationFailedIndex } from '../src/validation.ts'
+import { strictTextBodies } from '../src/text-bodies.ts'
 import { runOptions } from './run-options.ts'
 
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null }
@@ -44,6 +48,8 @@ export function adapterQuerySchema (adapter: Adapter) {
 
 export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = async (fastify, { adapters, compile }) => {
   const { executor } = fastify
+  strictTextBodies(fastify)
+  const { limits } = fastify.actionSchemas
   const known = adapters.map((a) => a.name).join(', ') || 'none'
 
   fastify.get('/adapters', {
@@ -75,10 +81,16 @@ export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = as
       const validate = validators.get(version)!
       if (!validate(payload)) {
         const where = adapter.versions.length > 1 ? `${adapter.name} ${version}` : adapter.name
-        throw new InvalidNativePayload(`${where}: ${formatValidationErrors(validate.errors ?? [], 'payload', kinds)}`)
+        const errors = validate.errors ?? []
+        const message = formatValidationErrors(errors, 'payload', kinds)
+        // In a payload of several calls, the one at fault, by its index in the payload.
+        const index = validationFailedIndex(errors, true)
+        if (index === undefined) throw new InvalidNativePayload(`${where}: ${message}`)
+        const named = message.includes(`[${index}]`) ? message : `[${index}]: ${message}`
+        throw Object.assign(new InvalidNativePayload(`${where}: ${named}`), { failedIndex: index })
       }
       const screen = await executor.screenSize()
-      const context: AdapterContext = { version, screen, display: clientSpace(query) ?? screen, query }
+      const context: AdapterContext = { version, screen, display: clientSpace(query, limits) ?? screen, query }
       const translation = adapter.translate(payload, context)
       return { context, translation, space: adapter.space?.(context) }
     }
@@ -121,8 +133,10 @@ export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = as
         description: 'The same translation POST /computer/' + adapter.name + ' runs. Coordinates are in the space named by `display_width_px`/`display_height_px`: POST the actions to /computer/batch with those as the query to run them.',
         response: { 200: Type.Ref(TranslateResponse), '4xx': Type.Ref(ErrorBody), '5xx': Type.Ref(ErrorBody) },
       }),
-    }, async (request) => {
-      const { context, translation, space } = await prepare(request.body, request.query as Record<string, unknown>)
+    }, async (request, reply) => {
+      const query = request.query as Record<string, unknown>
+      const { context, translation, space } = await prepare(request.body, query)
+      await executor.plan(translation.actions, optionsFor(translation, space, context, query, reply))
       const size = space?.size ?? context.display
       return {
         adapter: adapter.name,
@@ -143,6 +157,23 @@ export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = as
   fastify.post('/computer/:adapter', { schema: { hide: true, params } }, unknown)
   fastify.post('/computer/:adapter/translate', { schema: { hide: true, params } }, unknown)
 
+  /** How a translation runs, or is planned by the translate route: the same options for both. */
+  function optionsFor (
+    translation: Translation,
+    space: ReturnType<NonNullable<Adapter['space']>>,
+    context: AdapterContext,
+    query: Record<string, unknown>,
+    reply: FastifyReply,
+  ): RunOptions {
+    return {
+      // A refusal names the action at fault when the translation is a batch; the index is that
+      // of the translate route's `actions`.
+      ...runOptions(query, reply, translation.actions.length > 1),
+      screenshot: translation.screenshot,
+      ...(space && { client: space.size, clientName: space.name, screenshotSize: context.display }),
+    }
+  }
+
   async function execute (
     translation: Translation,
     space: ReturnType<NonNullable<Adapter['space']>>,
@@ -150,11 +181,7 @@ export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = as
     query: Record<string, unknown>,
     reply: FastifyReply,
   ): Promise<AdapterOutcome> {
-    const options = {
-      ...runOptions(query, reply),
-      screenshot: translation.screenshot,
-      ...(space && { client: space.size, clientName: space.name, screenshotSize: context.display }),
-    }
+    const options = optionsFor(translation, space, context, query, reply)
     try {
       const { results, failedIndex, error } = await executor.run(translation.actions, options)
       const outcome = outcomeOf(results, failedIndex, error ?? null)

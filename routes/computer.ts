@@ -10,10 +10,12 @@ import type { UnifiedAction } from '../src/actions/index.ts'
 import { ActionQuery, type ActionQuery as ActionQueryType } from '../src/schemas/action-query.ts'
 import { BatchFailure, ErrorBody } from '../src/schemas/error-body.ts'
 import { errorBody, RETRY_AFTER_SECONDS } from '../src/error-handler.ts'
+import { strictTextBodies } from '../src/text-bodies.ts'
 import { runOptions } from './run-options.ts'
 
 export const computerRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { executor, actionSchemas } = fastify
+  strictTextBodies(fastify)
 
   const single = {
     querystring: Type.Ref(ActionQuery),
@@ -52,7 +54,7 @@ export const computerRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: Type.Ref(BatchResponse), '4xx': Type.Ref(BatchFailure), '5xx': Type.Ref(BatchFailure) },
     },
   }, async (request, reply) => {
-    const outcome = await executor.run(request.body.actions, runOptions(request.query, reply))
+    const outcome = await executor.run(request.body.actions, runOptions(request.query, reply, true))
     if (!outcome.error) return { results: outcome.results, failed_index: null }
     const body = errorBody(outcome.error)
     const { failedIndex } = outcome

@@ -1,11 +1,13 @@
-/** What every action route derives from its request: the client's space, screenshot wish, abort signal. */
+/** What every action route derives from its request: the client's space, screenshot wish, abort signal, limits. */
 import type { FastifyReply } from 'fastify'
 import type { RunOptions } from '../src/executor/executor.ts'
 import type { ActionQuery } from '../src/schemas/action-query.ts'
 import { clientSpace } from '../src/scaling.ts'
 
-export function runOptions (query: ActionQuery, reply: FastifyReply): RunOptions {
-  const client = clientSpace(query)
+/** `indexed`: the request is a batch, so a refusal names the action at fault. */
+export function runOptions (query: ActionQuery, reply: FastifyReply, indexed = false): RunOptions {
+  const { limits } = reply.server.actionSchemas
+  const client = clientSpace(query, limits)
   // The response's 'close' before it finished means the client went away: stop, release.
   const controller = new AbortController()
   reply.raw.once('close', () => { if (!reply.raw.writableFinished) controller.abort() })
@@ -13,5 +15,7 @@ export function runOptions (query: ActionQuery, reply: FastifyReply): RunOptions
     ...(client && { client }),
     screenshot: query.screenshot === true,
     signal: controller.signal,
+    limits,
+    indexed,
   }
 }

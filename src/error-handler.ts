@@ -6,7 +6,8 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ErrorBody } from './schemas/error-body.ts'
-import { BodyTooLarge, InvalidAction, InvalidQuery } from './errors.ts'
+import { BodyTooLarge, failedIndexOf, InvalidAction, InvalidQuery } from './errors.ts'
+import { validationFailedIndex } from './validation.ts'
 
 /** Seconds a client should wait before retrying while the desktop (re)starts. */
 export const RETRY_AFTER_SECONDS = 2
@@ -14,7 +15,11 @@ export const RETRY_AFTER_SECONDS = 2
 /** Fastify's own errors for malformed requests, re-worded where its message is terse. */
 function fromFastify (error: FastifyError, bodyLimit: number): Error {
   if (error.validation) {
-    return error.validationContext === 'querystring' ? new InvalidQuery(error.message) : new InvalidAction(error.message)
+    if (error.validationContext === 'querystring') return new InvalidQuery(error.message)
+    const refusal = new InvalidAction(error.message)
+    // The message already names the batch's action (`actions[3]: …`); the body says which too.
+    const index = error.validationContext === 'body' ? validationFailedIndex(error.validation) : undefined
+    return index === undefined ? refusal : Object.assign(refusal, { failedIndex: index })
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return new BodyTooLarge(`the request body is larger than the ${bodyLimit}-byte limit (see --max-body-bytes)`)
@@ -24,11 +29,13 @@ function fromFastify (error: FastifyError, bodyLimit: number): Error {
 
 export function errorBody (error: Error): ErrorBody {
   const { statusCode = 500, code = 'ERR_INTERNAL' } = error as Partial<FastifyError>
+  const failedIndex = failedIndexOf(error)
   return {
     statusCode,
     code,
     error: STATUS_CODES[statusCode] ?? 'Error',
     message: statusCode < 500 || code.startsWith('ERR_') ? error.message : 'internal server error',
+    ...(failedIndex !== undefined && { failed_index: failedIndex }),
   }
 }
 

@@ -9,6 +9,10 @@ import createError from '@fastify/error'
 export const InvalidAction = createError<'ERR_INVALID_ACTION', 400, [string]>(
   'ERR_INVALID_ACTION', '%s', 400)
 
+/** A body that is not text: bytes that are not UTF-8, or a lone UTF-16 surrogate (`"\ud800"`) in a string. */
+export const InvalidEncoding = createError<'ERR_INVALID_ENCODING', 400, [string]>(
+  'ERR_INVALID_ENCODING', '%s', 400)
+
 /** A query string that does not fit the route's parameters. */
 export const InvalidQuery = createError<'ERR_INVALID_QUERY', 400, [string]>(
   'ERR_INVALID_QUERY', '%s', 400)
@@ -100,3 +104,25 @@ export const DriverFailure = createError<'ERR_DRIVER_FAILURE', 500, [string, { c
 /** A configuration that cannot work (bad flag, unsafe listen address, dead DISPLAY). */
 export const InvalidConfig = createError<'ERR_INVALID_CONFIG', 500, [string]>(
   'ERR_INVALID_CONFIG', '%s', 500)
+
+/** An error that names the action of a batch at fault: its index, in the message and on the error. */
+export interface AtAction { failedIndex: number }
+
+/**
+ * The refusal `error` of the batch's action `index`, as the same kind of error (same code and
+ * status) whose message starts `actions[index]: `. Anything without a status passes through.
+ */
+export function atAction (error: unknown, index: number): unknown {
+  const { statusCode, code } = error as { statusCode?: unknown, code?: unknown }
+  if (!(error instanceof Error) || typeof statusCode !== 'number' || typeof code !== 'string') return error
+  const indexed = Object.assign(new Error(`actions[${index}]: ${error.message}`, { cause: error }), {
+    name: error.name, statusCode, code, failedIndex: index,
+  })
+  return indexed
+}
+
+/** The index an error names, if it names one. */
+export function failedIndexOf (error: unknown): number | undefined {
+  const index = (error as Partial<AtAction> | undefined)?.failedIndex
+  return typeof index === 'number' ? index : undefined
+}

@@ -7,6 +7,7 @@
  * area it depicts, and mapping a real point to the client and back is stable.
  */
 import type { Point, Rect, Size } from './driver.ts'
+import { DEFAULT_LIMITS, limitMessages, type Limits } from './actions/limits.ts'
 import { InvalidAction, InvalidQuery, PointOutOfBounds } from './errors.ts'
 
 export type XY = [number, number]
@@ -84,12 +85,18 @@ function mapCentre (value: number, from: number, to: number): number {
   return Math.min(to - 1, Math.floor(((value + 0.5) * to) / from))
 }
 
-/** The client's declared space from the query, or undefined for the real screen. */
-export function clientSpace (query: { display_width_px?: number, display_height_px?: number }): Size | undefined {
+/**
+ * The client's declared space from the query, or undefined for the real screen. Its size is
+ * bounded: every screenshot is encoded at it, and a 16384x16384 PNG takes seconds and megabytes.
+ */
+export function clientSpace (query: { display_width_px?: number, display_height_px?: number }, limits: Limits = DEFAULT_LIMITS): Size | undefined {
   const { display_width_px: width, display_height_px: height } = query
   if (width === undefined && height === undefined) return undefined
   if (width === undefined || height === undefined) {
     throw new InvalidQuery('display_width_px and display_height_px go together: give both, or neither for the real screen size')
+  }
+  for (const [field, value] of [['display_width_px', width], ['display_height_px', height]] as const) {
+    if (value > limits.maxDisplaySide) throw new InvalidQuery(limitMessages(limits).display(field, value))
   }
   return { width, height }
 }

@@ -159,12 +159,27 @@ export function formatValidationErrors (
   dataVar: string,
   kinds: readonly string[] = ACTION_KINDS,
 ): string {
+  const first = reported(errors)
+  if (!first) return `${dataVar} is invalid`
+  return describe(first, dataVar === 'querystring' ? 'query' : dataVar, kinds)
+}
+
+/** The error the message is about. */
+function reported (errors: FastifySchemaValidationError[] | ErrorObject[]): ErrorObject | undefined {
   // ajv-errors' singleError mode can leave an empty placeholder before the real message.
   const meaningful = (errors as ErrorObject[]).filter((e) => e.keyword !== 'errorMessage' || e.message)
   // A wrong `action` explains every other error of its object: name it first. Of a union of
   // literals, the summary (anyOf) says more than the first literal's mismatch.
   const onAction = meaningful.filter((e) => /(^|\/)action$/.test(e.instancePath))
-  const first = onAction.find((e) => e.keyword === 'anyOf') ?? onAction[0] ?? meaningful[0]
-  if (!first) return `${dataVar} is invalid`
-  return describe(first, dataVar === 'querystring' ? 'query' : dataVar, kinds)
+  return onAction.find((e) => e.keyword === 'anyOf') ?? onAction[0] ?? meaningful[0]
+}
+
+/**
+ * The batch action the reported error is in (`actions[3]: …`), if it is in one; with `list`,
+ * also an item of a body that is itself a list (a native payload of several calls).
+ */
+export function validationFailedIndex (errors: FastifySchemaValidationError[] | ErrorObject[], list = false): number | undefined {
+  const first = reported(errors)
+  const match = first && (list ? /^(?:\/actions)?\/(\d+)(\/|$)/ : /^\/actions\/(\d+)(\/|$)/).exec(first.instancePath)
+  return match ? Number(match[1]) : undefined
 }

@@ -21,6 +21,7 @@ import type {
 import { anthropicAdapter, AnthropicToolResult, type AnthropicBody } from '../adapters/anthropic/index.ts'
 import type { ComputerAction, ComputerInput } from '../adapters/anthropic/to-unified.ts'
 import type { ToolVersion } from '../adapters/anthropic/query.ts'
+import type { NULLABLE_FIELDS } from '../adapters/anthropic/without-nulls.ts'
 import { build, post } from './helpers/build.ts'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
@@ -44,6 +45,21 @@ type Sent<A extends ComputerAction, I> = { action: A } & { [K in keyof I]: Exclu
 type Fits<A extends ComputerAction, I> = [Exclude<keyof I, keyof ComputerInput>] extends [never]
   ? Sent<A, I> extends ComputerInput ? true : false
   : false
+// The nulls read as absent are exactly the fields the SDK types `| null`, action by action.
+type NullableOf<I> = { [K in keyof I]-?: null extends I[K] ? K : never }[keyof I]
+type Inputs = {
+  key: Omit<BetaComputerKeyInput, 'repeat'>, hold_key: BetaComputerHoldKeyInput, type: BetaComputerTypeInput,
+  cursor_position: BetaComputerCursorPositionInput, mouse_move: BetaComputerMouseMoveInput,
+  left_mouse_down: BetaComputerLeftMouseDownInput, left_mouse_up: BetaComputerLeftMouseUpInput,
+  left_click: BetaComputerLeftClickInput, left_click_drag: BetaComputerLeftClickDragInput,
+  right_click: BetaComputerRightClickInput, middle_click: BetaComputerMiddleClickInput,
+  double_click: BetaComputerDoubleClickInput, triple_click: BetaComputerTripleClickInput,
+  scroll: BetaComputerScrollInput, wait: BetaComputerWaitInput, screenshot: BetaComputerScreenshotInput, zoom: BetaComputerZoomInput,
+}
+type SdkNullable = { [A in keyof Inputs as [NullableOf<Inputs[A]>] extends [never] ? never : A]: NullableOf<Inputs[A]> }
+type OursNullable = { -readonly [A in keyof typeof NULLABLE_FIELDS]: (typeof NULLABLE_FIELDS)[A][number] }
+same<SdkNullable, OursNullable>(true)
+
 const inputs: Array<true> = [
   true satisfies Fits<'key', Omit<BetaComputerKeyInput, 'repeat'>>,
   true satisfies Fits<'hold_key', BetaComputerHoldKeyInput>,

@@ -70,19 +70,35 @@ t.test('the version defaults to the newest, computer_20251124', async (t) => {
   t.strictSame(body.actions, [{ action: 'take_screenshot', region: [10, 20, 110, 70] }])
 })
 
-t.test('nulls for absent optional fields, as Python tool wrappers write them, mean absent', async (t) => {
-  const { app } = await build(t, { adapters: [anthropicAdapter] })
-  // A pydantic model of the computer_20250124 input dumped without exclude_none.
-  const input = { action: 'left_click', coordinate: [100, 200], text: null, start_coordinate: null, scroll_direction: null, scroll_amount: null, duration: null }
+t.test('a null means absent only where the SDK types the field nullable: left_click with coordinate null clicks where the pointer is', async (t) => {
+  const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
+  // BetaComputerLeftClickInput: `coordinate?: Array<number> | null`, "at the specified (x, y)
+  // pixel coordinate, or the current cursor position if `coordinate` is omitted".
+  const input = { action: 'left_click', coordinate: null, text: null }
   const bare = await post(app, '/computer/anthropic/translate?tool_version=computer_20250124', input)
   t.equal(bare.status, 200)
-  t.strictSame(bare.body.actions, [{ action: 'click_mouse', button: 'left', coordinates: [100, 200] }])
+  t.strictSame(bare.body.actions, [{ action: 'click_mouse', button: 'left' }])
   const wrapped = await post(app, '/computer/anthropic/translate?tool_version=computer_20250124', block(input))
   t.strictSame(wrapped.body.actions, bare.body.actions)
-  const missing = await post(app, '/computer/anthropic/translate', { action: 'type', text: null })
-  t.equal(missing.status, 400)
-  t.strictSame(missing.body.message, (await post(app, '/computer/anthropic/translate', { action: 'type' })).body.message,
-    'a null required field reads as missing')
+  await post(app, '/computer/batch', { actions: [{ action: 'move_mouse', coordinates: [40, 50] }] })
+  driver.calls.length = 0
+  const run = await post(app, '/computer/anthropic?screenshot=false', input)
+  t.equal(run.status, 200)
+  t.strictSame(driver.calls.map((c) => c.call), ['buttonDown', 'buttonUp'], 'clicked without moving: where the pointer was')
+  t.strictSame(run.body.content, [{ type: 'text', text: 'clicked left' }])
+
+  // Nulls the SDK never sends are refused, not guessed at.
+  const refusals: Array<[string, Record<string, unknown>, string]> = [
+    ['computer_20250124', { action: 'left_click', coordinate: [100, 200], start_coordinate: null },
+      "anthropic computer_20250124: start_coordinate is not accepted for action 'left_click' in computer_20250124 (it takes coordinate, text)"],
+    ['computer_20251124', { action: 'mouse_move', coordinate: null }, 'anthropic computer_20251124: coordinate must be a list of exactly 2 integers [x, y]'],
+    ['computer_20251124', { action: 'type', text: null }, 'anthropic computer_20251124: text must be a non-empty string'],
+    ['computer_20251124', { action: 'left_click_drag', start_coordinate: [1, 1], coordinate: null }, 'anthropic computer_20251124: coordinate must be a list of exactly 2 integers [x, y]'],
+  ]
+  for (const [version, body, message] of refusals) {
+    const answer = await post(app, `/computer/anthropic/translate?tool_version=${version}`, body)
+    t.strictSame(answer.body, { statusCode: 400, code: 'ERR_INVALID_PAYLOAD', error: 'Bad Request', message }, JSON.stringify(body))
+  }
 })
 
 t.test('refusals before anything runs, whole', async (t) => {

@@ -20,8 +20,22 @@ const ACTION_LIST = 'press_keys, press, wait, click, collapse, decrement, dismis
 
 t.test('translate: recorded CUP specs become unified actions', async (t) => {
   const { app, driver } = await build(t, { adapters: [cupAdapter] })
+  const context = { version: 'cup_0_1', screen: { width: 1280, height: 800 }, display: { width: 1280, height: 800 }, query: {} }
   for (const c of cases) {
     const { status, body } = await post(app, '/computer/cup/translate', c.payload)
+    if (c.actions.some((action) => (action as { action: string }).action === 'element_action')) {
+      // The route plans what it translated, and this desktop has no accessibility tree to
+      // resolve element ids on: the translation itself is checked on the adapter, the route
+      // against what executing would answer.
+      const translation = cupAdapter.translate(cupAdapter.prepare!(c.payload) as Parameters<typeof cupAdapter.translate>[0], context)
+      t.strictSame(translation.actions, c.actions, `${c.name} (${c.source})`)
+      t.strictSame(translation.meta, { batch: c.batch ?? false, steps: c.steps }, c.name)
+      const executed = await post(app, '/computer/cup', c.payload)
+      t.equal(status, executed.status, `${c.name}: translate refuses as execute does`)
+      const failed = Array.isArray(executed.body) ? executed.body.at(-1) : executed.body
+      t.strictSame(failed, { success: false, message: '', error: body.message }, `${c.name}: the same message`)
+      continue
+    }
     t.equal(status, 200, c.name)
     t.strictSame(body, {
       adapter: 'cup',
@@ -36,7 +50,7 @@ t.test('translate: recorded CUP specs become unified actions', async (t) => {
   t.strictSame(driver.calls, [], 'translating runs nothing')
 })
 
-const refusals: Array<{ name: string, payload: unknown, url?: string, body: ReturnType<typeof badRequest> }> = [
+const refusals: Array<{ name: string, payload: unknown, url?: string, body: ReturnType<typeof badRequest> & { failed_index?: number } }> = [
   {
     name: 'an element verb without element_id (python-sdk tests/test_batch.py)',
     payload: { action: 'click' },
@@ -95,12 +109,12 @@ const refusals: Array<{ name: string, payload: unknown, url?: string, body: Retu
   {
     name: 'a bad spec inside a batch',
     payload: [{ action: 'wait' }, { action: 'press_keys' }],
-    body: badRequest('ERR_INVALID_PAYLOAD', "cup: missing required field 'keys' for action 'press_keys'"),
+    body: { ...badRequest('ERR_INVALID_PAYLOAD', "cup: [1]: missing required field 'keys' for action 'press_keys'"), failed_index: 1 },
   },
   {
     name: 'a batch item that is not an object',
     payload: ['ctrl+s'],
-    body: badRequest('ERR_INVALID_PAYLOAD', 'cup: [0] must be object'),
+    body: { ...badRequest('ERR_INVALID_PAYLOAD', 'cup: [0] must be object'), failed_index: 0 },
   },
   {
     name: 'a screenshot asked for, which CUP results cannot carry',
@@ -191,7 +205,7 @@ t.test('execute: an unknown key refuses the request before any input, answered n
 
   const batch = await post(app, '/computer/cup', [{ action: 'press_keys', keys: 'tab' }, { action: 'press_keys', keys: 'hyperspace' }])
   t.equal(batch.status, 400)
-  t.match(batch.body[0]?.error, /^unknown key 'hyperspace' \(closest known names: /)
+  t.match(batch.body[0]?.error, /^actions\[1\]: unknown key 'hyperspace' \(closest known names: /, 'names the action at fault')
   t.strictSame(batch.body, [{ success: false, message: '', error: batch.body[0]?.error }], 'one failed result: the batch was refused whole')
   t.strictSame(driver.calls, [], 'nothing ran: the batch is planned whole first')
 })
@@ -287,7 +301,7 @@ t.test('execute: an id that no longer resolves is a failed ActionResult with sta
   // Known while planning: the batch is refused whole, before its key press.
   const batch = await post(app, '/computer/cup', [{ action: 'press_keys', keys: 'tab' }, { element_id: 'e999', action: 'click' }])
   t.equal(batch.status, 409)
-  t.strictSame(batch.body, [{ success: false, message: '', error: `element e999 is not in the last accessibility snapshot (its ids are e0..e${last}); ${NEW_SNAPSHOT}` }])
+  t.strictSame(batch.body, [{ success: false, message: '', error: `actions[1]: element e999 is not in the last accessibility snapshot (its ids are e0..e${last}); ${NEW_SNAPSHOT}` }])
 
   // Found gone while running: the batch stops there, after what ran.
   const stopped = await post(app, '/computer/cup', [{ action: 'press_keys', keys: 'tab' }, { element_id: save, action: 'click' }, { action: 'press_keys', keys: 'tab' }])
@@ -304,7 +318,7 @@ t.test('execute: a verb the element cannot take is refused before any input, ans
   const save = id('Save', 'button')
   const typed = await post(app, '/computer/cup', [{ action: 'press_keys', keys: 'tab' }, { element_id: save, action: 'type', value: 'x' }])
   t.equal(typed.status, 400)
-  t.strictSame(typed.body, [{ success: false, message: '', error: `element ${save} (button "Save") takes no text: type needs an editable text element` }])
+  t.strictSame(typed.body, [{ success: false, message: '', error: `actions[1]: element ${save} (button "Save") takes no text: type needs an editable text element` }])
   t.strictSame(driver.calls, [])
   t.strictSame(source.calls, [])
 })

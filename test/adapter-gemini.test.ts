@@ -233,7 +233,7 @@ t.test('a turn refused before it runs answers every call natively with the reaso
   const { app, driver } = await build(t, { adapters: [geminiAdapter] })
   const offGrid = await post(app, '/computer/gemini', [call('click_at'), { name: 'click_at', args: { x: 1000, y: 5 } }])
   t.equal(offGrid.status, 400)
-  const reason = "not run: coordinates (1000, 5) is outside Gemini's 1000x1000 normalised grid: x must be 0..999 and y 0..999"
+  const reason = "not run: actions[1]: coordinates (1000, 5) is outside Gemini's 1000x1000 normalised grid: x must be 0..999 and y 0..999"
   t.strictSame(offGrid.body, [
     { functionResponse: { name: 'click_at', response: { error: reason } } },
     { functionResponse: { name: 'click_at', response: { error: reason } } },
@@ -269,10 +269,12 @@ t.test('payload errors are 400s that name the function and the field', async (t)
     ['click', 'gemini: payload must be a JSON object'],
   ]
   for (const [payload, message] of cases) {
+    // A call of a list at fault is named by its index, in the message and as failed_index.
+    const at = /\[(\d+)\]/.exec(message)
     for (const route of ['/computer/gemini', '/computer/gemini/translate']) {
       const { status, body } = await post(app, route, JSON.stringify(payload), { 'content-type': 'application/json' })
       t.equal(status, 400, `${route} ${JSON.stringify(payload)}`)
-      t.strictSame(body, { statusCode: 400, code: 'ERR_INVALID_PAYLOAD', error: 'Bad Request', message })
+      t.strictSame(body, { statusCode: 400, code: 'ERR_INVALID_PAYLOAD', error: 'Bad Request', message, ...(at && { failed_index: Number(at[1]) }) })
     }
   }
   const query = await post(app, '/computer/gemini?safety_acknowledgement=maybe', call('click'))

@@ -59,7 +59,7 @@ t.test('translate: the display space is the client\'s, and ?screenshot=false is 
   })
 })
 
-const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof badRequest> }> = [
+const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof badRequest> & { failed_index?: number } }> = [
   {
     name: 'custom action: no handler',
     // seed-001 CustomAction; HUD's own executors refuse it too.
@@ -128,7 +128,7 @@ const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof 
   {
     name: 'a point without y, inside a list',
     payload: [{ type: 'click', point: { x: 1 } }],
-    body: badRequest('ERR_INVALID_PAYLOAD', "hud: missing required field 'y' in [0].point"),
+    body: { ...badRequest('ERR_INVALID_PAYLOAD', "hud: missing required field 'y' in [0].point"), failed_index: 0 },
   },
   {
     name: 'an empty list',
@@ -255,9 +255,10 @@ t.test('execute: keys the table does not know and points off the display are ref
     observation: { screenshot: null, text: key.body.info.error.message },
     reward: 0,
     terminated: false,
-    info: { responses: [], cursor: null, failed_index: null, error: key.body.info.error },
+    info: { responses: [], cursor: null, failed_index: 1, error: key.body.info.error },
   })
-  t.match(key.body.info.error.message, /^unknown key 'hyperspace'/)
+  t.match(key.body.info.error.message, /^actions\[1\]: unknown key 'hyperspace'/)
+  t.equal(key.body.info.error.failed_index, 1)
 
   const off = await post(app, '/computer/hud?display_width_px=1024&display_height_px=768', { type: 'move', point: { x: 1000, y: 700 }, offset: { x: 30, y: 0 } })
   t.equal(off.status, 400)

@@ -234,7 +234,7 @@ t.test('failures: the item marked incomplete, with our error and the error statu
       status: 'incomplete',
       error: {
         code: 'ERR_POINT_OUT_OF_BOUNDS',
-        message: 'coordinates (1024, 10) is outside the 1024x768 coordinate space declared by display_width_px/display_height_px: x must be 0..1023 and y 0..767',
+        message: 'actions[1]: coordinates (1024, 10) is outside the 1024x768 coordinate space declared by display_width_px/display_height_px: x must be 0..1023 and y 0..767',
       },
     })
     t.strictSame(driver.calls, [])

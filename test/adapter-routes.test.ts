@@ -208,6 +208,6 @@ t.test('a key the table does not know is refused before anything runs, natively'
   const { status, body } = await post(app, '/computer/echo', { action: 'tap', at: [1, 1], key: 'hyperspace' })
   t.equal(status, 400)
   t.equal(body.ok, false)
-  t.match(body.said, /^unknown key 'hyperspace'/)
+  t.match(body.said, /^actions\[1\]: unknown key 'hyperspace'/, 'the translation has two actions: the second is at fault')
   t.strictSame(driver.calls, [])
 })

@@ -491,7 +491,7 @@ t.test('execute: a click on the 0–1000 scale, answered with the reply, the cur
       name: 'click',
       args: { start_box: '(100,200)' },
       text: "click(start_box='(100,200)')",
-      actions: [{ action: 'click_mouse', button: 'left', click_type: 'click', coordinates: [100, 200], num_clicks: 1 }],
+      actions: [{ action: 'click_mouse', button: 'left', coordinates: [100, 200] }],
       status: 'done',
     }],
     finished: null,
@@ -524,7 +524,7 @@ t.test('execute: UI-TARS-1.5 pixels of the smart-resized display', async (t) => 
       name: 'click',
       args: { start_box: '(966,546)' },
       text: "click(start_box='(966,546)')",
-      actions: [{ action: 'click_mouse', button: 'left', click_type: 'click', coordinates: [966, 546], num_clicks: 1 }],
+      actions: [{ action: 'click_mouse', button: 'left', coordinates: [966, 546] }],
       status: 'done',
     }],
     finished: null,
@@ -541,7 +541,7 @@ t.test('execute: several calls in order, each with its actions', async (t) => {
   const { status, body } = await say(app, '/computer/uitars?screenshot=false', reply('doubao-six-actions'))
   t.equal(status, 200)
   const done = (name: string, args: Record<string, string>, text: string, actions: unknown[]) => ({ name, args, text, actions, status: 'done' })
-  const clicked = (x: number, y: number) => ({ action: 'click_mouse', button: 'left', click_type: 'click', coordinates: [x, y], num_clicks: 1 })
+  const clicked = (x: number, y: number) => ({ action: 'click_mouse', button: 'left', coordinates: [x, y] })
   t.strictSame(body, {
     thought: between(reply('doubao-six-actions'), 'Thought: ', '\nAction:'),
     reflection: null,
@@ -549,10 +549,10 @@ t.test('execute: several calls in order, each with its actions', async (t) => {
     calls: [
       done('click', { start_box: '<point>403 81</point>' }, "click(point='<point>403 81</point>')", [clicked(403, 81)]),
       done('type', { content: 'baidu.com' }, "type(content='baidu.com')", [{ action: 'type_text', text: 'baidu.com' }]),
-      done('hotkey', { key: 'enter' }, "hotkey(key='enter')", [{ action: 'press_key', keys: ['enter'], press_type: 'press' }]),
+      done('hotkey', { key: 'enter' }, "hotkey(key='enter')", [{ action: 'press_key', keys: ['enter'] }]),
       done('click', { start_box: '<point>403 431</point>' }, "click(point='<point>403 431</point>')", [clicked(403, 431)]),
       done('type', { content: '北京天气' }, "type(content='北京天气')", [{ action: 'type_text', text: '北京天气' }]),
-      done('hotkey', { key: 'enter' }, "hotkey(key='enter')", [{ action: 'press_key', keys: ['enter'], press_type: 'press' }]),
+      done('hotkey', { key: 'enter' }, "hotkey(key='enter')", [{ action: 'press_key', keys: ['enter'] }]),
     ],
     finished: null,
     call_user: null,
@@ -642,7 +642,7 @@ t.test('execute: a point outside the space is refused before anything runs, nati
       name: 'click',
       args: { start_box: '(1500,300)' },
       text: "click(start_box='(1500,300)')",
-      actions: [{ action: 'click_mouse', button: 'left', click_type: 'click', coordinates: [1500, 300], num_clicks: 1 }],
+      actions: [{ action: 'click_mouse', button: 'left', coordinates: [1500, 300] }],
       status: 'not_run',
     }],
     finished: null,
@@ -701,7 +701,7 @@ const REFUSALS: Array<{ why: string, text: string, query?: string, body: Record<
   { why: 'a phone button', text: 'Action: press_home()', body: { statusCode: 400, code: 'ERR_UNSUPPORTED_ACTION', error: 'Bad Request', message: '"press_home()" is a UI-TARS phone action; a desktop has no home button' } },
   { why: 'a phone app launch', text: "Action: open_app(app_name='Settings')", body: { statusCode: 400, code: 'ERR_UNSUPPORTED_ACTION', error: 'Bad Request', message: '"open_app(app_name=\'Settings\')" is a UI-TARS phone action; a desktop has no app launcher to call by name' } },
   { why: 'an unknown convention', text: 'Action: wait()', query: '?coordinates=pixels', body: { statusCode: 400, code: 'ERR_INVALID_QUERY', error: 'Bad Request', message: 'coordinates must be one of "relative", "absolute", not "pixels"' } },
-  { why: 'a display smart_resize cannot take', text: 'Action: wait()', query: '?coordinates=absolute&display_width_px=16384&display_height_px=1', body: { statusCode: 400, code: 'ERR_INVALID_QUERY', error: 'Bad Request', message: 'coordinates=absolute: a 16384x1 screen is too far from square for smart_resize (aspect ratio above 200)' } },
+  { why: 'a display smart_resize cannot take', text: 'Action: wait()', query: '?coordinates=absolute&display_width_px=4096&display_height_px=1', body: { statusCode: 400, code: 'ERR_INVALID_QUERY', error: 'Bad Request', message: 'coordinates=absolute: a 4096x1 screen is too far from square for smart_resize (aspect ratio above 200)' } },
 ]
 
 t.test('every refusal, on both routes, with its whole error body and nothing run', async (t) => {

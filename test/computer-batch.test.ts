@@ -31,12 +31,14 @@ t.test('an invalid action anywhere refuses the whole batch before any input', as
   const schema = await post(app, '/computer/batch', {
     actions: [{ action: 'move_mouse', coordinates: [1, 1] }, { action: 'wait', duration: 0 }],
   })
-  t.strictSame(schema.body, { statusCode: 400, code: 'ERR_INVALID_ACTION', error: 'Bad Request', message: 'actions[1]: duration must be positive' })
+  t.strictSame(schema.body, { statusCode: 400, code: 'ERR_INVALID_ACTION', error: 'Bad Request', message: 'actions[1]: duration must be positive', failed_index: 1 })
   const key = await post(app, '/computer/batch', {
     actions: [{ action: 'move_mouse', coordinates: [1, 1] }, { action: 'press_key', keys: ['ctrl', 'nokey'] }],
   })
   t.equal(key.status, 400)
   t.equal(key.body.code, 'ERR_UNKNOWN_KEY')
+  t.equal(key.body.failed_index, 1)
+  t.match(key.body.message, /^actions\[1\]: unknown key 'nokey'/)
   t.strictSame(driver.calls, [], 'nothing ran')
 })
 
@@ -79,7 +81,7 @@ t.test('batch bounds', async (t) => {
   const empty = await post(app, '/computer/batch', { actions: [] })
   t.strictSame(empty.body, { statusCode: 400, code: 'ERR_INVALID_ACTION', error: 'Bad Request', message: 'actions cannot be empty' })
   const many = await post(app, '/computer/batch', { actions: Array.from({ length: 101 }, () => ({ action: 'get_cursor_position' })) })
-  t.strictSame(many.body, { statusCode: 400, code: 'ERR_INVALID_ACTION', error: 'Bad Request', message: 'a batch may have at most 100 actions' })
+  t.strictSame(many.body, { statusCode: 400, code: 'ERR_INVALID_ACTION', error: 'Bad Request', message: 'a batch may have at most 100 actions (--max-batch)' })
   const stray = await post(app, '/computer/batch', { actions: [{ action: 'get_cursor_position' }], stop_on_error: false })
   t.strictSame(stray.body, { statusCode: 400, code: 'ERR_INVALID_ACTION', error: 'Bad Request', message: "unknown field 'stop_on_error' (allowed: actions)" })
 })
@@ -87,21 +89,26 @@ t.test('batch bounds', async (t) => {
 t.test('limits are configurable', async (t) => {
   const { app } = await build(t, {
     limits: {
-      maxWaitSeconds: 1, maxKeyHoldSeconds: 1, maxTextLength: 3, maxPathPoints: 3, maxClicks: 2, maxComboKeys: 2, maxBatchActions: 2, maxBodyBytes: 4096,
+      maxWaitSeconds: 1, maxKeyHoldSeconds: 1, maxTextLength: 3, maxPathPoints: 3, maxClicks: 2, maxComboKeys: 2, maxBatchActions: 2, maxBodyBytes: 4096, maxScrollNotches: 5, maxDisplaySide: 2000, maxBatchSeconds: 1.5,
     },
   })
   const cases: Array<[unknown, string]> = [
-    [{ action: 'wait', duration: 2 }, 'duration may be at most 1 seconds'],
-    [{ action: 'type_text', text: 'abcd' }, 'text may be at most 3 characters'],
-    [{ action: 'click_mouse', button: 'left', num_clicks: 3 }, 'num_clicks must be an integer from 1 to 2'],
-    [{ action: 'press_key', keys: ['a', 'b', 'c'] }, 'keys may hold at most 2 keys'],
+    [{ action: 'wait', duration: 2 }, 'duration may be at most 1 seconds (--max-wait)'],
+    [{ action: 'type_text', text: 'abcd' }, 'text may be at most 3 characters (--max-text)'],
+    [{ action: 'click_mouse', button: 'left', num_clicks: 3 }, 'num_clicks must be an integer from 1 to 2 (--max-clicks)'],
+    [{ action: 'press_key', keys: ['a', 'b', 'c'] }, 'keys may hold at most 2 keys (--max-combo)'],
+    [{ action: 'scroll', delta_x: -6 }, 'scroll delta_x -6 is over the limit of 5 notches (--max-scroll-notches)'],
   ]
   for (const [action, message] of cases) {
     const { body } = await post(app, '/computer', action)
     t.equal(body.message, message)
   }
   const batch = await post(app, '/computer/batch', { actions: [{ action: 'get_cursor_position' }, { action: 'get_cursor_position' }, { action: 'get_cursor_position' }] })
-  t.equal(batch.body.message, 'a batch may have at most 2 actions')
+  t.equal(batch.body.message, 'a batch may have at most 2 actions (--max-batch)')
+  const display = await post(app, '/computer?display_width_px=2001&display_height_px=800', { action: 'get_cursor_position' })
+  t.equal(display.body.message, 'display_width_px 2001 is over the limit of 2000 pixels (--max-display-size)')
+  const long = await post(app, '/computer/batch', { actions: [{ action: 'wait', duration: 1 }, { action: 'press_key', keys: ['a'], duration: 1 }] })
+  t.equal(long.body.message, "actions[1]: the batch's waits and key holds come to 2 seconds by here, over the limit of 1.5 seconds (--max-batch-seconds)")
 })
 
 t.test('concurrent requests never interleave: each runs whole, in arrival order', async (t) => {

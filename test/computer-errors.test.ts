@@ -25,12 +25,12 @@ const invalid: Array<[string, unknown, string, string?]> = [
   ['wait negative', { action: 'wait', duration: -1 }, 'duration must be positive'],
   ['press_key negative duration', { action: 'press_key', keys: ['a'], duration: -2 }, 'duration must be positive'],
   // Bounds (SPEC §7)
-  ['wait over the limit', { action: 'wait', duration: 61 }, 'duration may be at most 60 seconds'],
-  ['hold over the limit', { action: 'press_key', keys: ['a'], duration: 31 }, 'duration may be at most 30 seconds'],
-  ['text over the limit', { action: 'type_text', text: 'x'.repeat(100_001) }, 'text may be at most 100000 characters'],
-  ['too many clicks', { action: 'click_mouse', button: 'left', num_clicks: 11 }, 'num_clicks must be an integer from 1 to 10'],
-  ['too many keys', { action: 'press_key', keys: 'abcdefghijk'.split('') }, 'keys may hold at most 10 keys'],
-  ['path too long', { action: 'drag_mouse', path: Array.from({ length: 1001 }, (_, i) => [i % 100, 1]) }, 'path may have at most 1000 points'],
+  ['wait over the limit', { action: 'wait', duration: 61 }, 'duration may be at most 60 seconds (--max-wait)'],
+  ['hold over the limit', { action: 'press_key', keys: ['a'], duration: 31 }, 'duration may be at most 30 seconds (--max-key-hold)'],
+  ['text over the limit', { action: 'type_text', text: 'x'.repeat(100_001) }, 'text may be at most 100000 characters (--max-text)'],
+  ['too many clicks', { action: 'click_mouse', button: 'left', num_clicks: 11 }, 'num_clicks must be an integer from 1 to 10 (--max-clicks)'],
+  ['too many keys', { action: 'press_key', keys: 'abcdefghijk'.split('') }, 'keys may hold at most 10 keys (--max-combo)'],
+  ['path too long', { action: 'drag_mouse', path: Array.from({ length: 1001 }, (_, i) => [i % 100, 1]) }, 'path may have at most 1000 points (--max-path)'],
   // Shape
   ['unknown field', { action: 'move_mouse', coordinates: [1, 2], speed: 3 }, "unknown field 'speed' for action 'move_mouse' (allowed: action, coordinates, hold_keys, screenshot)"],
   ['unknown action', { action: 'teleport' }, `unknown action "teleport" (one of: ${KINDS})`],

@@ -1,12 +1,13 @@
 /** Configuration (SPEC §8): flags, environment fallbacks, defaults, and clear refusals. */
 import t from 'tap'
+import { DEFAULT_LIMITS, LIMIT_FLAGS } from '../src/actions/index.ts'
 import { loadConfig, usage } from '../src/config.ts'
 
 t.test('defaults', async (t) => {
   t.match(loadConfig([], {}), {
     host: '127.0.0.1', port: 8000, driver: 'nut', screen: { width: 1280, height: 800, depth: 24 },
     logLevel: 'info', allowUnauthenticated: false, holdTimeoutMs: 120_000, help: false,
-    limits: { maxWaitSeconds: 60, maxKeyHoldSeconds: 30, maxTextLength: 100_000, maxPathPoints: 1000, maxClicks: 10, maxComboKeys: 10, maxBatchActions: 100, maxBodyBytes: 1048576 },
+    limits: { maxWaitSeconds: 60, maxKeyHoldSeconds: 30, maxTextLength: 100_000, maxPathPoints: 1000, maxClicks: 10, maxComboKeys: 10, maxBatchActions: 100, maxBodyBytes: 1048576, maxScrollNotches: 100, maxDisplaySide: 4096, maxBatchSeconds: 120 },
   })
   t.equal(loadConfig([], {}).token, undefined)
 })
@@ -59,4 +60,16 @@ t.test('browser and connection flags: allowed origins and hosts, timeouts, conne
   ]
   for (const [argv, message] of cases) t.throws(() => loadConfig(argv, {}), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
   for (const text of ['--allow-origin', '[env ALLOW_ORIGINS]', '--allow-host', '[env ALLOW_HOSTS]', '--request-timeout', '--headers-timeout', '--max-connections']) t.match(usage(), text)
+})
+
+t.test('every limit has the flag its refusals name, with an environment fallback', async (t) => {
+  for (const [limit, flag] of Object.entries(LIMIT_FLAGS) as Array<[keyof typeof LIMIT_FLAGS, string]>) {
+    t.match(usage(), `--${flag} <value>`, flag)
+    const value = DEFAULT_LIMITS[limit] + 1
+    t.equal(loadConfig([`--${flag}`, String(value)], {}).limits[limit], value, `--${flag}`)
+    const env = flag.toUpperCase().replaceAll('-', '_')
+    t.equal(loadConfig([], { [env]: String(value) }).limits[limit], value, env)
+  }
+  t.throws(() => loadConfig(['--max-scroll-notches', '2.5'], {}), { message: "--max-scroll-notches must be a positive integer (got '2.5')" })
+  t.throws(() => loadConfig(['--max-batch-seconds', '0'], {}), { message: "--max-batch-seconds must be a positive number (got '0')" })
 })

@@ -195,7 +195,9 @@ t.test('an app outside the allow-list is refused while planning: 403, before any
     { action: 'focus_window', window: { title: 'alpha' } },
     { action: 'launch_app', app: 'xterm -e sh' },
   ] })
-  t.strictSame(batch.body, { statusCode: 403, code: 'ERR_APP_NOT_ALLOWED', error: 'Forbidden', message: "app 'xterm -e sh' is not in the allow-list; allowed: term, slow, broken, launcher" })
+  t.strictSame(batch.body, {
+    statusCode: 403, code: 'ERR_APP_NOT_ALLOWED', error: 'Forbidden', message: "actions[2]: app 'xterm -e sh' is not in the allow-list; allowed: term, slow, broken, launcher", failed_index: 2,
+  })
   t.strictSame(driver.calls, [], 'no action of the batch ran')
   // Object's own properties are not apps.
   t.equal((await post(app, '/computer', { action: 'launch_app', app: 'constructor' })).status, 403)

@@ -25,7 +25,14 @@ export const FIELDS = {
   }),
   scroll_direction: StringEnum(['up', 'down', 'left', 'right'], { description: 'Which way to scroll.' }),
   scroll_amount: Type.Integer({ minimum: 1, description: "The number of 'clicks' (wheel notches) to scroll." }),
-  duration: Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'Seconds, for hold_key and wait.' }),
+  // The reference tool's own bound ("…is too long"); the server's --max-wait and --max-key-hold
+  // hold on what hold_key and wait translate to.
+  duration: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 100,
+    description: 'Seconds, for hold_key and wait.',
+    errorMessage: 'duration must be a number of seconds, more than 0 and at most 100',
+  }),
   region: Type.Array(Type.Integer({ minimum: 0 }), {
     minItems: 4,
     maxItems: 4,

@@ -1,9 +1,26 @@
 /**
- * Python wrappers of the computer tool (pydantic models, LangChain tools) write every optional
- * field of the input, as null when unset: `{"action": "screenshot", "coordinate": null}`. The
- * API never sends a null there, so null means absent and is dropped before validation — from the
- * bare input and from a tool_use block's input.
+ * Anthropic's SDKs type some optional fields of the computer tool's input as nullable
+ * (`coordinate?: Array<number> | null` on the clicks), so a null there is how a client built
+ * on them says "absent": for a click or a scroll, where the pointer is, as the SDK's own
+ * description says ("or the current cursor position if `coordinate` is omitted"). Those nulls
+ * are dropped before validation, from the bare input and from a tool_use block's input. A
+ * null anywhere else is nothing the SDK sends, so it is left for validation to refuse rather
+ * than read as a guess.
  */
+
+// The fields the SDK types `| null`, per action (@anthropic-ai/sdk, BetaComputer*Input;
+// test/adapter-anthropic-sdk-types.test.ts checks this table against those types).
+const CLICK = ['coordinate', 'text'] as const
+export const NULLABLE_FIELDS = {
+  left_click: CLICK,
+  right_click: CLICK,
+  middle_click: CLICK,
+  double_click: CLICK,
+  triple_click: CLICK,
+  scroll: CLICK,
+  left_click_drag: ['text'],
+} as const satisfies Record<string, readonly string[]>
+
 export function withoutNulls (payload: unknown): unknown {
   if (!isObject(payload)) return payload
   if (payload.type === 'tool_use' && isObject(payload.input)) return { ...payload, input: dropNulls(payload.input) }
@@ -13,5 +30,10 @@ export function withoutNulls (payload: unknown): unknown {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-const dropNulls = (input: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null))
+function dropNulls (input: Record<string, unknown>): Record<string, unknown> {
+  const action = input.action
+  const nullable: readonly string[] = typeof action === 'string' && Object.hasOwn(NULLABLE_FIELDS, action)
+    ? NULLABLE_FIELDS[action as keyof typeof NULLABLE_FIELDS]
+    : []
+  return Object.fromEntries(Object.entries(input).filter(([field, value]) => value !== null || !nullable.includes(field)))
+}

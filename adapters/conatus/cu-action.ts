@@ -5,7 +5,6 @@
  * `AIToolCall` that carries it, whose `returned_arguments` is a dict or a stringified JSON.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
-import { DEFAULT_LIMITS } from '../../src/actions/index.ts'
 import { StringEnum } from '../../src/actions/common.ts'
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
@@ -31,7 +30,9 @@ const pointAction = <K extends string>(type: K, title: string) => Type.Object({
   call_id: CallId,
 }, { additionalProperties: false, title })
 
-const Keys = Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: DEFAULT_LIMITS.maxComboKeys })
+// No bounds of the unified limits here: what this translates to is checked against the
+// configured limits while planning (src/executor/plan.ts), with the flag to change them.
+const Keys = Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })
 
 const members = [
   pointAction('left_mouse_down', 'ConatusLeftMouseDown'),
@@ -47,7 +48,6 @@ const members = [
     type: Type.Literal('drag'),
     xy: Type.Array(XY, {
       minItems: 1,
-      maxItems: DEFAULT_LIMITS.maxPathPoints,
       description: 'The path; a single point drags from where the cursor is to it.',
     }),
     call_id: CallId,
@@ -56,7 +56,6 @@ const members = [
     type: Type.Literal('keypress'),
     keys: Type.Array(Type.String({ minLength: 1 }), {
       minItems: 1,
-      maxItems: DEFAULT_LIMITS.maxBatchActions,
       description: 'Pressed one after the other; an element may be a combo such as "ctrl+a".',
     }),
     call_id: CallId,
@@ -64,7 +63,7 @@ const members = [
   Type.Object({
     type: Type.Literal('keypress_hold'),
     keys: Keys,
-    duration: Type.Number({ exclusiveMinimum: 0, maximum: DEFAULT_LIMITS.maxKeyHoldSeconds, description: 'Seconds.' }),
+    duration: Type.Number({ exclusiveMinimum: 0, description: 'Seconds.' }),
     call_id: CallId,
   }, { additionalProperties: false, title: 'ConatusKeypressHold' }),
   Type.Object({ type: Type.Literal('move'), xy: XY, call_id: CallId }, { additionalProperties: false, title: 'ConatusMove' }),
@@ -84,12 +83,12 @@ const members = [
   }, { additionalProperties: false, title: 'ConatusScroll' }),
   Type.Object({
     type: Type.Literal('type'),
-    text: Type.String({ minLength: 1, maxLength: DEFAULT_LIMITS.maxTextLength }),
+    text: Type.String({ minLength: 1 }),
     call_id: CallId,
   }, { additionalProperties: false, title: 'ConatusType' }),
   Type.Object({
     type: Type.Literal('wait'),
-    duration: Nullable(Type.Number({ minimum: 0, maximum: DEFAULT_LIMITS.maxWaitSeconds, description: 'Seconds; null waits the default.' })),
+    duration: Nullable(Type.Number({ minimum: 0, description: 'Seconds; null waits the default.' })),
     call_id: CallId,
   }, { additionalProperties: false, title: 'ConatusWait' }),
 ] as const

@@ -6,7 +6,6 @@
  * list `batch_execute` takes.
  */
 import { Type, type TSchema } from '@sinclair/typebox'
-import { DEFAULT_LIMITS } from '../../src/actions/index.ts'
 import { StringEnum } from '../../src/actions/common.ts'
 import { CUP_ACTIONS, type CupAction } from '../../src/accessibility/schema.ts'
 
@@ -38,9 +37,8 @@ const elementParams = (action: ElementActionName): Record<string, TSchema> => {
     case 'setvalue':
       return {
         value: Type.String({
-          maxLength: DEFAULT_LIMITS.maxTextLength,
           description: 'The text to type, or the text or number to set.',
-          errorMessage: { maxLength: `value may be at most ${DEFAULT_LIMITS.maxTextLength} characters`, type: 'value must be a string' },
+          errorMessage: { type: 'value must be a string' },
         }),
       }
     case 'scroll':
@@ -95,8 +93,6 @@ export const CupBatchInput = Type.Unsafe<CupInput>({
   then: {
     type: 'array',
     items: ActionSpec,
-    maxItems: DEFAULT_LIMITS.maxBatchActions,
-    errorMessage: { maxItems: `a batch may have at most ${DEFAULT_LIMITS.maxBatchActions} actions` },
   },
   else: ActionSpec,
 })

@@ -8,7 +8,6 @@
  * newer one names it "middle" and adds `response`, `logs` and `reasoning`.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
-import { DEFAULT_LIMITS } from '../../src/actions/index.ts'
 import { StringEnum } from '../../src/actions/common.ts'
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
@@ -20,9 +19,11 @@ export const HudPoint = Type.Object({
 
 // CLAKey is a closed literal in Python; here any name is let through to the one key table,
 // which refuses unknown ones with suggestions.
-const Keys = Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: DEFAULT_LIMITS.maxComboKeys })
+// No bounds of the unified limits here: what this translates to is checked against the
+// configured limits while planning (src/executor/plan.ts), with the flag to change them.
+const Keys = Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })
 
-const Delays = Type.Array(Type.Integer({ minimum: 0, maximum: DEFAULT_LIMITS.maxWaitSeconds * 1000 }), {
+const Delays = Type.Array(Type.Integer({ minimum: 0 }), {
   description: 'Milliseconds between consecutive clicks, or spent on each drag segment.',
 })
 
@@ -39,7 +40,6 @@ const Click = Type.Object({
   point: Nullable(HudPoint),
   button: Type.Optional(StringEnum(['left', 'right', 'wheel', 'middle', 'back', 'forward'], { description: '"wheel" (older CLA) is the middle button.' })),
   pattern: Nullable(Type.Array(Delays.items, {
-    maxItems: DEFAULT_LIMITS.maxClicks - 1,
     description: 'Delays in ms between clicks: [100] is a double click, [100, 100] a triple.',
   })),
   hold_keys: Nullable(Keys),
@@ -53,7 +53,7 @@ const KeyUp = Type.Object({ type: Type.Literal('keyup'), keys: Keys, ...common }
 
 const TypeText = Type.Object({
   type: Type.Literal('type'),
-  text: Type.String({ maxLength: DEFAULT_LIMITS.maxTextLength }),
+  text: Type.String(),
   enter_after: Nullable(Type.Boolean()),
   selector: Selector,
   ...common,
@@ -80,13 +80,13 @@ const Move = Type.Object({
 
 const Wait = Type.Object({
   type: Type.Literal('wait'),
-  time: Type.Integer({ minimum: 0, maximum: DEFAULT_LIMITS.maxWaitSeconds * 1000, description: 'Milliseconds.' }),
+  time: Type.Integer({ minimum: 0, description: 'Milliseconds.' }),
   ...common,
 }, { additionalProperties: false, title: 'HudWaitAction' })
 
 const Drag = Type.Object({
   type: Type.Literal('drag'),
-  path: Type.Array(HudPoint, { minItems: 2, maxItems: DEFAULT_LIMITS.maxPathPoints }),
+  path: Type.Array(HudPoint, { minItems: 2 }),
   pattern: Nullable(Delays),
   hold_keys: Nullable(Keys),
   ...common,
@@ -133,11 +133,7 @@ export const HudCla = Type.Unsafe<HudAction | HudAction[]>({
     type: 'array',
     items: Action,
     minItems: 1,
-    maxItems: DEFAULT_LIMITS.maxBatchActions,
-    errorMessage: {
-      minItems: 'a list of actions cannot be empty',
-      maxItems: `a list may have at most ${DEFAULT_LIMITS.maxBatchActions} actions`,
-    },
+    errorMessage: { minItems: 'a list of actions cannot be empty' },
   },
   else: Action,
 })

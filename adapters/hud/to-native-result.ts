@@ -9,6 +9,7 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
     .filter((_, i) => translation.actions[i]?.action === 'get_cursor_position')
     .map((result) => result.output ?? '')
   if (outcome.error) lines.push(outcome.error.message)
+  const at = outcome.failedIndex ?? outcome.error?.failed_index
   return {
     observation: {
       screenshot: outcome.screenshot,
@@ -19,7 +20,8 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
     info: {
       responses,
       cursor: outcome.cursor ? { x: outcome.cursor[0], y: outcome.cursor[1] } : null,
-      failed_index: outcome.failedIndex === null ? null : origins[outcome.failedIndex] ?? null,
+      // The CLA action at fault: the one that failed, or the one refused before anything ran.
+      failed_index: at === undefined ? null : origins[at] ?? null,
       error: outcome.error,
     },
   }

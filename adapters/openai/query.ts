@@ -1,7 +1,6 @@
 /** The adapter's own query parameters, beside screenshot and display_width_px/display_height_px. */
 import { Type, type Static } from '@sinclair/typebox'
 import { StringEnum } from '../../src/actions/common.ts'
-import { DEFAULT_LIMITS } from '../../src/actions/limits.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 
 export const TOOL_VERSIONS = ['computer', 'computer_use_preview'] as const
@@ -32,7 +31,6 @@ export const OpenaiOwnQuery = Type.Object({
   })),
   wait_seconds: Type.Optional(Type.Number({
     exclusiveMinimum: 0,
-    maximum: DEFAULT_LIMITS.maxWaitSeconds,
     description: `How long a wait action waits, in seconds. Default: ${DEFAULT_WAIT_SECONDS}.`,
   })),
 })

@@ -8,7 +8,6 @@
  * is translated, with the tool's own words.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
-import { DEFAULT_LIMITS } from '../../src/actions/index.ts'
 import { StringEnum } from '../../src/actions/common.ts'
 
 // A union of literals for `action`, so a wrong one reads `action must be one of …`; plain
@@ -49,7 +48,7 @@ export const OperatorComputerInput = Type.Object({
   button: Type.Optional(choice(['left', 'right', 'middle'], 'Mouse button (click); default left.')),
   clicks: Type.Optional(Integer('clicks', '0 hovers, 1 clicks, 2 double-clicks, 3 triple-clicks (click); default 1.', 0, 3)),
   // type
-  text: Type.Optional(Type.String({ maxLength: DEFAULT_LIMITS.maxTextLength, description: 'Text to type (type).' })),
+  text: Type.Optional(Type.String({ description: 'Text to type (type).' })),
   caret: Type.Optional(Caret),
   caret_position: Type.Optional(Caret),
   clear: Type.Optional(Type.Boolean({ description: 'Select all and delete before typing (type).' })),
@@ -71,9 +70,8 @@ export const OperatorComputerInput = Type.Object({
   // wait
   duration: Type.Optional(Type.Number({
     minimum: 0,
-    maximum: DEFAULT_LIMITS.maxWaitSeconds,
     description: 'Seconds to wait (wait).',
-    errorMessage: `duration must be a number of seconds from 0 to ${DEFAULT_LIMITS.maxWaitSeconds}`,
+    errorMessage: 'duration must be a number of seconds, 0 or more',
   })),
   // app
   mode: Type.Optional(choice(['launch', 'switch', 'resize', 'move'], 'app: launch an allowed application, switch to a window, resize or move it; default launch.')),

@@ -12,7 +12,11 @@ export const UitarsCallResult = Type.Object({
   name: Type.String({ description: 'The action as written, e.g. click, type, hotkey, finished.' }),
   args: Type.Record(Type.String(), Type.String(), { description: 'Its keyword arguments, escapes resolved; point=/start_point=/end_point= read as start_box/end_box.' }),
   text: Type.String({ description: 'The call as it appears in the reply.' }),
-  actions: Type.Array(Type.Ref('UnifiedAction'), { description: 'The unified actions it became, coordinates in the convention\'s space.' }),
+  // Not a $ref to UnifiedAction: a call refused for being over a limit (eleven keys, a text
+  // too long) is answered with what it became, which that schema, bounds included, refuses.
+  actions: Type.Array(Type.Object({ action: Type.String() }, { additionalProperties: true, description: 'A unified action (see UnifiedAction).' }), {
+    description: 'The unified actions it became, coordinates in the convention\'s space.',
+  }),
   status: Type.Union([Type.Literal('done'), Type.Literal('failed'), Type.Literal('not_run'), Type.Literal('reported')], {
     description: 'done: ran; failed: its action failed; not_run: refused, or after a failure; reported: finished/call_user, which run nothing.',
   }),

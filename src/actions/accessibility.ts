@@ -7,7 +7,7 @@
 import { Type } from '@sinclair/typebox'
 import { CUP_ACTIONS, CUP_ROLES } from '../accessibility/schema.ts'
 import { ScreenshotFlag, StringEnum } from './common.ts'
-import type { Limits } from './limits.ts'
+import { limitMessages, type Limits } from './limits.ts'
 
 export const ELEMENT_ID_MESSAGE = 'element must be an element id of the last accessibility snapshot, such as "e14"'
 export const TREE_DEFAULTS = { scope: 'foreground', format: 'json', max_depth: 60, max_nodes: 4000 } as const
@@ -55,7 +55,7 @@ export const elementActionSchema = (limits: Limits) => Type.Object({
   value: Type.Optional(Type.String({
     maxLength: limits.maxTextLength,
     description: 'type and setvalue only: the text (or number) to put in.',
-    errorMessage: { maxLength: `value may be at most ${limits.maxTextLength} characters`, type: 'value must be a string' },
+    errorMessage: { maxLength: limitMessages(limits).value, type: 'value must be a string' },
   })),
   direction: Type.Optional(StringEnum(['up', 'down', 'left', 'right'], {
     description: 'scroll only.',

@@ -4,7 +4,7 @@
  * client written against the seed spec reads the errors it already knows.
  */
 import { Type, type SchemaOptions } from '@sinclair/typebox'
-import type { Limits } from './limits.ts'
+import { limitMessages, type Limits } from './limits.ts'
 
 export const COORDINATES_MESSAGE = 'coordinates must be a list of exactly 2 integers [x, y]'
 export const PATH_LENGTH_MESSAGE = 'path must contain at least 2 points for a drag'
@@ -21,7 +21,7 @@ export const HoldKeys = (limits: Limits) =>
     maxItems: limits.maxComboKeys,
     description: 'Keys held down during the action and released after it, also when it fails.',
     errorMessage: {
-      maxItems: `hold_keys may hold at most ${limits.maxComboKeys} keys`,
+      maxItems: limitMessages(limits).keys('hold_keys'),
       _: 'hold_keys must be a list of key names',
     },
   })

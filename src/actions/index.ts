@@ -4,7 +4,7 @@
  * breaking.
  */
 import { Type, type Static } from '@sinclair/typebox'
-import { DEFAULT_LIMITS, type Limits } from './limits.ts'
+import { DEFAULT_LIMITS, limitMessages, type Limits } from './limits.ts'
 import { clickMouseSchema, dragMouseSchema, moveMouseSchema, scrollSchema } from './mouse.ts'
 import { pressKeySchema, typeTextSchema } from './keyboard.ts'
 import { getCursorPositionSchema, takeScreenshotSchema, waitSchema } from './utility.ts'
@@ -13,7 +13,7 @@ import {
 } from './window.ts'
 import { elementActionSchema, ElementOutcome, getAccessibilityTreeSchema } from './accessibility.ts'
 
-export { DEFAULT_LIMITS, type Limits } from './limits.ts'
+export { DEFAULT_LIMITS, LIMIT_FLAGS, limitMessages, type Limits } from './limits.ts'
 export { MOUSE_BUTTONS } from './common.ts'
 export { WindowInfo, WindowSelector } from './window.ts'
 export { ElementOutcome } from './accessibility.ts'
@@ -64,12 +64,12 @@ export function buildActionSchemas (limits: Limits = DEFAULT_LIMITS) {
       maxItems: limits.maxBatchActions,
       errorMessage: {
         minItems: 'actions cannot be empty',
-        maxItems: `a batch may have at most ${limits.maxBatchActions} actions`,
+        maxItems: limitMessages(limits).batch,
       },
     }),
   }, { additionalProperties: false, $id: 'ActionBatch', title: 'ActionBatch' })
   // WindowInfo and ElementOutcome are here (not with the responses) so every schema a response refers to is shared with the actions.
-  return { UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ElementOutcome, ...named, UnifiedAction, ActionBatch] }
+  return { limits, UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ElementOutcome, ...named, UnifiedAction, ActionBatch] }
 }
 
 export const ACTION_KINDS: readonly ActionKind[] = members(DEFAULT_LIMITS).map((m) => m.properties.action.const)

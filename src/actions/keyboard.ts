@@ -1,6 +1,6 @@
 /** The seed's two keyboard actions, plus our `press_type` extension. */
 import { Type } from '@sinclair/typebox'
-import type { Limits } from './limits.ts'
+import { limitMessages, type Limits } from './limits.ts'
 import { HoldKeys, ScreenshotFlag, StringEnum } from './common.ts'
 
 export const pressKeySchema = (limits: Limits) => Type.Object({
@@ -11,7 +11,7 @@ export const pressKeySchema = (limits: Limits) => Type.Object({
     description: 'Keys pressed together, in order, released in reverse order. Names are case-insensitive; "ctrl+c" style combos are split.',
     errorMessage: {
       minItems: 'keys list cannot be empty',
-      maxItems: `keys may hold at most ${limits.maxComboKeys} keys`,
+      maxItems: limitMessages(limits).keys('keys'),
       _: 'keys must be a list of key names',
     },
   }),
@@ -21,7 +21,7 @@ export const pressKeySchema = (limits: Limits) => Type.Object({
     description: 'Seconds to hold the keys; none is a quick press.',
     errorMessage: {
       exclusiveMinimum: 'duration must be positive',
-      maximum: `duration may be at most ${limits.maxKeyHoldSeconds} seconds`,
+      maximum: limitMessages(limits).keyHold,
       type: 'duration must be a number of seconds',
     },
   })),
@@ -41,7 +41,7 @@ export const typeTextSchema = (limits: Limits) => Type.Object({
     description: 'Any Unicode text, typed exactly as given.',
     errorMessage: {
       minLength: 'text cannot be empty',
-      maxLength: `text may be at most ${limits.maxTextLength} characters`,
+      maxLength: limitMessages(limits).text,
       type: 'text must be a string',
     },
   }),

@@ -1,6 +1,6 @@
 /** The seed's four mouse actions, as TypeBox schemas built from the configured limits. */
 import { Type } from '@sinclair/typebox'
-import type { Limits } from './limits.ts'
+import { limitMessages, type Limits } from './limits.ts'
 import {
   Coordinates, HoldKeys, MouseButton, PATH_LENGTH_MESSAGE, PATH_POINT_MESSAGE, ScreenshotFlag,
   StringEnum,
@@ -27,7 +27,7 @@ export const clickMouseSchema = (limits: Limits) => Type.Object({
     maximum: limits.maxClicks,
     default: 1,
     description: 'n > 1 is one n-click (2 fires dblclick); only with click_type click.',
-    errorMessage: `num_clicks must be an integer from 1 to ${limits.maxClicks}`,
+    errorMessage: limitMessages(limits).clicks,
   })),
   hold_keys: Type.Optional(HoldKeys(limits)),
   screenshot: Type.Optional(ScreenshotFlag),
@@ -41,7 +41,7 @@ export const dragMouseSchema = (limits: Limits) => Type.Object({
     description: 'Presses left at the first point, moves through every point, releases at the last.',
     errorMessage: {
       minItems: PATH_LENGTH_MESSAGE,
-      maxItems: `path may have at most ${limits.maxPathPoints} points`,
+      maxItems: limitMessages(limits).path,
       type: PATH_LENGTH_MESSAGE,
     },
   }),
@@ -49,17 +49,24 @@ export const dragMouseSchema = (limits: Limits) => Type.Object({
   screenshot: Type.Optional(ScreenshotFlag),
 }, { additionalProperties: false, title: 'DragMouseAction', description: 'Drags with the left button held.' })
 
-const WheelDelta = (field: string, direction: string) => Type.Number({
-  default: 0,
-  description: `Wheel notches, ${direction}; a fraction rounds away from zero to at least one notch.`,
-  errorMessage: `${field} must be a number of wheel notches`,
-})
+const WheelDelta = (limits: Limits, field: 'delta_x' | 'delta_y', direction: string) => {
+  // ajv-errors puts the value sent where `${0}` stands.
+  const over = limitMessages(limits).scroll(field, '${0}')
+  return Type.Number({
+    default: 0,
+    // ±max is exactly what rounds to at most max notches: 100.2 would turn 101.
+    minimum: -limits.maxScrollNotches,
+    maximum: limits.maxScrollNotches,
+    description: `Wheel notches, ${direction}; a fraction rounds away from zero to at least one notch.`,
+    errorMessage: { minimum: over, maximum: over, type: `${field} must be a number of wheel notches` },
+  })
+}
 
 export const scrollSchema = (limits: Limits) => Type.Object({
   action: Type.Literal('scroll'),
   coordinates: Type.Optional(Coordinates('Where to move the pointer before scrolling.')),
-  delta_x: Type.Optional(WheelDelta('delta_x', 'right (+) / left (-)')),
-  delta_y: Type.Optional(WheelDelta('delta_y', 'down (+) / up (-)')),
+  delta_x: Type.Optional(WheelDelta(limits, 'delta_x', 'right (+) / left (-)')),
+  delta_y: Type.Optional(WheelDelta(limits, 'delta_y', 'down (+) / up (-)')),
   hold_keys: Type.Optional(HoldKeys(limits)),
   screenshot: Type.Optional(ScreenshotFlag),
 }, { additionalProperties: false, title: 'ScrollAction', description: 'Turns the mouse wheel.' })

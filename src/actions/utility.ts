@@ -1,6 +1,6 @@
 /** The seed's utility actions, plus our `region` extension of take_screenshot. */
 import { Type } from '@sinclair/typebox'
-import type { Limits } from './limits.ts'
+import { limitMessages, type Limits } from './limits.ts'
 import { ScreenshotFlag } from './common.ts'
 
 export const waitSchema = (limits: Limits) => Type.Object({
@@ -11,7 +11,7 @@ export const waitSchema = (limits: Limits) => Type.Object({
     description: 'Seconds to wait.',
     errorMessage: {
       exclusiveMinimum: 'duration must be positive',
-      maximum: `duration may be at most ${limits.maxWaitSeconds} seconds`,
+      maximum: limitMessages(limits).wait,
       type: 'duration must be a number of seconds',
     },
   }),

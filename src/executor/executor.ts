@@ -4,7 +4,7 @@
  * held — on failure, on abort, after the idle timeout and on close.
  */
 import type { Logger } from 'pino'
-import type { UnifiedAction } from '../actions/index.ts'
+import type { Limits, UnifiedAction } from '../actions/index.ts'
 import type { ActionResponse } from '../actions/response.ts'
 import type { Accessibility } from '../accessibility/service.ts'
 import type { Driver, Rect, Size } from '../driver.ts'
@@ -12,7 +12,7 @@ import { DesktopUnavailable, DriverFailure } from '../errors.ts'
 import { Scaler } from '../scaling.ts'
 import { encodePng } from '../screenshot.ts'
 import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
-import { planAction, WINDOW_ACTIONS, type Plan, type PlanContext } from './plan.ts'
+import { planBatch, WINDOW_ACTIONS, type Plan, type PlanContext } from './plan.ts'
 import { runPlan } from './run.ts'
 import { SerialQueue } from './serial-queue.ts'
 import { throwIfAborted } from './sleep.ts'
@@ -43,6 +43,10 @@ export interface RunOptions {
   /** Attach a screenshot after the last action. */
   screenshot?: boolean
   signal?: AbortSignal
+  /** The bounds every action is checked against while planning (default DEFAULT_LIMITS). */
+  limits?: Limits
+  /** A refusal names the action at fault (`actions[i]: …`, failed_index): the request was a batch. */
+  indexed?: boolean
 }
 
 export interface BatchOutcome {
@@ -92,13 +96,23 @@ export class Executor {
 
   /** Plans every action first (any 4xx is thrown before input is sent), then runs them as one unit. */
   async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
+    const { plans, scaler } = await this.#plan(actions, options)
+    return this.#queue.run(() => this.#runPlans(plans, scaler, options))
+  }
+
+  /** Plans without running: throws the 4xx that `run` would, and sends no input. */
+  async plan (actions: UnifiedAction[], options: RunOptions = {}): Promise<void> {
+    await this.#plan(actions, options)
+  }
+
+  async #plan (actions: UnifiedAction[], options: RunOptions): Promise<{ plans: Plan[], scaler: Scaler }> {
     const scaler = new Scaler(await this.screenSize(), options.client, options.clientName)
     const context = await this.#planContext(actions)
-    const plans = actions.map((action, i) => planAction(action, scaler, {
-      ...context,
-      snapshotBefore: actions.slice(0, i).some((earlier) => earlier.action === 'get_accessibility_tree'),
-    }))
-    return this.#queue.run(() => this.#runPlans(plans, scaler, options))
+    const plans = planBatch(actions, scaler, context, {
+      ...(options.limits && { limits: options.limits }),
+      indexed: options.indexed === true,
+    })
+    return { plans, scaler }
   }
 
   /** Whether window actions can run is asked of the desktop only when a batch has one. */

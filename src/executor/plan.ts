@@ -4,15 +4,16 @@
  * no desktop, so a batch is planned whole before its first action runs, and a typo in its
  * last action cannot leave the first ones half done.
  */
-import type { ActionOf, UnifiedAction, WindowSelector } from '../actions/index.ts'
+import { DEFAULT_LIMITS, limitMessages, type ActionOf, type Limits, type UnifiedAction, type WindowSelector } from '../actions/index.ts'
 import { TREE_DEFAULTS } from '../actions/accessibility.ts'
 import type { MouseButton, Point, Rect, Size } from '../driver.ts'
 import type { Accessibility } from '../accessibility/service.ts'
-import { AppNotAllowed, InvalidAction, UnsupportedAction } from '../errors.ts'
+import { AppNotAllowed, atAction, InvalidAction, InvalidEncoding, UnsupportedAction } from '../errors.ts'
 import { parseCombo, type KeyInfo } from '../keys/index.ts'
 import type { Scaler, XY } from '../scaling.ts'
 import { planElementAction, type ElementPlan } from './elements.ts'
 import { planGeometry } from './windows.ts'
+import { loneSurrogate, loneSurrogateMessage } from '../text-bodies.ts'
 
 /** What planning knows of the desktop besides its size: the window actions' preconditions. */
 export interface PlanContext {
@@ -66,6 +67,107 @@ export function resolveKeys (names: readonly string[] | undefined): KeyInfo[] {
 /** Wheel notches: a fraction rounds away from zero, so 0.2 is one notch, not none. */
 export function notches (delta: number): number {
   return delta === 0 ? 0 : Math.sign(delta) * Math.ceil(Math.abs(delta))
+}
+
+export interface BatchPlanOptions {
+  limits?: Limits
+  /**
+   * Name the action at fault in a refusal (`actions[3]: …`, and its index on the error): a
+   * batch says so; a single action keeps the seed's message.
+   */
+  indexed?: boolean
+}
+
+/**
+ * Plans a batch whole, before any of it runs: every action checked against the limits (what
+ * an adapter translates to never met the action schemas) and planned, and the batch's total
+ * waiting bounded. A refusal names the action at fault when `indexed`.
+ */
+export function planBatch (actions: readonly UnifiedAction[], scaler: Scaler, context: PlanContext = NO_WINDOWS, options: BatchPlanOptions = {}): Plan[] {
+  const limits = options.limits ?? DEFAULT_LIMITS
+  const refuse = (error: unknown, index: number): never => {
+    throw options.indexed ? atAction(error, index) : error
+  }
+  // The whole batch is at fault, as when the batch schema refuses it: no index.
+  if (actions.length > limits.maxBatchActions) throw new InvalidAction(limitMessages(limits).batch)
+  let seconds = 0
+  return actions.map((action, index) => {
+    try {
+      checkLimits(action, limits)
+      seconds += busySeconds(action)
+      if (seconds > limits.maxBatchSeconds) throw new InvalidAction(limitMessages(limits).batchSeconds(seconds))
+      return planAction(action, scaler, {
+        ...context,
+        snapshotBefore: actions.slice(0, index).some((earlier) => earlier.action === 'get_accessibility_tree'),
+      })
+    } catch (error) {
+      return refuse(error, index)
+    }
+  })
+}
+
+/** How long an action keeps the desktop to itself by asking to wait or hold (checkLimits refused negative ones). */
+function busySeconds (action: UnifiedAction): number {
+  if (action.action === 'wait') return action.duration
+  if (action.action === 'press_key') return action.duration ?? 0
+  return 0
+}
+
+/** Text longer than the limit, in code points as the schema counts them (a text of emoji is not twice as long). */
+const tooLong = (text: string, limit: number) => text.length > limit && [...text].length > limit
+
+/**
+ * The bounds the action schemas hold, checked again on the action itself: adapters translate
+ * straight into actions (an OpenAI drag of 5000 points, a Gemini scroll of a million pixels),
+ * and this is the one place every route's actions pass before anything runs.
+ */
+export function checkLimits (action: UnifiedAction, limits: Limits = DEFAULT_LIMITS): void {
+  const says = limitMessages(limits)
+  const combo = (field: 'keys' | 'hold_keys', names: readonly string[] | undefined) => {
+    // "ctrl+shift+…" in one entry is as many keys as it names.
+    if (names && (names.length > limits.maxComboKeys || resolveKeys(names).length > limits.maxComboKeys)) {
+      throw new InvalidAction(says.keys(field))
+    }
+  }
+  if ('hold_keys' in action) combo('hold_keys', action.hold_keys)
+  switch (action.action) {
+    case 'click_mouse':
+      if ((action.num_clicks ?? 1) > limits.maxClicks) throw new InvalidAction(says.clicks)
+      break
+    case 'drag_mouse':
+      if (action.path.length > limits.maxPathPoints) throw new InvalidAction(says.path)
+      break
+    case 'scroll':
+      for (const field of ['delta_x', 'delta_y'] as const) {
+        const delta = action[field] ?? 0
+        if (Math.abs(notches(delta)) > limits.maxScrollNotches) throw new InvalidAction(says.scroll(field, String(delta)))
+      }
+      break
+    case 'press_key':
+      combo('keys', action.keys)
+      // The seed's rule too: a negative hold would also take time off the batch's total.
+      if (action.duration !== undefined && !(action.duration > 0)) throw new InvalidAction('duration must be positive')
+      if ((action.duration ?? 0) > limits.maxKeyHoldSeconds) throw new InvalidAction(says.keyHold)
+      break
+    case 'type_text':
+      if (tooLong(action.text, limits.maxTextLength)) throw new InvalidAction(says.text)
+      wellFormed('text', action.text)
+      break
+    case 'wait':
+      if (!(action.duration > 0)) throw new InvalidAction('duration must be positive')
+      if (action.duration > limits.maxWaitSeconds) throw new InvalidAction(says.wait)
+      break
+    case 'element_action':
+      if (action.value !== undefined && tooLong(action.value, limits.maxTextLength)) throw new InvalidAction(says.value)
+      if (action.value !== undefined) wellFormed('value', action.value)
+      break
+  }
+}
+
+/** Text that a keyboard can type: a lone UTF-16 surrogate is no character at all. */
+function wellFormed (field: string, text: string): void {
+  const at = loneSurrogate(text)
+  if (at >= 0) throw new InvalidEncoding(loneSurrogateMessage(field, at, text.charCodeAt(at)))
 }
 
 export function planAction (action: UnifiedAction, scaler: Scaler, context: PlanContext = NO_WINDOWS): Plan {

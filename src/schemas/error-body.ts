@@ -6,7 +6,12 @@ export const ErrorBody = Type.Object({
   statusCode: Type.Integer(),
   code: Type.String({ description: 'A stable code from the error catalogue (docs/ARCHITECTURE.md).' }),
   error: Type.String({ description: 'The HTTP status text.' }),
-  message: Type.String({ description: 'What was wrong, written for a person.' }),
+  message: Type.String({ description: 'What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch.' }),
+  failed_index: Type.Optional(Type.Integer({
+    minimum: 0,
+    description: 'When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; ' +
+      'of an adapter, in the payload\'s list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists).',
+  })),
 }, { $id: 'ErrorBody', title: 'ErrorBody' })
 export type ErrorBody = Static<typeof ErrorBody>
 
