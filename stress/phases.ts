@@ -23,16 +23,30 @@ export interface Context {
 
 type Figures = Record<string, unknown>
 
-async function withDesktop<T> (ctx: Context, fn: (server: Server, app: App) => Promise<T>): Promise<T> {
+async function openDesktop (ctx: Context): Promise<{ server: Server, app: App }> {
   const server = await startServer(ctx.procs, ctx.workdir, ctx.xauthority ? { xauthority: ctx.xauthority } : {})
   const app = new App(ctx.procs, server, ctx.workdir)
   try {
     await app.launch()
-    return await fn(server, app)
+  } catch (error) {
+    await closeDesktop(ctx, { server, app })
+    throw error
+  }
+  return { server, app }
+}
+
+async function closeDesktop (ctx: Context, { server, app }: { server: Server, app: App }) {
+  if (app.child) await ctx.procs.end(app.child)
+  server.http.close()
+  await ctx.procs.end(server.child)
+}
+
+async function withDesktop<T> (ctx: Context, fn: (server: Server, app: App) => Promise<T>): Promise<T> {
+  const desktop = await openDesktop(ctx)
+  try {
+    return await fn(desktop.server, desktop.app)
   } finally {
-    if (app.child) await ctx.procs.end(app.child)
-    server.http.close()
-    await ctx.procs.end(server.child)
+    await closeDesktop(ctx, desktop)
   }
 }
 
@@ -93,13 +107,6 @@ export async function fuzz (ctx: Context, options: FuzzOptions): Promise<Figures
     const lightMs = performance.now() - started
     ctx.log(`fuzz: ${cases.length} cases in ${(lightMs / 1000).toFixed(1)} s`)
 
-    const heavy: Array<{ kind: string, status: number | string, ms: number, body: string }> = []
-    for (const c of heavyCases(screen).filter((h) => options.heavy?.(h.kind) ?? true)) {
-      const a = await server.http.send({ path: c.path, body: c.body, contentType: c.contentType, deadlineMs: ctx.deadlineMs })
-      heavy.push({ kind: c.kind, status: a.status || 'no answer', ms: Math.round(a.ms), body: a.body.slice(0, 160) })
-      ctx.log(`fuzz: heavy ${c.kind} → ${a.status || 'no answer'} in ${Math.round(a.ms)} ms`)
-    }
-
     // Refused requests may not have typed or moved anything: the application's input and the
     // pointer are as they were.
     const fileAfter = await app.settled()
@@ -108,14 +115,51 @@ export async function fuzz (ctx: Context, options: FuzzOptions): Promise<Figures
     c.add(phase, 'no 5xx', serverErrors.length === 0, serverErrors.length ? `${serverErrors.length}: ${sample(serverErrors, 3)}` : `${cases.length} cases`)
     c.add(phase, `every request answered within ${ctx.deadlineMs} ms`, unanswered.length === 0, unanswered.length ? `${unanswered.length}: ${sample(unanswered, 3)}` : '')
     c.add(phase, 'every malformed request refused with a 4xx', accepted.length === 0, accepted.length ? `${accepted.length} accepted: ${sample(accepted, 3)}` : '')
-    const heavyBad = heavy.filter((h) => h.status !== 400)
-    if (heavy.length) c.add(phase, 'requests beyond the desktop bounds (scroll, display size, batch time) refused with 400', heavyBad.length === 0, heavyBad.map((h) => `${h.kind} → ${h.status} after ${h.ms} ms`).join('; '))
     c.add(phase, 'nothing typed by a refused request', fileAfter === fileBefore, fileAfter === fileBefore ? '' : `the application received ${JSON.stringify(fileAfter.slice(fileBefore.length, fileBefore.length + 80))}`)
     c.add(phase, 'pointer not moved by a refused request', pointerAfter?.[0] === pointerBefore[0] && pointerAfter?.[1] === pointerBefore[1], `before ${pointerBefore}, after ${pointerAfter ?? 'unknown'}`)
     await aftermath(ctx, phase, server, app)
+    const heavy = await beyondBounds(ctx, server, screen, options.heavy)
     return { cases: cases.length, seconds: Math.round(lightMs / 100) / 10, perSecond: Math.round(cases.length / (lightMs / 1000)), seed: options.seed, statuses, byKind, heavy }
   })
 }
+
+/**
+ * Each request beyond a bound, one at a time, each on a desktop that is ready: one that a
+ * server accepts can leave it busy or broken for long, and the next case would then test
+ * nothing (a fresh server is started for it). After each: a 400, nothing held, still ready.
+ */
+async function beyondBounds (ctx: Context, first: Server, screen: { width: number, height: number }, filter?: (kind: string) => boolean) {
+  const heavy: Array<{ kind: string, status: number | string, ms: number, heldAfter: string[], readyAfter: boolean, freshServer: boolean, body: string }> = []
+  let spare: { server: Server, app: App } | undefined
+  let broken = false
+  try {
+    for (const c of heavyCases(screen).filter((h) => filter?.(h.kind) ?? true)) {
+      let server = spare?.server ?? first
+      const ready = (await server.health(ctx.deadlineMs)).health?.ready === true
+      const fresh = broken || !ready
+      if (fresh) {
+        if (spare) await closeDesktop(ctx, spare)
+        spare = undefined
+        spare = await openDesktop(ctx)
+        server = spare.server
+      }
+      const a = await server.http.send({ path: c.path, body: c.body, contentType: c.contentType, deadlineMs: ctx.deadlineMs })
+      await delay(500)
+      const env = await server.xEnv().catch(() => undefined)
+      const heldAfter = env ? await heldOnX(env).catch((e: Error) => [`xinput: ${e.message}`]) : ['no display']
+      const readyAfter = (await server.health(ctx.deadlineMs)).health?.ready === true
+      broken = a.status <= 0 || !readyAfter || heldAfter.length > 0
+      heavy.push({ kind: c.kind, status: a.status || 'no answer', ms: Math.round(a.ms), heldAfter, readyAfter, freshServer: fresh, body: a.body.slice(0, 160) })
+      ctx.log(`fuzz: beyond a bound: ${c.kind} → ${a.status || 'no answer'} in ${Math.round(a.ms)} ms; held after: ${heldAfter.join(', ') || 'nothing'}; ready after: ${readyAfter}`)
+      ctx.checks.add('fuzz', `beyond a bound: ${c.kind} → 400, nothing held, desktop ready`, a.status === 400 && heldAfter.length === 0 && readyAfter,
+        `${a.status || 'no answer'} after ${Math.round(a.ms)} ms${heldAfter.length ? `; held on X: ${heldAfter.join(', ')}` : ''}${readyAfter ? '' : '; /health not ready afterwards'}`)
+    }
+  } finally {
+    if (spare) await closeDesktop(ctx, spare)
+  }
+  return heavy
+}
+
 
 // ---------------------------------------------------------------- browsers
 

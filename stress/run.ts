@@ -139,7 +139,7 @@ function print (results: Record<string, unknown>, checks: Checks) {
   const statuses = (s: Record<string, number> | undefined) => Object.entries(s ?? {}).map(([k, v]) => `${k}×${v}`).join(' ')
   if (r.fuzz && !r.fuzz.error) {
     rows.push(['fuzz', `${r.fuzz.cases} cases in ${r.fuzz.seconds} s (${r.fuzz.perSecond}/s, seed ${r.fuzz.seed}): ${statuses(r.fuzz.statuses)}`])
-    for (const h of r.fuzz.heavy ?? []) rows.push(['fuzz bound', `${h.kind} → ${h.status} in ${h.ms} ms`])
+    for (const h of r.fuzz.heavy ?? []) rows.push(['fuzz bound', `${h.kind} → ${h.status} in ${h.ms} ms; held after: ${h.heldAfter.join(', ') || 'nothing'}; ready after: ${h.readyAfter}${h.freshServer ? ' (on a fresh server)' : ''}`])
   }
   if (r.web && !r.web.error) for (const [k, v] of Object.entries(r.web.results)) rows.push(['web', `${k} → ${v}`])
   if (r.clients && !r.clients.error) {
