@@ -6,7 +6,7 @@
  */
 import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { existsSync, openSync, closeSync } from 'node:fs'
-import { mkdtemp, readFile, readdir } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { Agent, request } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -323,12 +323,34 @@ export class App {
   area = { x: 0, y: 0, width: 0, height: 0 }
   #launches = 0
 
-  constructor (readonly procs: Processes, readonly server: Server, readonly workdir: string) {}
+  #pid?: number
 
-  get alive () { return this.child !== undefined && alive(this.child) }
+  /**
+   * `via: 'launch_app'`: the server starts it from its allow-list (start the server with
+   * `App.allowArgs(file)`), as users launching applications through the API do; else it is
+   * spawned here with the server's display, as any X client on that desktop would be.
+   */
+  constructor (readonly procs: Processes, readonly server: Server, readonly workdir: string, readonly via: 'spawn' | 'launch_app' = 'spawn', readonly allowedFile?: string) {}
+
+  /** The server's --allow-app for an xterm writing to `file` (appended: each launch adds to it). */
+  static async allowArgs (workdir: string): Promise<{ args: string[], file: string }> {
+    const file = join(workdir, `stress-app-${process.pid}-server.txt`)
+    const script = join(workdir, 'stress-app.sh')
+    await writeFile(script, `#!/bin/sh\nstty raw -echo && exec cat >> '${file}'\n`, { mode: 0o755 })
+    return { args: ['--allow-app', `stress-app=xterm -T stress-app -geometry 160x50+0+0 -e ${script}`], file }
+  }
+
+  get alive () {
+    if (this.via === 'launch_app') {
+      if (this.#pid === undefined) return false
+      try { process.kill(this.#pid, 0); return true } catch { return false }
+    }
+    return this.child !== undefined && alive(this.child)
+  }
 
   /** Starts it (again), waits for its window, and focuses it through the server as a user would. */
   async launch (deadlineMs = 20_000): Promise<void> {
+    if (this.via === 'launch_app') return this.#launchThroughServer(deadlineMs)
     if (this.child) await this.procs.end(this.child)
     const deadline = Date.now() + deadlineMs
     const env = await this.server.xEnv()
@@ -348,7 +370,24 @@ export class App {
     const centre = [this.area.x + Math.floor(this.area.width / 2), this.area.y + Math.floor(this.area.height / 2)]
     const click = await this.server.http.post('/computer', { action: 'click_mouse', button: 'left', coordinates: centre }, Math.max(1000, deadline - Date.now()))
     if (click.status !== 200) throw new Error(`focusing the xterm: ${click.status} ${click.body.slice(0, 200)}`)
-    await this.probe('ready', Math.max(1000, deadline - Date.now()))
+    if (!await this.probe('ready', Math.max(1000, deadline - Date.now()))) throw new Error('what was typed did not reach the xterm')
+  }
+
+  async #launchThroughServer (deadlineMs: number): Promise<void> {
+    const deadline = Date.now() + deadlineMs
+    this.file = this.allowedFile!
+    // The server ends what it launched when it stops; one left from a dead X server has exited.
+    const a = await this.server.http.post('/computer', { action: 'launch_app', app: 'stress-app' }, deadlineMs)
+    if (a.status !== 200) throw new Error(`launch_app: ${a.status || a.error} ${a.body.slice(0, 200)}`)
+    const w = (JSON.parse(a.body) as { window: { id: string, pid: number, x: number, y: number, width: number, height: number } }).window
+    this.#pid = w.pid
+    this.window = w.id
+    this.area = { x: w.x, y: w.y, width: w.width, height: w.height }
+    await until(async () => existsSync(this.file), Math.max(1000, deadline - Date.now()))
+    const centre = [this.area.x + Math.floor(this.area.width / 2), this.area.y + Math.floor(this.area.height / 2)]
+    const click = await this.server.http.post('/computer', { action: 'click_mouse', button: 'left', coordinates: centre }, Math.max(1000, deadline - Date.now()))
+    if (click.status !== 200) throw new Error(`focusing the xterm: ${click.status} ${click.body.slice(0, 200)}`)
+    if (!await this.probe('ready', Math.max(1000, deadline - Date.now()))) throw new Error('what was typed did not reach the xterm')
   }
 
   /** Types `word` through the server and waits until the application has it: proof that input reaches it. */

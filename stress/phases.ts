@@ -19,13 +19,16 @@ export interface Context {
   deadlineMs: number
   log: (line: string) => void
   xauthority?: string
+  /** How the application gets onto the desktop: spawned as an X client (default), or the server's launch_app. */
+  appVia?: 'spawn' | 'launch_app'
 }
 
 type Figures = Record<string, unknown>
 
 async function openDesktop (ctx: Context): Promise<{ server: Server, app: App }> {
-  const server = await startServer(ctx.procs, ctx.workdir, ctx.xauthority ? { xauthority: ctx.xauthority } : {})
-  const app = new App(ctx.procs, server, ctx.workdir)
+  const allow = ctx.appVia === 'launch_app' ? await App.allowArgs(ctx.workdir) : undefined
+  const server = await startServer(ctx.procs, ctx.workdir, { ...(ctx.xauthority && { xauthority: ctx.xauthority }), ...(allow && { extraArgs: allow.args }) })
+  const app = new App(ctx.procs, server, ctx.workdir, ctx.appVia ?? 'spawn', allow?.file)
   try {
     await app.launch()
   } catch (error) {
@@ -271,9 +274,15 @@ export async function faults (ctx: Context, options: FaultOptions): Promise<Figu
         await delay(options.dwellMs)
         const pid = fault === 'Xvfb' ? await server.xvfbPid() : await server.workerPid()
         if (pid === undefined) { results.push({ fault, note: `no ${fault} process to kill` }); ctx.checks.add(phase, `${fault} kill ${n + 1}: found its process`, false, 'not among the server\'s children'); continue }
+        // The kill lands mid-typing into the focused application: text the layout lacks makes
+        // the typer rebind keycodes and wait for the application (_NET_WM_PING) between phases.
+        const typing = server.http.post('/computer', { action: 'type_text', text: 'éàü中文ñß€'.repeat(40) }, ctx.deadlineMs)
+        await delay(80)
         process.kill(pid, 'SIGKILL')
         const killedAt = performance.now()
         const recoveredMs = await recovery(ctx, server, killedAt, options.recoveryDeadlineMs)
+        const typed = await typing
+        ctx.checks.add(phase, `${fault} kill ${n + 1}: the request typing as it died answered in time (200, or 503 with Retry-After)`, okOrRetry(typed), `${typed.status || typed.error} after ${Math.round(typed.ms)} ms`)
         ctx.checks.add(phase, `${fault} kill ${n + 1}: desktop back within ${options.recoveryDeadlineMs} ms`, recoveredMs !== undefined, recoveredMs !== undefined ? `${recoveredMs} ms` : 'never (no successful action and ready /health)')
         const result: (typeof results)[number] = { fault, pid, ...(recoveredMs !== undefined && { recoveredMs }) }
         results.push(result)
@@ -303,10 +312,15 @@ export async function faults (ctx: Context, options: FaultOptions): Promise<Figu
 
 // ---------------------------------------------------------------- a hung call
 
-/** The worker stopped (SIGSTOP) mid-load: requests still answered in time, and the desktop comes back. */
-export async function hung (ctx: Context, options: { clients: number, dwellMs: number, recoveryDeadlineMs: number, seed: number }): Promise<Figures> {
+/**
+ * The driver worker — or the X server itself — stopped (SIGSTOP) mid-load: a call that never
+ * returns. Requests are still answered in time (200, or 503 with Retry-After) and the desktop
+ * comes back. The stopped process is continued at the end, whatever happened.
+ */
+export async function hung (ctx: Context, options: { target: 'worker' | 'Xvfb', clients: number, dwellMs: number, recoveryDeadlineMs: number, seed: number }): Promise<Figures> {
   return withDesktop(ctx, async (server, app) => {
     const phase = 'hung'
+    const what = options.target === 'worker' ? 'the driver worker' : 'Xvfb'
     let stop = false
     const started = performance.now()
     const loading = runLoad(server, app, { clients: options.clients, durationMs: 10 * 60_000, seed: options.seed, deadlineMs: ctx.deadlineMs, stop: () => stop })
@@ -314,14 +328,14 @@ export async function hung (ctx: Context, options: { clients: number, dwellMs: n
     let recoveredMs: number | undefined
     try {
       await delay(options.dwellMs)
-      pid = await server.workerPid()
-      ctx.checks.add(phase, 'found the driver worker', pid !== undefined, pid !== undefined ? `pid ${pid}` : 'none among the server\'s children')
+      pid = options.target === 'worker' ? await server.workerPid() : await server.xvfbPid()
+      ctx.checks.add(phase, `${what} stopped: found its process`, pid !== undefined, pid !== undefined ? `pid ${pid}` : 'none among the server\'s children')
       if (pid !== undefined) {
         process.kill(pid, 'SIGSTOP')
         const stoppedAt = performance.now()
         recoveredMs = await recovery(ctx, server, stoppedAt, options.recoveryDeadlineMs)
-        ctx.log(`hung: worker ${pid} stopped: ${recoveredMs !== undefined ? `back in ${recoveredMs} ms` : 'not back'}`)
-        ctx.checks.add(phase, `desktop back within ${options.recoveryDeadlineMs} ms of the worker hanging`, recoveredMs !== undefined, recoveredMs !== undefined ? `${recoveredMs} ms` : 'never')
+        ctx.log(`hung: ${what} (pid ${pid}) stopped: ${recoveredMs !== undefined ? `back in ${recoveredMs} ms` : 'not back'}`)
+        ctx.checks.add(phase, `${what} stopped: desktop back within ${options.recoveryDeadlineMs} ms`, recoveredMs !== undefined, recoveredMs !== undefined ? `${recoveredMs} ms` : 'never (no successful action and ready /health)')
       }
     } finally {
       stop = true
@@ -329,9 +343,14 @@ export async function hung (ctx: Context, options: { clients: number, dwellMs: n
       if (pid !== undefined) try { process.kill(pid, 'SIGCONT') } catch { /* gone */ }
     }
     const sent = await loading
+    const before = ctx.checks.list.length
     loadChecks(ctx, phase, sent, await app.settled(), { errorsAllowed: true })
-    await aftermath(ctx, phase, server, app)
-    return { workerPid: pid, recoveredMs, load: figures(sent, performance.now() - started) }
+    await aftermath(ctx, phase, server, app, { appMustWork: false })
+    // The application may have gone with a replaced X server: relaunch it if so, then it must get input.
+    const works = (app.alive || await app.launch(ctx.deadlineMs).then(() => true, () => false)) && await app.probe('after', ctx.deadlineMs)
+    ctx.checks.add(phase, 'the desktop still works (typing reaches the application)', works)
+    for (const c of ctx.checks.list.slice(before)) c.name = `${what} stopped: ${c.name}`
+    return { target: options.target, pid, recoveredMs, load: figures(sent, performance.now() - started) }
   })
 }
 

@@ -26,6 +26,7 @@ const HELP = `Usage: npm run stress -- [options]
   --worker-kills N     driver worker kills under load (default 3; quick 1)
   --deadline-ms MS     longest any request may go unanswered (default 15000)
   --slow-cut-s S       how soon slowloris connections must be cut (default 95)
+  --app-via-server     the xterm is launched by the server (launch_app, --allow-app), not spawned here
   --xauthority FILE    X authority file for the application, when the server does not say
   --out FILE           where the JSON goes (default stress/last-run.json)
 `
@@ -61,6 +62,7 @@ function args (argv: string[]) {
     // leaves a server that relies on it room to pass, and none that never cuts.
     slowCutMs: num('--slow-cut-s', 95, 95) * 1000,
     xauthority: value('--xauthority') ?? process.env.STRESS_XAUTHORITY,
+    appVia: argv.includes('--app-via-server') ? 'launch_app' as const : 'spawn' as const,
     out: value('--out') ?? new URL('./last-run.json', import.meta.url).pathname,
   }
 }
@@ -89,6 +91,7 @@ async function main (): Promise<number> {
     procs, checks, workdir: dir, deadlineMs: options.deadlineMs,
     log: (line) => process.stdout.write(`  ${new Date().toISOString().slice(11, 19)} ${line}\n`),
     ...(options.xauthority && { xauthority: options.xauthority }),
+    appVia: options.appVia,
   }
   const results: Record<string, unknown> = {}
   try {
@@ -129,7 +132,10 @@ function run (phase: Phase, ctx: Context, o: ReturnType<typeof args>) {
     case 'web': return web(ctx)
     case 'clients': return clients(ctx, { idleSockets: 200, slowSockets: 25, slowCutMs: o.slowCutMs })
     case 'load': return load(ctx, { clients: o.clients, durationMs: o.loadMs, seed: o.seed })
-    case 'hung': return hung(ctx, { clients: o.clients, dwellMs: 2000, recoveryDeadlineMs, seed: o.seed })
+    case 'hung': return (async () => ({
+      worker: await hung(ctx, { target: 'worker', clients: o.clients, dwellMs: 2000, recoveryDeadlineMs, seed: o.seed }),
+      xvfb: await hung(ctx, { target: 'Xvfb', clients: o.clients, dwellMs: 2000, recoveryDeadlineMs, seed: o.seed }),
+    }))()
     case 'faults': return faults(ctx, { xvfbKills: o.xvfbKills, workerKills: o.workerKills, clients: o.clients, dwellMs: o.quick ? 1500 : 3000, recoveryDeadlineMs, seed: o.seed })
     case 'soak': return soak(ctx, { clients: o.clients, durationMs: o.soakMs, sampleMs: o.quick ? 2000 : 10_000, seed: o.seed })
   }
@@ -159,8 +165,10 @@ function print (results: Record<string, unknown>, checks: Checks) {
     rows.push(['load', Object.entries(r.load.byKind as Record<string, { n: number, p50: number, p99: number }>).map(([k, v]) => `${k} ${v.p50}/${v.p99}`).join(', ') + ' (p50/p99 ms)'])
   }
   if (r.hung && !r.hung.error) {
-    rows.push(['hung', `worker ${r.hung.workerPid} stopped: back in ${r.hung.recoveredMs ?? 'never'} ms`])
-    loadRow('hung load', r.hung.load)
+    for (const h of [r.hung.worker, r.hung.xvfb]) {
+      rows.push(['hung', `${h.target} (pid ${h.pid}) stopped: back in ${h.recoveredMs ?? 'never'} ms`])
+      loadRow(`hung ${h.target} load`, h.load)
+    }
   }
   if (r.faults && !r.faults.error) {
     for (const f of r.faults.faults) rows.push(['faults', `${f.fault} kill (pid ${f.pid ?? '?'}): back in ${f.recoveredMs ?? 'never'} ms, application in ${f.appBackMs ?? 'never'} ms${f.note ? ` — ${f.note}` : ''}`])
