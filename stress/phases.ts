@@ -92,6 +92,7 @@ export async function fuzz (ctx: Context, options: FuzzOptions): Promise<Figures
     const accepted: string[] = []
     const serverErrors: string[] = []
     const unanswered: string[] = []
+    const reset: string[] = []
     const started = performance.now()
     let next = 0
     await Promise.all(Array.from({ length: options.concurrency }, async () => {
@@ -102,7 +103,8 @@ export async function fuzz (ctx: Context, options: FuzzOptions): Promise<Figures
         statuses[key] = (statuses[key] ?? 0) + 1
         const kind = (byKind[c.kind] ??= {})
         kind[key] = (kind[key] ?? 0) + 1
-        if (a.status <= 0) unanswered.push(describe(c, a))
+        if (a.status === 0) unanswered.push(describe(c, a))
+        else if (a.status < 0) reset.push(describe(c, a))
         else if (a.status >= 500) serverErrors.push(describe(c, a))
         else if (a.status < 400) accepted.push(describe(c, a))
       }
@@ -117,6 +119,9 @@ export async function fuzz (ctx: Context, options: FuzzOptions): Promise<Figures
     const c = ctx.checks
     c.add(phase, 'no 5xx', serverErrors.length === 0, serverErrors.length ? `${serverErrors.length}: ${sample(serverErrors, 3)}` : `${cases.length} cases`)
     c.add(phase, `every request answered within ${ctx.deadlineMs} ms`, unanswered.length === 0, unanswered.length ? `${unanswered.length}: ${sample(unanswered, 3)}` : '')
+    // A server that answers 413 and closes before reading the body can reset the connection
+    // under its own answer: the client then sees no status at all.
+    c.add(phase, 'every request got its HTTP answer (no connection reset)', reset.length === 0, reset.length ? `${reset.length}: ${sample(reset, 3)}` : '')
     c.add(phase, 'every malformed request refused with a 4xx', accepted.length === 0, accepted.length ? `${accepted.length} accepted: ${sample(accepted, 3)}` : '')
     c.add(phase, 'nothing typed by a refused request', fileAfter === fileBefore, fileAfter === fileBefore ? '' : `the application received ${JSON.stringify(fileAfter.slice(fileBefore.length, fileBefore.length + 80))}`)
     c.add(phase, 'pointer not moved by a refused request', pointerAfter?.[0] === pointerBefore[0] && pointerAfter?.[1] === pointerBefore[1], `before ${pointerBefore}, after ${pointerAfter ?? 'unknown'}`)
