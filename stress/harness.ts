@@ -223,7 +223,7 @@ export async function startServer (procs: Processes, workdir: string, options: S
   const port = await freePort()
   const token = `stress-${Math.random().toString(36).slice(2)}`
   const logFile = join(workdir, `server-${port}.log`)
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' }
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.STRESS_SERVER_LOG_LEVEL ?? 'warn' }
   delete env.DISPLAY
   delete env.XAUTHORITY
   const log = openSync(logFile, 'a')
