@@ -15,7 +15,8 @@ type Phase = typeof PHASES[number]
 
 const HELP = `Usage: npm run stress -- [options]
 
-  --quick              a short version of every phase (about 4 minutes)
+  --quick              a short version of every phase (5–8 minutes: each request beyond a
+                       bound that a server accepts costs up to its 15 s deadline and a fresh server)
   --only a,b           run only these phases: ${PHASES.join(', ')}
   --seed N             fuzz and load seed (default 1)
   --fuzz-cases N       fuzz requests (default 20000; quick 2000)
