@@ -14,6 +14,7 @@ import { XdotoolDriver } from './xdotool/xdotool-driver.ts'
 import { Ewmh } from './x11/ewmh.ts'
 import { Launcher } from './x11/launcher.ts'
 import { startWindowManager, WINDOW_MANAGER, type WindowManager } from './x11/window-manager.ts'
+import { probeDisplay } from './x11/probe.ts'
 import { startXvfb, type Xvfb } from './x11/xvfb.ts'
 
 interface Log {
@@ -211,13 +212,37 @@ export class SupervisedDesktop implements Driver {
     const [started] = await Promise.allSettled([driver.start(), this.#openWindowControl()])
     if (started.status === 'rejected') throw started.reason
     this.#driver = driver
-    if (!this.#closing) {
-      this.#spare = this.#newDriver()
-      this.#spare.prepare().catch((error) => {
-        this.#options.log.warn({ err: error }, 'could not load a spare driver worker')
-        this.#spare = undefined
-      })
-    }
+    this.#prepareSpare()
+  }
+
+  /** Loads the next driver ahead of need; one that dies waiting is logged and replaced. */
+  #prepareSpare (): void {
+    if (this.#closing) return
+    const spare = this.#spare = this.#newDriver()
+    spare.onExit((reason) => {
+      if (this.#spare !== spare || this.#closing) return
+      this.#spare = undefined
+      this.#options.log.warn({ reason, display: this.#display }, 'the spare driver died; preparing another')
+      // Not at once: a worker that dies as it loads would otherwise spin.
+      setTimeout(() => { if (!this.#spare && !this.#restarting) this.#prepareSpare() }, 500).unref()
+    })
+    spare.prepare().catch((error) => {
+      if (this.#spare !== spare) return
+      this.#options.log.warn({ err: error }, 'could not load a spare driver worker')
+      this.#spare = undefined
+    })
+  }
+
+  /** A new driver on the X server of the moment, which keeps its window manager. */
+  async #connectDriver (): Promise<void> {
+    const spare = this.#spare
+    this.#spare = undefined
+    const driver = spare?.display === this.#display ? spare! : this.#newDriver()
+    if (spare && spare !== driver) await spare.close()
+    driver.onExit((reason) => this.#lost(reason))
+    await driver.start()
+    this.#driver = driver
+    this.#prepareSpare()
   }
 
   #newDriver (): XDriver {
@@ -236,6 +261,15 @@ export class SupervisedDesktop implements Driver {
       try {
         await this.#driver?.close()
         this.#driver = undefined
+        // Only the driver died (killed, or it crashed) and X still answers: a new driver,
+        // and the user's windows stay where they are.
+        if (this.#xvfb?.alive() && await probeDisplay(this.#display!, 1000).then(() => true, () => false)) {
+          await this.#connectDriver()
+          this.restarts++
+          for (const listener of this.#replaced) listener()
+          this.#options.log.info({ display: this.#display, ms: Math.round(performance.now() - started), attempt }, 'driver restarted; the X server kept running')
+          return
+        }
         await this.#windowManager?.stop()
         this.#windowManager = undefined
         if (this.#xvfb) {
