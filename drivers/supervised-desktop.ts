@@ -24,6 +24,9 @@ interface Log {
   debug: (object: object, message: string) => void
 }
 
+/** How long close() lets a restart in progress reach its next step. */
+const CLOSE_RESTART_WAIT_MS = 1000
+
 /** A window manager that dies sooner than this after starting is not started again. */
 const WM_MIN_LIFETIME_MS = 2000
 
@@ -114,6 +117,11 @@ export class SupervisedDesktop implements Driver {
 
   async #startXvfb (from?: number): Promise<void> {
     const xvfb = await startXvfb({ screen: this.#options.screen, ...(from !== undefined && { from }), log: this.#options.log })
+    if (this.#closing) {
+      // close() ran meanwhile and did not see this one.
+      await xvfb.stop()
+      throw new DesktopUnavailable('the desktop is closing')
+    }
     this.#xvfb = xvfb
     this.#display = xvfb.display
     this.#options.log.info({ display: xvfb.display, pid: xvfb.pid }, 'started Xvfb')
@@ -121,15 +129,31 @@ export class SupervisedDesktop implements Driver {
     void xvfb.exited.then(() => { if (this.#xvfb === xvfb) this.#lost(`Xvfb ${xvfb.display} (pid ${xvfb.pid}) exited`) })
   }
 
-  async close (): Promise<void> {
+  /**
+   * Ends everything this desktop started — launched applications, the window manager, the
+   * driver and its spare, our Xvfb — at once and by PID, each with its own deadline (SIGTERM,
+   * then SIGKILL). A restart in progress is given a moment to notice, not waited for: it stops
+   * what it starts once it sees the desktop closing. Safe to call twice.
+   */
+  close (): Promise<void> {
+    this.#closed ??= this.#close()
+    return this.#closed
+  }
+
+  #closed?: Promise<void>
+
+  async #close (): Promise<void> {
     this.#closing = true
-    await this.#restarting?.catch(() => {})
-    await this.#launcher.stop()
-    await this.#windowManager?.stop()
+    const restarting = this.#restarting
+    if (restarting) await Promise.race([restarting.catch(() => {}), delay(CLOSE_RESTART_WAIT_MS)])
     this.#ewmh?.close()
-    await this.#spare?.close()
-    await this.#driver?.close()
-    await this.#xvfb?.stop()
+    await Promise.allSettled([
+      this.#launcher.stop(),
+      this.#windowManager?.stop(),
+      this.#spare?.close(),
+      this.#driver?.close(),
+      this.#xvfb?.stop(),
+    ])
   }
 
   /**
@@ -161,6 +185,7 @@ export class SupervisedDesktop implements Driver {
         managed: () => ewmh.managed(),
         ...(this.#options.windowManager && { command: this.#options.windowManager }),
       })
+      if (this.#closing) { await manager.stop(); return }
       this.#windowManager = manager
       this.#windowManagerFailure = undefined
       void manager.exited.then(async (exit) => {
@@ -211,6 +236,10 @@ export class SupervisedDesktop implements Driver {
     // The window manager starts meanwhile: a restart takes the longer of the two, not both.
     const [started] = await Promise.allSettled([driver.start(), this.#openWindowControl()])
     if (started.status === 'rejected') throw started.reason
+    if (this.#closing) {
+      await driver.close()
+      throw new DesktopUnavailable('the desktop is closing')
+    }
     this.#driver = driver
     this.#prepareSpare()
   }
@@ -241,6 +270,10 @@ export class SupervisedDesktop implements Driver {
     if (spare && spare !== driver) await spare.close()
     driver.onExit((reason) => this.#lost(reason))
     await driver.start()
+    if (this.#closing) {
+      await driver.close()
+      throw new DesktopUnavailable('the desktop is closing')
+    }
     this.#driver = driver
     this.#prepareSpare()
   }

@@ -3,12 +3,18 @@
  * is unset), builds the app and listens. The only file that listens; it also owns shutdown:
  * held input released, driver closed, Xvfb stopped.
  */
+import { setTimeout as delay } from 'node:timers/promises'
 import closeWithGrace from 'close-with-grace'
 import pino from 'pino'
 import { buildApp } from './app.ts'
 import { loadConfig, usage } from './config.ts'
 import { loggerOptions } from './logger.ts'
 import { openDesktop } from '../drivers/desktop.ts'
+
+/** What close-with-grace allows shutdown before it exits anyway (children die with us: setpriv). */
+const GRACE_MS = 10_000
+/** How long requests in flight get to finish before the desktop is stopped under them. */
+const APP_CLOSE_MS = 3000
 
 async function main (): Promise<void> {
   let config
@@ -34,11 +40,18 @@ async function main (): Promise<void> {
     logger: log,
     desktop,
   })
-  closeWithGrace({ delay: 10_000, logger: log }, async ({ signal, err }) => {
+  closeWithGrace({ delay: GRACE_MS, logger: log }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'shutting down after an error')
     else log.info({ signal }, 'shutting down')
-    await app.close()
+    // Requests still running on a stuck desktop would hold app.close() past the grace period,
+    // and the desktop (Xvfb, window manager, workers, bus) would outlive us: after a while the
+    // desktop is stopped under them, which ends them with 503, and the app finishes closing.
+    const closed = app.close().then(() => true, (error: unknown) => { log.error({ err: error }, 'closing the app failed'); return true })
+    if (!await Promise.race([closed, delay(APP_CLOSE_MS, false)])) {
+      log.warn({ ms: APP_CLOSE_MS }, 'requests still running; stopping the desktop under them')
+    }
     await desktop.stop()
+    await Promise.race([closed, delay(APP_CLOSE_MS)])
   })
   try {
     await app.listen({ host: config.host, port: config.port })
