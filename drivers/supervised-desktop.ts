@@ -98,6 +98,13 @@ export class SupervisedDesktop implements Driver {
 
   get display (): string | undefined { return this.#display }
 
+  /** Our Xvfb's PID, while it runs. */
+  get xvfbPid (): number | undefined { return this.#xvfb?.pid }
+
+  /** The PIDs of the driver's own process and of its spare, for drivers that have one (nut). */
+  get driverPid (): number | undefined { return (this.#driver as { pid?: number } | undefined)?.pid }
+  get sparePid (): number | undefined { return (this.#spare as { pid?: number } | undefined)?.pid }
+
   /** The window manager's PID, while ours runs. */
   get windowManagerPid (): number | undefined { return this.#windowManager?.pid }
 
