@@ -24,6 +24,10 @@ interface Log {
   debug: (object: object, message: string) => void
 }
 
+/** The first and the longest wait before a spare driver that died is replaced. */
+const SPARE_RETRY_MS = 250
+const SPARE_RETRY_MAX_MS = 30_000
+
 /** How long close() lets a restart in progress reach its next step. */
 const CLOSE_RESTART_WAIT_MS = 1000
 
@@ -251,23 +255,23 @@ export class SupervisedDesktop implements Driver {
     this.#prepareSpare()
   }
 
-  /** Loads the next driver ahead of need; one that dies waiting is logged and replaced. */
+  /** Loads the next driver ahead of need; one that dies, waiting or loading, is logged and replaced. */
   #prepareSpare (): void {
     if (this.#closing) return
     const spare = this.#spare = this.#newDriver()
-    spare.onExit((reason) => {
+    const replace = (message: string, details: object) => {
       if (this.#spare !== spare || this.#closing) return
       this.#spare = undefined
-      this.#options.log.warn({ reason, display: this.#display }, 'the spare driver died; preparing another')
-      // Not at once: a worker that dies as it loads would otherwise spin.
-      setTimeout(() => { if (!this.#spare && !this.#restarting) this.#prepareSpare() }, 500).unref()
-    })
-    spare.prepare().catch((error) => {
-      if (this.#spare !== spare) return
-      this.#options.log.warn({ err: error }, 'could not load a spare driver worker')
-      this.#spare = undefined
-    })
+      // Backing off: a worker that cannot load at all must not spin.
+      const waitMs = Math.min(SPARE_RETRY_MAX_MS, SPARE_RETRY_MS * 2 ** this.#spareFailures++)
+      this.#options.log.warn({ ...details, display: this.#display, retryInMs: waitMs }, message)
+      setTimeout(() => { if (!this.#spare && !this.#closing) this.#prepareSpare() }, waitMs).unref()
+    }
+    spare.onExit((reason) => replace('the spare driver died; preparing another', { reason }))
+    spare.prepare().then(() => { if (this.#spare === spare) this.#spareFailures = 0 }, (error: unknown) => replace('could not load a spare driver; trying again', { err: error }))
   }
+
+  #spareFailures = 0
 
   /** A new driver on the X server of the moment, which keeps its window manager. */
   async #connectDriver (): Promise<void> {

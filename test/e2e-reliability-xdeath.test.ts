@@ -67,9 +67,9 @@ t.test('kill -9 of Xvfb under mixed load with an xterm focused', async (t) => {
       const [payload, url] = mixed(sent++)
       const started = performance.now()
       // A request that gets no answer is recorded as such, not waited for by the test.
-      let timer: NodeJS.Timeout | undefined
-      const response = await Promise.race([act(payload, url), new Promise<undefined>((resolve) => { timer = setTimeout(resolve, ANSWER_MS * 3) })])
-      clearTimeout(timer)
+      const gaveUp = new AbortController()
+      const response = await Promise.race([act(payload, url), delay(ANSWER_MS * 3, undefined, { signal: gaveUp.signal }).catch(() => undefined)])
+      gaveUp.abort()
       const ms = performance.now() - started
       if (!response) { answers.push({ status: 'none', ms }); continue }
       answers.push({ status: response.statusCode, ms, ...(response.headers['retry-after'] !== undefined && { retryAfter: String(response.headers['retry-after']) }) })
