@@ -14,7 +14,9 @@ import { openDesktop } from '../drivers/desktop.ts'
 /** What close-with-grace allows shutdown before it exits anyway (children die with us: setpriv). */
 const GRACE_MS = 10_000
 /** How long requests in flight get to finish before the desktop is stopped under them. */
-const APP_CLOSE_MS = 3000
+const APP_CLOSE_MS = 2000
+/** Then how long the app (its accessibility bus) gets to finish closing; what is left dies with us. */
+const FINISH_MS = 3000
 
 async function main (): Promise<void> {
   let config
@@ -51,7 +53,7 @@ async function main (): Promise<void> {
       log.warn({ ms: APP_CLOSE_MS }, 'requests still running; stopping the desktop under them')
     }
     await desktop.stop()
-    await Promise.race([closed, delay(APP_CLOSE_MS)])
+    await Promise.race([closed, delay(FINISH_MS)])
   })
   try {
     await app.listen({ host: config.host, port: config.port })

@@ -42,3 +42,14 @@ function installed (command: string): boolean {
 export function diesWithUs (command: string, args: readonly string[]): [string, string[]] {
   return hasSetpriv() && installed(command) ? ['setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args]] : [command, [...args]]
 }
+
+/**
+ * [command, args] that run `command args` in a process group that ends, all of it, when this
+ * process dies: for commands whose own children outlive them (at-spi-bus-launcher's bus, the
+ * registry it activates) — a parent-death signal is not inherited by the children of a fork.
+ * A shell leads the group, gets SIGTERM when we die, and kills the group. Spawn it detached.
+ */
+export function groupDiesWithUs (command: string, args: readonly string[]): [string, string[]] {
+  if (!hasSetpriv() || !installed(command)) return [command, [...args]]
+  return ['setpriv', ['--pdeathsig', 'SIGTERM', '--', 'sh', '-c', 'trap "kill -9 0" TERM; "$@" & wait $!', 'sh', command, ...args]]
+}
