@@ -49,6 +49,8 @@ interface Waiter {
 const EXTENSION = import.meta.url.slice(import.meta.url.lastIndexOf('.'))
 const WORKER = fileURLToPath(new URL(`./nut-worker${EXTENSION}`, import.meta.url))
 const STOP_GRACE_MS = 2000
+/** How long a worker gets to exit by itself once X went away under the display reader. */
+const READER_LOST_GRACE_MS = 500
 
 /**
  * The worker runs with this process' Node flags (tsx's loader among them), minus the
@@ -70,6 +72,8 @@ export class NutDriver implements Driver {
   #ready = false
   /** Between 'loaded' (or 'ready') and the worker's exit: an exit then is news for onExit listeners. */
   #watched = false
+  /** Set when the worker had served and X went away: its exit is then X's going. */
+  #served = false
   #closed = false
   #loading?: Promise<void>
   #starting?: Promise<void>
@@ -140,9 +144,17 @@ export class NutDriver implements Driver {
     })
     // The reader's connection ending by itself means X went away or hangs: the worker is of
     // no use either, and ending it tells the supervisor now, not at the next call's deadline.
+    // Calls are refused at once; the worker gets a moment to exit by itself (libnut does as
+    // soon as it notices), which says how, and is killed if it does not.
     const reader = this.#reader
+    const worker = this.#child
     reader?.onLost((error) => {
-      if (this.#reader === reader && this.#ready) this.#kill(`the X server on ${this.display} went away (${error.message})`, 'SIGKILL')
+      if (this.#reader !== reader || !this.#ready) return
+      this.#ready = false
+      this.#served = true
+      setTimeout(() => {
+        if (this.#child === worker) this.#kill(`the X server on ${this.display} went away (${error.message})`, 'SIGKILL')
+      }, READER_LOST_GRACE_MS).unref()
     })
   }
 
@@ -217,7 +229,8 @@ export class NutDriver implements Driver {
     if (this.#child === child) this.#child = undefined
     this.#reader?.close()
     this.#reader = undefined
-    const wasReady = this.#ready
+    const wasReady = this.#ready || this.#served
+    this.#served = false
     // #kill() turns #ready off before the exit: whether it served is #watched's to say.
     const watched = this.#watched
     this.#ready = false
@@ -266,7 +279,7 @@ export class NutDriver implements Driver {
     const reader = this.#reader
     if (!reader || !this.#ready) return this.#call('cursorPosition')
     return reader.pointer().catch((error: Error) => {
-      throw this.#ready ? new DriverFailure(`could not read the pointer: ${error.message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
+      throw this.#ready && !reader.lost ? new DriverFailure(`could not read the pointer: ${error.message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
     })
   }
   buttonDown (button: MouseButton): Promise<void> { return this.#call('buttonDown', button) }
@@ -286,7 +299,7 @@ export class NutDriver implements Driver {
         return await reader.grab(region)
       } catch (error) {
         // X going away ends the worker too, which then says so; until then this is a failure.
-        throw this.#ready ? new DriverFailure(`could not read the screen: ${(error as Error).message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
+        throw this.#ready && !reader.lost ? new DriverFailure(`could not read the screen: ${(error as Error).message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
       }
     }
     const image = await this.#call('screenshot', region)

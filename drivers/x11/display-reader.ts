@@ -31,6 +31,9 @@ export class DisplayReader {
     client.on('end', () => this.#lose(new Error('the X connection closed')))
   }
 
+  /** Why the connection is gone, or undefined while it lives. */
+  get lost (): Error | undefined { return this.#failure }
+
   /** Calls `listener` once when the connection ends by itself (X went away or hangs), not after close(). */
   onLost (listener: (error: Error) => void): void {
     this.#lostListeners.push(listener)
