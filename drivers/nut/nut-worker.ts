@@ -135,7 +135,12 @@ async function screenshot (region?: Rect): Promise<RawImage> {
 
 const handlers: { [K in keyof Calls]: (...args: Calls[K]['args']) => Promise<Calls[K]['result']> } = {
   screenSize,
-  moveMouse: async (point: Point) => { await mouse.setPosition(new NutPoint(Math.round(point.x), Math.round(point.y))) },
+  moveMouse: async (point: Point) => {
+    await mouse.setPosition(new NutPoint(Math.round(point.x), Math.round(point.y)))
+    // A round trip on libnut's own connection: the warp is only flushed, and the server reads
+    // the pointer over another connection right after this answers, which could overtake it.
+    await mouse.getPosition()
+  },
   cursorPosition: async () => { const { x, y } = await mouse.getPosition(); return { x, y } },
   buttonDown: (which) => button(which, 'down'),
   buttonUp: (which) => button(which, 'up'),

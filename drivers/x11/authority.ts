@@ -49,22 +49,17 @@ function write (): string {
 }
 
 /**
- * A new cookie for display `number`, written before its Xvfb starts (`-auth` reads it then).
- * XAUTHORITY of this process now names the file.
+ * The cookie for display `number`, written before its Xvfb starts (`-auth` reads it then).
+ * XAUTHORITY of this process now names the file. An Xvfb restarted on the same number gets
+ * the same cookie: clients that outlive an X server and connect to its successor (the
+ * accessibility registry, applications finding the bus on the new root window) keep working.
  */
 export function addCookie (number: number): { path: string, cookie: Buffer } {
-  const cookie = randomBytes(16)
+  const cookie = cookies.get(number) ?? randomBytes(16)
   cookies.set(number, cookie)
   const path = write()
   process.env.XAUTHORITY = path
   return { path, cookie }
-}
-
-/** Forgets display `number`'s cookie, unless a newer one replaced it (a restart on the same number). */
-export function removeCookie (number: number, cookie: Buffer): void {
-  if (cookies.get(number) !== cookie) return
-  cookies.delete(number)
-  write()
 }
 
 /** The cookie of one of our displays (':99', ':99.0'); undefined for a display we did not start. */

@@ -7,7 +7,7 @@ import { execFile, spawn } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import { InvalidConfig } from '../../src/errors.ts'
-import { addCookie, removeCookie } from './authority.ts'
+import { addCookie } from './authority.ts'
 import { diesWithUs } from './orphan.ts'
 import { claimFreeDisplayNumber, lockOwner, releaseDisplayNumber } from './free-display.ts'
 import { displayNumber, probeDisplay } from './probe.ts'
@@ -110,7 +110,6 @@ async function startOn (number: number, options: XvfbOptions): Promise<Xvfb> {
     if (exit) return
     exit = { code, signal, get stderr () { return stderr.trim() } }
     releaseDisplayNumber(number)
-    removeCookie(number, authority.cookie)
     settle(exit)
   }
   child.once('exit', ended)
