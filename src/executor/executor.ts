@@ -29,6 +29,8 @@ export interface ExecutorOptions {
   launchTimeoutMs?: number
   /** The desktop's accessibility tree (get_accessibility_tree, element_action; the environment of launched applications). */
   accessibility?: Accessibility
+  /** The deadline of a driver call and the fixed part of a request's slot (defaults CALL_MS, SLOT_MS). */
+  deadlines?: { callMs?: number, slotMs?: number }
 }
 
 export const DEFAULT_LAUNCH_TIMEOUT_MS = 10_000
@@ -78,6 +80,8 @@ export class Executor {
   #tracked: Driver
   /** The driver with a deadline on every call. */
   #timed: Driver
+  readonly #callMs: number
+  readonly #slotBaseMs: number
   #screen?: Size
   #idleTimer?: NodeJS.Timeout
 
@@ -88,7 +92,9 @@ export class Executor {
     this.#apps = options.apps ?? {}
     this.#launchTimeoutMs = options.launchTimeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS
     this.#accessibility = options.accessibility
-    this.#timed = withDeadlines(this.#driver)
+    this.#callMs = options.deadlines?.callMs ?? CALL_MS
+    this.#slotBaseMs = options.deadlines?.slotMs ?? SLOT_MS
+    this.#timed = withDeadlines(this.#driver, this.#callMs)
     this.#tracked = trackedDriver(this.#timed, this.#held)
   }
 
@@ -131,7 +137,7 @@ export class Executor {
 
   /** The slot deadline of a batch: a fixed allowance plus the time its actions may take on purpose. */
   #slotMs (plans: Plan[]): number {
-    let ms = SLOT_MS
+    let ms = this.#slotBaseMs
     for (const plan of plans) {
       ms += ACTION_MS
       if (plan.kind === 'wait') ms += plan.durationMs
@@ -166,8 +172,8 @@ export class Executor {
   /** Releases every held key and button (serialised with the actions). */
   releaseAll (): Promise<void> {
     return this.#queue.run(() => this.#releaseHeld('requested'), {
-      deadlineMs: SLOT_MS,
-      overrun: () => new DesktopUnavailable(`releasing held input did not finish within ${SLOT_MS} ms`),
+      deadlineMs: this.#slotBaseMs,
+      overrun: () => new DesktopUnavailable(`releasing held input did not finish within ${this.#slotBaseMs} ms`),
     })
   }
 
@@ -269,7 +275,7 @@ export class Executor {
   #armIdleTimer (): void {
     if (this.#held.empty) return
     this.#idleTimer = setTimeout(() => {
-      void this.#queue.run(() => this.#releaseHeld(`idle for ${this.#holdTimeoutMs} ms`), { deadlineMs: SLOT_MS }).catch(() => {})
+      void this.#queue.run(() => this.#releaseHeld(`idle for ${this.#holdTimeoutMs} ms`), { deadlineMs: this.#slotBaseMs }).catch(() => {})
     }, this.#holdTimeoutMs)
     this.#idleTimer.unref()
   }
@@ -283,10 +289,10 @@ export class Executor {
  * The driver with a deadline on every call: past it the caller gets 503 (the desktop cannot
  * take an action now), and the driver's own deadline or supervisor deals with the call.
  */
-function withDeadlines (driver: Driver): Driver {
+function withDeadlines (driver: Driver, callMs: number): Driver {
   const timed = <A extends unknown[], R>(name: string, call: (...args: A) => Promise<R>, extraMs: (...args: A) => number = () => 0) =>
     (...args: A): Promise<R> => {
-      const ms = CALL_MS + extraMs(...args)
+      const ms = callMs + extraMs(...args)
       let timer: NodeJS.Timeout | undefined
       const overrun = new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => reject(new DesktopUnavailable(`the desktop did not answer ${name} within ${ms} ms; retry shortly`)), ms)

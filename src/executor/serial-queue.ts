@@ -32,7 +32,10 @@ export class SerialQueue {
     const entry: Waiting = { since: performance.now() }
     this.#waiting.add(entry)
     const result = this.#tail.then(() => slot(task, options))
-    this.#tail = result.then(noop, noop).finally(() => { this.#waiting.delete(entry) })
+    // Registered before the caller's own reaction: by the time the caller has its answer, the
+    // task no longer counts as waiting.
+    const done = () => { this.#waiting.delete(entry) }
+    this.#tail = result.then(done, done)
     return result
   }
 }
@@ -50,4 +53,3 @@ function slot<T> (task: (signal: AbortSignal) => Promise<T>, { deadlineMs, overr
   })
 }
 
-function noop () {}
