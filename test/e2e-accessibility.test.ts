@@ -33,8 +33,10 @@ const near = (t: { ok: (value: unknown, message: string) => unknown }, actual: C
   t.ok(off <= 3, `${what} at ${JSON.stringify(actual)}, within 3 px of ${JSON.stringify(expected)}`)
 }
 
+// Chromium, started last, takes the focus once its window maps: wait for that too.
 const full = await waitForTree(app, 'scope=full', (envelope) =>
-  find(envelope.tree, 'Save', 'button') !== undefined && find(envelope.tree, 'Shipping', 'window') !== undefined)
+  find(envelope.tree, 'Save', 'button') !== undefined && find(envelope.tree, 'Shipping', 'window') !== undefined &&
+  envelope.windows!.some((window) => window.foreground && window.title.endsWith('Chromium')))
 
 t.test('both applications are on the accessibility bus, in CUP form', async (t) => {
   t.ok(validate(full), `fits the CUP schema ${JSON.stringify(validate.errors?.slice(0, 3) ?? '')}`)
@@ -243,7 +245,8 @@ t.test('after X restarts on the display, an application started without our envi
   const before = named(await snapshot(), 'Save', 'button')
   await xvfb.stop()
   const again = await startXvfb({ screen: '1280x800x24', display: xvfb.display })
-  t.teardown(() => again.stop())
+  // The app first: with the display gone under it, the supervised desktop would be restarting.
+  t.teardown(async () => { await app.close(); await again.stop() })
   // Neither bus in its environment, and a session bus that answers nothing: only the root
   // window's AT_SPI_BUS can lead the toolkit to the accessibility bus.
   const env: Record<string, string> = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', AT_SPI_BUS_ADDRESS: '' }
