@@ -105,6 +105,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: loggerOptions(options.logger?.level ?? 'info') }),
     bodyLimit: limits.maxBodyBytes,
+    // Starting the desktop (onReady) has deadlines of its own (Xvfb, the worker's load and
+    // connect, 15 s each); Fastify's default 10 s refused to start on a busy machine.
+    pluginTimeout: 60_000,
     // Node counts these from the request's first byte until it has fully arrived; the time an
     // action then takes (a 60 s wait) is not upload time and does not count. Node checks them
     // every 30 s by default, which would give a stalled client 30 s more.
