@@ -7,26 +7,13 @@
  * Coordinates are always real screen pixels. Keys are always canonical key names from
  * src/keys (with their X keysym at hand), never a dialect's spelling.
  */
+import type { Point, Rect, Size } from './geometry.ts'
 import type { KeyInfo } from './keys/index.ts'
 
+// Drivers take their geometry from here, with the rest of the contract.
+export type { Point, Rect, Size } from './geometry.ts'
+
 export type MouseButton = 'left' | 'right' | 'middle' | 'back' | 'forward'
-
-export interface Point {
-  x: number
-  y: number
-}
-
-export interface Size {
-  width: number
-  height: number
-}
-
-export interface Rect {
-  x: number
-  y: number
-  width: number
-  height: number
-}
 
 /** Raw pixels as the X server hands them out: 4 bytes a pixel, rows of `width * 4` bytes. */
 export interface RawImage {
