@@ -1,11 +1,14 @@
 /**
  * Opens the desktop a configuration asks for: the fake in-memory screen, or an X driver (nut or
  * xdotool) on the given DISPLAY or on an Xvfb of our own, supervised so that it comes back when
- * X dies.
+ * X dies; with the accessibility source of the same desktop (AT-SPI on its display, or none).
  * The driver starts with the app (its onReady hook); `stop()` undoes everything.
  */
 import type { Logger } from 'pino'
+import type { AccessibilitySource } from '../src/accessibility/source.ts'
 import type { Driver } from '../src/driver.ts'
+import { AtspiDesktop } from './atspi/atspi-desktop.ts'
+import { fakeAccessibility } from './fake/fake-accessibility.ts'
 import { FakeDriver } from './fake/fake-driver.ts'
 import { SupervisedDesktop } from './supervised-desktop.ts'
 
@@ -19,6 +22,8 @@ export interface DesktopOptions {
 
 export interface Desktop {
   driver: Driver
+  /** The desktop's accessibility tree; closed by the app that uses it. */
+  accessibility: AccessibilitySource
   /** The X display in use, once started. */
   readonly display?: string | undefined
   stop: () => Promise<void>
@@ -28,7 +33,7 @@ export function openDesktop (options: DesktopOptions): Desktop {
   const { width, height, depth } = options.screen
   if (options.driver === 'fake') {
     const driver = new FakeDriver({ screen: { width, height } })
-    return { driver, stop: () => driver.close() }
+    return { driver, accessibility: fakeAccessibility(), stop: () => driver.close() }
   }
   const driver = new SupervisedDesktop({
     ...(options.display && { display: options.display }),
@@ -38,6 +43,7 @@ export function openDesktop (options: DesktopOptions): Desktop {
   })
   return {
     driver,
+    accessibility: new AtspiDesktop({ display: () => driver.display, log: options.log.child({ component: 'atspi' }) }),
     get display () { return driver.display },
     stop: () => driver.close(),
   }

@@ -26,6 +26,7 @@ async function main (): Promise<void> {
   const desktop = openDesktop({ driver: config.driver, screen: config.screen, display: process.env.DISPLAY || undefined, log })
   const app = await buildApp({
     driver: desktop.driver,
+    accessibility: desktop.accessibility,
     ...(config.token && { token: config.token }),
     listenHost: config.host,
     allowOrigins: config.allowOrigins,

@@ -17,7 +17,7 @@ import { atspiElements } from './elements.ts'
 import { publishBusAddress, xServerPid } from './root-address.ts'
 import { listWindows, walk } from './walker.ts'
 
-const NO_DISPLAY = 'this desktop has no X display, so it has no accessibility tree (the fake driver)'
+const NO_DISPLAY = 'the desktop has no X display yet, so it has no accessibility tree; retry once it has started'
 
 interface Log {
   info: (object: object, message: string) => void
