@@ -1,7 +1,8 @@
 /**
- * Opens the desktop a configuration asks for: the fake in-memory screen, or an X driver (nut or
+ * The two kinds of desktop a driver runs on: the fake in-memory screen, or an X driver (nut or
  * xdotool) on the given DISPLAY or on an Xvfb of our own, supervised so that it comes back when
- * X dies; with the accessibility source of the same desktop (AT-SPI on its display, or none).
+ * X dies; each with the accessibility source of the same desktop (AT-SPI on its display, or
+ * none). drivers/index.ts names which driver opens which.
  * The driver starts with the app (its onReady hook); `stop()` undoes everything.
  */
 import type { Logger } from 'pino'
@@ -10,10 +11,9 @@ import type { Driver } from '../src/driver.ts'
 import { AtspiDesktop } from './atspi/atspi-desktop.ts'
 import { fakeAccessibility } from './fake/fake-accessibility.ts'
 import { FakeDriver } from './fake/fake-driver.ts'
-import { SupervisedDesktop } from './supervised-desktop.ts'
+import { SupervisedDesktop, type XDriverName } from './supervised-desktop.ts'
 
 export interface DesktopOptions {
-  driver: 'nut' | 'xdotool' | 'fake'
   screen: { width: number, height: number, depth: number }
   /** An X display to use (e.g. ':0'); none starts our own Xvfb. */
   display?: string | undefined
@@ -29,17 +29,19 @@ export interface Desktop {
   stop: () => Promise<void>
 }
 
-export function openDesktop (options: DesktopOptions): Desktop {
+export function fakeDesktop (options: DesktopOptions): Desktop {
+  const { width, height } = options.screen
+  const driver = new FakeDriver({ screen: { width, height } })
+  return { driver, accessibility: fakeAccessibility(), stop: () => driver.close() }
+}
+
+export function supervisedDesktop (name: XDriverName, options: DesktopOptions): Desktop {
   const { width, height, depth } = options.screen
-  if (options.driver === 'fake') {
-    const driver = new FakeDriver({ screen: { width, height } })
-    return { driver, accessibility: fakeAccessibility(), stop: () => driver.close() }
-  }
   const driver = new SupervisedDesktop({
     ...(options.display && { display: options.display }),
     screen: `${width}x${height}x${depth}`,
     log: options.log.child({ component: 'desktop' }),
-    driver: options.driver,
+    driver: name,
   })
   return {
     driver,

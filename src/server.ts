@@ -8,22 +8,22 @@ import pino from 'pino'
 import { buildApp } from './app.ts'
 import { loadConfig, usage } from './config.ts'
 import { loggerOptions } from './logger.ts'
-import { openDesktop } from '../drivers/desktop.ts'
+import { DRIVER_NAMES, openDesktop } from '../drivers/index.ts'
 
 async function main (): Promise<void> {
   let config
   try {
-    config = loadConfig(process.argv.slice(2), process.env)
+    config = loadConfig(process.argv.slice(2), process.env, { drivers: DRIVER_NAMES })
   } catch (error) {
     process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)
     process.exit(2)
   }
   if (config.help) {
-    process.stdout.write(usage())
+    process.stdout.write(usage({ drivers: DRIVER_NAMES }))
     return
   }
   const log = pino(loggerOptions(config.logLevel))
-  const desktop = openDesktop({ driver: config.driver, screen: config.screen, display: process.env.DISPLAY || undefined, log })
+  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log })
   const app = await buildApp({
     driver: desktop.driver,
     accessibility: desktop.accessibility,

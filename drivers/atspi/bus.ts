@@ -11,11 +11,8 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import dbus from 'dbus-native'
+import type { Log } from '../../src/logger.ts'
 
-interface Log {
-  info: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-}
 
 const LAUNCHERS = ['/usr/libexec/at-spi-bus-launcher', '/usr/lib/at-spi2-core/at-spi-bus-launcher', '/usr/lib/at-spi2/at-spi-bus-launcher']
 const STOP_GRACE_MS = 1000
