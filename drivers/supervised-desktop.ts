@@ -14,6 +14,7 @@ import { XdotoolDriver } from './xdotool/xdotool-driver.ts'
 import { Ewmh } from './x11/ewmh.ts'
 import { Launcher } from './x11/launcher.ts'
 import { startWindowManager, WINDOW_MANAGER, type WindowManager } from './x11/window-manager.ts'
+import { probeDisplay } from './x11/probe.ts'
 import { startXvfb, type Xvfb } from './x11/xvfb.ts'
 
 interface Log {
@@ -22,6 +23,13 @@ interface Log {
   error: (object: object, message: string) => void
   debug: (object: object, message: string) => void
 }
+
+/** The first and the longest wait before a spare driver that died is replaced. */
+const SPARE_RETRY_MS = 250
+const SPARE_RETRY_MAX_MS = 30_000
+
+/** How long close() lets a restart in progress reach its next step. */
+const CLOSE_RESTART_WAIT_MS = 1000
 
 /** A window manager that dies sooner than this after starting is not started again. */
 const WM_MIN_LIFETIME_MS = 2000
@@ -94,6 +102,13 @@ export class SupervisedDesktop implements Driver {
 
   get display (): string | undefined { return this.#display }
 
+  /** Our Xvfb's PID, while it runs. */
+  get xvfbPid (): number | undefined { return this.#xvfb?.pid }
+
+  /** The PIDs of the driver's own process and of its spare, for drivers that have one (nut). */
+  get driverPid (): number | undefined { return (this.#driver as { pid?: number } | undefined)?.pid }
+  get sparePid (): number | undefined { return (this.#spare as { pid?: number } | undefined)?.pid }
+
   /** The window manager's PID, while ours runs. */
   get windowManagerPid (): number | undefined { return this.#windowManager?.pid }
 
@@ -113,6 +128,11 @@ export class SupervisedDesktop implements Driver {
 
   async #startXvfb (from?: number): Promise<void> {
     const xvfb = await startXvfb({ screen: this.#options.screen, ...(from !== undefined && { from }), log: this.#options.log })
+    if (this.#closing) {
+      // close() ran meanwhile and did not see this one.
+      await xvfb.stop()
+      throw new DesktopUnavailable('the desktop is closing')
+    }
     this.#xvfb = xvfb
     this.#display = xvfb.display
     this.#options.log.info({ display: xvfb.display, pid: xvfb.pid }, 'started Xvfb')
@@ -120,15 +140,31 @@ export class SupervisedDesktop implements Driver {
     void xvfb.exited.then(() => { if (this.#xvfb === xvfb) this.#lost(`Xvfb ${xvfb.display} (pid ${xvfb.pid}) exited`) })
   }
 
-  async close (): Promise<void> {
+  /**
+   * Ends everything this desktop started — launched applications, the window manager, the
+   * driver and its spare, our Xvfb — at once and by PID, each with its own deadline (SIGTERM,
+   * then SIGKILL). A restart in progress is given a moment to notice, not waited for: it stops
+   * what it starts once it sees the desktop closing. Safe to call twice.
+   */
+  close (): Promise<void> {
+    this.#closed ??= this.#close()
+    return this.#closed
+  }
+
+  #closed?: Promise<void>
+
+  async #close (): Promise<void> {
     this.#closing = true
-    await this.#restarting?.catch(() => {})
-    await this.#launcher.stop()
-    await this.#windowManager?.stop()
+    const restarting = this.#restarting
+    if (restarting) await Promise.race([restarting.catch(() => {}), delay(CLOSE_RESTART_WAIT_MS)])
     this.#ewmh?.close()
-    await this.#spare?.close()
-    await this.#driver?.close()
-    await this.#xvfb?.stop()
+    await Promise.allSettled([
+      this.#launcher.stop(),
+      this.#windowManager?.stop(),
+      this.#spare?.close(),
+      this.#driver?.close(),
+      this.#xvfb?.stop(),
+    ])
   }
 
   /**
@@ -160,6 +196,7 @@ export class SupervisedDesktop implements Driver {
         managed: () => ewmh.managed(),
         ...(this.#options.windowManager && { command: this.#options.windowManager }),
       })
+      if (this.#closing) { await manager.stop(); return }
       this.#windowManager = manager
       this.#windowManagerFailure = undefined
       void manager.exited.then(async (exit) => {
@@ -210,14 +247,46 @@ export class SupervisedDesktop implements Driver {
     // The window manager starts meanwhile: a restart takes the longer of the two, not both.
     const [started] = await Promise.allSettled([driver.start(), this.#openWindowControl()])
     if (started.status === 'rejected') throw started.reason
-    this.#driver = driver
-    if (!this.#closing) {
-      this.#spare = this.#newDriver()
-      this.#spare.prepare().catch((error) => {
-        this.#options.log.warn({ err: error }, 'could not load a spare driver worker')
-        this.#spare = undefined
-      })
+    if (this.#closing) {
+      await driver.close()
+      throw new DesktopUnavailable('the desktop is closing')
     }
+    this.#driver = driver
+    this.#prepareSpare()
+  }
+
+  /** Loads the next driver ahead of need; one that dies, waiting or loading, is logged and replaced. */
+  #prepareSpare (): void {
+    if (this.#closing) return
+    const spare = this.#spare = this.#newDriver()
+    const replace = (message: string, details: object) => {
+      if (this.#spare !== spare || this.#closing) return
+      this.#spare = undefined
+      // Backing off: a worker that cannot load at all must not spin.
+      const waitMs = Math.min(SPARE_RETRY_MAX_MS, SPARE_RETRY_MS * 2 ** this.#spareFailures++)
+      this.#options.log.warn({ ...details, display: this.#display, retryInMs: waitMs }, message)
+      setTimeout(() => { if (!this.#spare && !this.#closing) this.#prepareSpare() }, waitMs).unref()
+    }
+    spare.onExit((reason) => replace('the spare driver died; preparing another', { reason }))
+    spare.prepare().then(() => { if (this.#spare === spare) this.#spareFailures = 0 }, (error: unknown) => replace('could not load a spare driver; trying again', { err: error }))
+  }
+
+  #spareFailures = 0
+
+  /** A new driver on the X server of the moment, which keeps its window manager. */
+  async #connectDriver (): Promise<void> {
+    const spare = this.#spare
+    this.#spare = undefined
+    const driver = spare?.display === this.#display ? spare! : this.#newDriver()
+    if (spare && spare !== driver) await spare.close()
+    driver.onExit((reason) => this.#lost(reason))
+    await driver.start()
+    if (this.#closing) {
+      await driver.close()
+      throw new DesktopUnavailable('the desktop is closing')
+    }
+    this.#driver = driver
+    this.#prepareSpare()
   }
 
   #newDriver (): XDriver {
@@ -236,6 +305,15 @@ export class SupervisedDesktop implements Driver {
       try {
         await this.#driver?.close()
         this.#driver = undefined
+        // Only the driver died (killed, or it crashed) and X still answers: a new driver,
+        // and the user's windows stay where they are.
+        if (this.#xvfb?.alive() && await probeDisplay(this.#display!, 1000).then(() => true, () => false)) {
+          await this.#connectDriver()
+          this.restarts++
+          for (const listener of this.#replaced) listener()
+          this.#options.log.info({ display: this.#display, ms: Math.round(performance.now() - started), attempt }, 'driver restarted; the X server kept running')
+          return
+        }
         await this.#windowManager?.stop()
         this.#windowManager = undefined
         if (this.#xvfb) {

@@ -15,6 +15,9 @@ export const Health = Type.Object({
     buttons: Type.Array(Type.String()),
   }, { description: 'Keys and buttons the server holds down right now (press_type/click_type down).' }),
   queue: Type.Integer({ description: 'Requests waiting for or using the desktop.' }),
+  oldest_wait_ms: Type.Integer({
+    description: 'How long the oldest request waiting for or using the desktop has waited, in ms (0 with none). Every request has a deadline, so this stays bounded.',
+  }),
 }, { $id: 'Health', title: 'Health' })
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -24,6 +27,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { summary: 'Readiness, screen size, driver and held inputs', tags: ['server'], response: { 200: Health, 503: Health } },
   }, async (_request, reply) => {
     const ready = executor.ready()
+    // screenSize() is cached once known; the first read has the driver call's deadline.
     const screen = ready ? await executor.screenSize().catch(() => null) : null
     reply.code(ready && screen ? 200 : 503)
     return {
@@ -34,6 +38,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       screen,
       held: executor.held(),
       queue: executor.pending,
+      oldest_wait_ms: executor.oldestWaitMs(),
     }
   })
 }

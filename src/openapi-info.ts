@@ -50,7 +50,8 @@ function walk (node: unknown, visit: (schema: Json) => void): void {
  * Per route (the auth hook and the route configuration know what the schemas do not): an
  * operationId from method and path, since generated clients name their functions after it;
  * the security the auth hook applies (none on public routes, x-api-key where the route takes
- * it); and the 401 every other route answers when the server has a token.
+ * it); the 401 every other route answers when the server has a token; and the 403 every route
+ * answers a web page or a foreign Host (src/http-guard.ts), public ones included.
  */
 export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   if (!schema || schema.hide) return { schema, url }
@@ -67,7 +68,13 @@ export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
       ...schema,
       operationId,
       ...(security && { security }),
-      ...(!config.public && !answers4xx && { response: { ...response, 401: { $ref: 'ErrorBody', description: 'The server has a token and the request did not send it, or sent another' } } }),
+      ...(!answers4xx && {
+        response: {
+          ...response,
+          ...(!config.public && { 401: { $ref: 'ErrorBody', description: 'The server has a token and the request did not send it, or sent another' } }),
+          403: { $ref: 'ErrorBody', description: 'A web page (an Origin not allowed) or a Host that is not the server\'s own name' },
+        },
+      }),
     },
   }
 }

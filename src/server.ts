@@ -3,12 +3,18 @@
  * is unset), builds the app and listens. The only file that listens; it also owns shutdown:
  * held input released, driver closed, Xvfb stopped.
  */
+import { setTimeout as delay } from 'node:timers/promises'
 import closeWithGrace from 'close-with-grace'
 import pino from 'pino'
 import { buildApp } from './app.ts'
 import { loadConfig, usage } from './config.ts'
 import { loggerOptions } from './logger.ts'
 import { DRIVER_NAMES, openDesktop } from '../drivers/index.ts'
+
+/** How long requests in flight get to finish before the desktop is stopped under them (at most). */
+const APP_CLOSE_MS = 2000
+/** Then how long the app (its accessibility bus) gets to finish closing; what is left dies with us. */
+const FINISH_MS = 3000
 
 async function main (): Promise<void> {
   let config
@@ -41,11 +47,21 @@ async function main (): Promise<void> {
     logger: log,
     desktop,
   })
+  // --shutdown-grace is what close-with-grace allows before it exits anyway (children die with
+  // us: setpriv); each stage below takes at most a quarter of it, so the desktop is always stopped.
+  const stageMs = (ms: number) => Math.min(ms, config.shutdownGraceMs / 4)
   closeWithGrace({ delay: config.shutdownGraceMs, logger: log }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'shutting down after an error')
     else log.info({ signal }, 'shutting down')
-    await app.close()
+    // Requests still running on a stuck desktop would hold app.close() past the grace period,
+    // and the desktop (Xvfb, window manager, workers, bus) would outlive us: after a while the
+    // desktop is stopped under them, which ends them with 503, and the app finishes closing.
+    const closed = app.close().then(() => true, (error: unknown) => { log.error({ err: error }, 'closing the app failed'); return true })
+    if (!await Promise.race([closed, delay(stageMs(APP_CLOSE_MS), false)])) {
+      log.warn({ ms: stageMs(APP_CLOSE_MS) }, 'requests still running; stopping the desktop under them')
+    }
     await desktop.stop()
+    await Promise.race([closed, delay(stageMs(FINISH_MS))])
   })
   try {
     await app.listen({ host: config.host, port: config.port })

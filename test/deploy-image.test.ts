@@ -7,7 +7,6 @@
 import { execFile, execFileSync } from 'node:child_process'
 import { cp, link, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -15,6 +14,7 @@ import { promisify } from 'node:util'
 import sharp from 'sharp'
 import t from 'tap'
 import { FLAGS } from '../src/config.ts'
+import { freePort } from './helpers/net.ts'
 import { spawnOwned, stopOwned } from './helpers/processes.ts'
 
 const run = promisify(execFile)
@@ -74,14 +74,6 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   const ignore = await ignored()
   for (const entry of ['node_modules', '.git', 'test', 'bench', 'dist', 'docs', '.ci']) t.ok(ignore.includes(entry), `${entry} stays out of the image`)
 })
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** The image's /app: what the build context keeps, npm ci'd (hard links of ours), built, pruned. */
 async function imageCopy (t: { teardown: (fn: () => unknown) => void }): Promise<string> {

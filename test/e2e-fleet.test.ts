@@ -4,12 +4,12 @@
  * text), and stopping one leaves the others and their applications untouched.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import sharp from 'sharp'
 import t from 'tap'
+import { freePort } from './helpers/net.ts'
 import { spawnOwned, stopOwned } from './helpers/processes.ts'
 
 const ROOT = new URL('..', import.meta.url).pathname
@@ -17,14 +17,6 @@ const TOKEN = 'fleet-test-token-0123456789abcdef'
 const COLOURS: Array<{ name: string, rgb: [number, number, number] }> = [
   { name: 'red', rgb: [255, 0, 0] }, { name: 'green', rgb: [0, 255, 0] }, { name: 'blue', rgb: [0, 0, 255] },
 ]
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
 

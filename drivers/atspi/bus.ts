@@ -7,6 +7,7 @@
  * at start, build their trees. Everything is ended by process group at close.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { groupDiesWithUs } from '../x11/orphan.ts'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -47,13 +48,14 @@ export async function startA11yBus (options: A11yBusOptions): Promise<A11yBus> {
   const children: ChildProcess[] = []
   const close = async () => { await Promise.all(children.map(stopGroup)) }
   try {
-    const session = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1', `--address=unix:tmpdir=${tmpdir()}`],
+    // A server killed outright left both behind, and the launcher's own bus and registry.
+    const session = spawn(...groupDiesWithUs('dbus-daemon', ['--session', '--nofork', '--print-address=1', `--address=unix:tmpdir=${tmpdir()}`]),
       { detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     children.push(session)
     const sessionAddress = await firstLine(session, deadline, 'dbus-daemon')
     const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: options.display, DBUS_SESSION_BUS_ADDRESS: sessionAddress }
     delete env.AT_SPI_BUS_ADDRESS
-    const bus = spawn(launcher, ['--launch-immediately'], { detached: true, stdio: 'ignore', env })
+    const bus = spawn(...groupDiesWithUs(launcher, ['--launch-immediately']), { detached: true, stdio: 'ignore', env })
     children.push(bus)
     bus.once('error', () => {})
     const address = await announce(sessionAddress, deadline)

@@ -12,6 +12,7 @@ import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
+import { diesWithUs } from '../x11/orphan.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
 
 /** The logger methods used (pino's Logger fits). */
@@ -48,6 +49,8 @@ interface Waiter {
 const EXTENSION = import.meta.url.slice(import.meta.url.lastIndexOf('.'))
 const WORKER = fileURLToPath(new URL(`./nut-worker${EXTENSION}`, import.meta.url))
 const STOP_GRACE_MS = 2000
+/** How long a worker gets to exit by itself once X went away under the display reader. */
+const READER_LOST_GRACE_MS = 500
 
 /**
  * The worker runs with this process' Node flags (tsx's loader among them), minus the
@@ -67,6 +70,10 @@ export class NutDriver implements Driver {
   #options: NutDriverOptions
   #child?: ChildProcess
   #ready = false
+  /** Between 'loaded' (or 'ready') and the worker's exit: an exit then is news for onExit listeners. */
+  #watched = false
+  /** Set when the worker had served and X went away: its exit is then X's going. */
+  #served = false
   #closed = false
   #loading?: Promise<void>
   #starting?: Promise<void>
@@ -92,8 +99,9 @@ export class NutDriver implements Driver {
   ready (): boolean { return this.#ready }
 
   /**
-   * Calls `listener` with a reason when the worker ends after start() without close() — the
-   * X server died, or the worker hung and was killed. A failed start() rejects instead.
+   * Calls `listener` with a reason when the worker ends without close() once prepare() or
+   * start() resolved — the X server died, the worker hung and was killed, or someone killed
+   * it. A failed start() rejects instead.
    */
   onExit (listener: (reason: string) => void): void {
     this.#exitListeners.push(listener)
@@ -134,13 +142,31 @@ export class NutDriver implements Driver {
       this.#options.log?.warn({ display: this.display, error: error.message }, 'screenshots and cursor reads go through the nut worker')
       return undefined
     })
+    // The reader's connection ending by itself means X went away or hangs: the worker is of
+    // no use either, and ending it tells the supervisor now, not at the next call's deadline.
+    // Calls are refused at once; the worker gets a moment to exit by itself (libnut does as
+    // soon as it notices), which says how, and is killed if it does not.
+    const reader = this.#reader
+    const worker = this.#child
+    reader?.onLost((error) => {
+      if (this.#reader !== reader || !this.#ready) return
+      this.#ready = false
+      this.#served = true
+      setTimeout(() => {
+        if (this.#child === worker) this.#kill(`the X server on ${this.display} went away (${error.message})`, 'SIGKILL')
+      }, READER_LOST_GRACE_MS).unref()
+    })
   }
 
   async #load (): Promise<void> {
     this.#killReason = undefined
     this.#stderr = ''
+    // Through setpriv when there is one: a worker blocked in libnut never hears the IPC
+    // channel close, and must not outlive a server that was killed outright.
+    const [command, args] = diesWithUs(process.execPath, workerExecArgv())
     const child = fork(WORKER, [], {
-      execArgv: workerExecArgv(),
+      execPath: command,
+      execArgv: args,
       env: { ...process.env, DISPLAY: this.display },
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -158,6 +184,7 @@ export class NutDriver implements Driver {
     child.once('exit', (code, signal) => this.#exited(child, signal ? `signal ${signal}` : `code ${code}`))
     try {
       await this.#await('loaded')
+      this.#watched = true
     } catch (error) {
       this.#loading = undefined
       throw error
@@ -181,6 +208,7 @@ export class NutDriver implements Driver {
     if ('loaded' in reply || 'ready' in reply) {
       if ('ready' in reply) {
         this.#ready = true
+        this.#watched = true
         for (const note of reply.notes) this.#options.log?.warn({ display: this.display }, note)
       }
       this.#waiter?.resolve()
@@ -193,6 +221,7 @@ export class NutDriver implements Driver {
     this.#pending.delete(reply.id)
     if (reply.ok) pending.resolve(reply.value)
     else if (reply.kind === 'unsupported') pending.reject(new UnsupportedAction(reply.message))
+    else if (reply.kind === 'unavailable') pending.reject(new DesktopUnavailable(`the desktop on ${this.display} went away: ${reply.message}; retry shortly`))
     else pending.reject(new DriverFailure(reply.message))
   }
 
@@ -200,12 +229,18 @@ export class NutDriver implements Driver {
     if (this.#child === child) this.#child = undefined
     this.#reader?.close()
     this.#reader = undefined
-    const wasReady = this.#ready
+    const wasReady = this.#ready || this.#served
+    this.#served = false
+    // #kill() turns #ready off before the exit: whether it served is #watched's to say.
+    const watched = this.#watched
     this.#ready = false
+    this.#watched = false
     this.#loading = undefined
     const reason = this.#killReason ?? (wasReady
       ? `the X server on ${this.display} went away (driver process exited with ${how})${this.#stderrTail()}`
-      : `the nut driver could not start on ${this.display} (process exited with ${how})${this.#stderrTail()}`)
+      : this.#starting
+        ? `the nut driver could not start on ${this.display} (process exited with ${how})${this.#stderrTail()}`
+        : `the nut driver's process for ${this.display} exited with ${how}${this.#stderrTail()}`)
     for (const pending of this.#pending.values()) {
       clearTimeout(pending.timer)
       pending.reject(new DesktopUnavailable(reason))
@@ -213,7 +248,8 @@ export class NutDriver implements Driver {
     this.#pending.clear()
     this.#waiter?.reject(new DesktopUnavailable(reason))
     this.#waiter = undefined
-    if (!wasReady || this.#closed) return
+    // A start() in progress rejects with the reason instead.
+    if (!watched || this.#closed || this.#starting) return
     this.#options.log?.warn({ display: this.display, exit: how, stderr: this.#stderr.trim() || undefined }, 'nut driver process exited')
     for (const listener of this.#exitListeners) listener(reason)
   }
@@ -243,7 +279,7 @@ export class NutDriver implements Driver {
     const reader = this.#reader
     if (!reader || !this.#ready) return this.#call('cursorPosition')
     return reader.pointer().catch((error: Error) => {
-      throw this.#ready ? new DriverFailure(`could not read the pointer: ${error.message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
+      throw this.#ready && !reader.lost ? new DriverFailure(`could not read the pointer: ${error.message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
     })
   }
   buttonDown (button: MouseButton): Promise<void> { return this.#call('buttonDown', button) }
@@ -263,7 +299,7 @@ export class NutDriver implements Driver {
         return await reader.grab(region)
       } catch (error) {
         // X going away ends the worker too, which then says so; until then this is a failure.
-        throw this.#ready ? new DriverFailure(`could not read the screen: ${(error as Error).message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
+        throw this.#ready && !reader.lost ? new DriverFailure(`could not read the screen: ${(error as Error).message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
       }
     }
     const image = await this.#call('screenshot', region)
@@ -297,7 +333,11 @@ export class NutDriver implements Driver {
     })
   }
 
-  /** Kills the worker by PID, remembering why, so its exit is reported with that reason. */
+  /**
+   * Kills the worker by PID, remembering why, so its exit is reported with that reason. New
+   * calls are refused from now on; the exit itself still reaches onExit listeners, so a worker
+   * killed for a hung call is replaced like one that died.
+   */
   #kill (reason: string, signal: NodeJS.Signals): void {
     this.#ready = false
     this.#killReason ??= reason

@@ -135,7 +135,12 @@ async function screenshot (region?: Rect): Promise<RawImage> {
 
 const handlers: { [K in keyof Calls]: (...args: Calls[K]['args']) => Promise<Calls[K]['result']> } = {
   screenSize,
-  moveMouse: async (point: Point) => { await mouse.setPosition(new NutPoint(Math.round(point.x), Math.round(point.y))) },
+  moveMouse: async (point: Point) => {
+    await mouse.setPosition(new NutPoint(Math.round(point.x), Math.round(point.y)))
+    // A round trip on libnut's own connection: the warp is only flushed, and the server reads
+    // the pointer over another connection right after this answers, which could overtake it.
+    await mouse.getPosition()
+  },
   cursorPosition: async () => { const { x, y } = await mouse.getPosition(); return { x, y } },
   buttonDown: (which) => button(which, 'down'),
   buttonUp: (which) => button(which, 'up'),
@@ -157,6 +162,13 @@ function send (reply: Reply): void {
 async function connect (): Promise<void> {
   await mouse.getPosition()
   typer = await TextTyper.open(process.env.DISPLAY ?? '')
+  // The typer's connection ends by itself only when X went away or stopped answering (its
+  // requests have deadlines): libnut's own connection is as good as gone, and a call blocked
+  // in it would never return. Exiting tells the server now.
+  typer.onLost((error) => {
+    process.stderr.write(`nut-worker: ${error.message}\n`)
+    process.exit(3)
+  })
   const notes: string[] = []
   try {
     keymap = await readKeymap()
@@ -175,7 +187,7 @@ process.on('message', (command: Command) => {
       const handler = handlers[command.op] as (...args: unknown[]) => Promise<unknown>
       send({ id: command.id, ok: true, value: await handler(...command.args) })
     } catch (error) {
-      const kind = error instanceof WorkerError ? error.kind : 'failure'
+      const kind = error instanceof WorkerError ? error.kind : typer?.lost ? 'unavailable' : 'failure'
       send({ id: command.id, ok: false, kind, message: error instanceof Error ? error.message : String(error) })
     }
   }).catch((error: unknown) => {

@@ -31,9 +31,10 @@ export interface Request<K extends Op = Op> {
 
 /**
  * Why a call failed. 'unsupported': the request cannot be done on this desktop (a key with
- * no keysym, a region off the screen) — the client's to fix. 'failure': anything else.
+ * no keysym, a region off the screen) — the client's to fix. 'unavailable': the X server
+ * went away or stopped answering (the worker exits right after). 'failure': anything else.
  */
-export type FailureKind = 'unsupported' | 'failure'
+export type FailureKind = 'unsupported' | 'unavailable' | 'failure'
 
 /**
  * Parent → worker, besides requests: `connect` makes a loaded worker touch the display

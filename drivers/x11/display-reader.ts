@@ -17,13 +17,32 @@ export class DisplayReader {
   readonly #root: number
   readonly size: Size
   #failure: Error | undefined
+  #closed = false
+  readonly #lostListeners: Array<(error: Error) => void> = []
 
   private constructor (client: XClient, root: number, size: Size) {
     this.#client = client
     this.#root = root
     this.size = size
-    client.on('error', (error: Error) => { this.#failure = error })
-    client.on('end', () => { this.#failure ??= new Error('the X connection closed') })
+    client.on('error', (error: Error & { error?: number }) => {
+      // X protocol errors (numeric `error`) answer one request; anything else is the socket.
+      if (typeof error.error !== 'number') this.#lose(error)
+    })
+    client.on('end', () => this.#lose(new Error('the X connection closed')))
+  }
+
+  /** Why the connection is gone, or undefined while it lives. */
+  get lost (): Error | undefined { return this.#failure }
+
+  /** Calls `listener` once when the connection ends by itself (X went away or hangs), not after close(). */
+  onLost (listener: (error: Error) => void): void {
+    this.#lostListeners.push(listener)
+  }
+
+  #lose (error: Error): void {
+    if (this.#failure) return
+    this.#failure = error
+    if (!this.#closed) for (const listener of this.#lostListeners) listener(error)
   }
 
   /**
@@ -72,6 +91,7 @@ export class DisplayReader {
   }
 
   close (): void {
+    this.#closed = true
     this.#client.terminate()
   }
 }

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import { diesWithUs } from './orphan.ts'
 import type { LaunchedApp } from '../../src/driver.ts'
 
 interface Log {
@@ -34,7 +35,8 @@ export class Launcher {
   launch (argv: readonly string[], display: string, env: Readonly<Record<string, string>> = {}): Promise<LaunchedApp> {
     const [command, ...args] = argv
     // Its own process group, so that stop() ends what it started too.
-    const child = spawn(command!, args, { env: { ...process.env, ...env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const [file, fileArgs] = diesWithUs(command!, args)
+    const child = spawn(file, fileArgs, { env: { ...process.env, ...env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     let exit: { code: number | null, signal: string | null } | undefined
     const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
       exit = { code, signal }

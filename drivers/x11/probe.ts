@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { connect, type Socket } from 'node:net'
 import { InvalidConfig } from '../../src/errors.ts'
+import { COOKIE_NAME, cookieFor } from './authority.ts'
 
 /** Where to reach a display: a local unix socket, or TCP for `host:N`. */
 export type DisplayAddress =
@@ -34,8 +35,18 @@ export function socketPath (display: string): string {
   return `/tmp/.X11-unix/X${displayNumber(display)}`
 }
 
-// The X11 connection setup request, little-endian ('l'), protocol 11.0, no authorization.
-const SETUP_REQUEST = Buffer.from([0x6c, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+/**
+ * The X11 connection setup request, little-endian ('l'), protocol 11.0: with our cookie on a
+ * display we started, else no authorization (a refusal then still says a server is there).
+ */
+function setupRequest (cookie: Buffer | undefined): Buffer {
+  const header = Buffer.from([0x6c, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+  if (!cookie) return header
+  header.writeUInt16LE(COOKIE_NAME.length, 6)
+  header.writeUInt16LE(cookie.length, 8)
+  const pad = (data: Buffer) => Buffer.concat([data, Buffer.alloc((4 - data.length % 4) % 4)])
+  return Buffer.concat([header, pad(Buffer.from(COOKIE_NAME, 'latin1')), pad(cookie)])
+}
 
 /**
  * Resolves when an X server answers the X11 connection setup on `display` within
@@ -53,12 +64,12 @@ export async function probeDisplay (display: string, timeoutMs = 2000): Promise<
 
   let answer: SetupAnswer
   try {
-    answer = await handshake(address.kind === 'unix' ? { path: address.path } : { host: address.host, port: address.port }, timeoutMs)
+    answer = await handshake(address.kind === 'unix' ? { path: address.path } : { host: address.host, port: address.port }, timeoutMs, cookieFor(display))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     // Some servers (another container's, say) listen only on Linux's abstract socket.
     if (address.kind === 'unix' && code === 'ENOENT') {
-      answer = await handshake({ path: `\0${address.path}` }, Math.max(1, deadline - Date.now()))
+      answer = await handshake({ path: `\0${address.path}` }, Math.max(1, deadline - Date.now()), cookieFor(display))
         .catch(() => { throw fail('no X server') })
     } else {
       throw fail(describe(error as NodeJS.ErrnoException, timeoutMs))
@@ -75,7 +86,7 @@ export async function probeDisplay (display: string, timeoutMs = 2000): Promise<
 interface SetupAnswer { status: number, reason: string }
 
 /** Connects, sends the setup request, and reads the status byte (and the reason of a refusal). */
-function handshake (target: { path: string } | { host: string, port: number }, timeoutMs: number): Promise<SetupAnswer> {
+function handshake (target: { path: string } | { host: string, port: number }, timeoutMs: number, cookie?: Buffer): Promise<SetupAnswer> {
   return new Promise((resolve, reject) => {
     const socket: Socket = connect(target)
     let received = Buffer.alloc(0)
@@ -86,7 +97,7 @@ function handshake (target: { path: string } | { host: string, port: number }, t
       else resolve(answer!)
     }
     const timer = setTimeout(() => done(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), timeoutMs)
-    socket.once('connect', () => socket.write(SETUP_REQUEST))
+    socket.once('connect', () => socket.write(setupRequest(cookie)))
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk])
       if (received.length < 8) return

@@ -62,8 +62,25 @@ export class TextTyper {
     this.#pauseMs = options.rebindPauseMs ?? 150
     this.#settleMs = options.settleMs ?? 150
     this.#perKeyMs = options.perKeyMs ?? 3
-    client.on('error', (error: Error) => { this.#failure = error })
-    client.on('end', () => { this.#failure ??= new Error('the X connection closed') })
+    client.on('error', (error: Error) => { this.#lose(error) })
+    client.on('end', () => { this.#lose(new Error('the X connection closed')) })
+  }
+
+  #closed = false
+  readonly #lostListeners: Array<(error: Error) => void> = []
+
+  /** Why the connection is gone, or undefined while it lives. */
+  get lost (): Error | undefined { return this.#failure }
+
+  /** Calls `listener` once when the connection ends by itself (X went away or hangs), not after close(). */
+  onLost (listener: (error: Error) => void): void {
+    this.#lostListeners.push(listener)
+  }
+
+  #lose (error: Error): void {
+    if (this.#failure) return
+    this.#failure = error
+    if (!this.#closed) for (const listener of this.#lostListeners) listener(error)
   }
 
   static open (display: string, options: TextTyperOptions = {}): Promise<TextTyper> {
@@ -126,6 +143,7 @@ export class TextTyper {
 
   /** Unbinds the spare keycodes (best effort) and closes the connection. */
   async close (): Promise<void> {
+    this.#closed = true
     if (!this.#failure && this.#bound.size) {
       await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs - Date.now()))
       for (const keycode of this.#bound.keys()) this.#client.ChangeKeyboardMapping(keycode, 2, [0, 0])

@@ -9,6 +9,7 @@
  * openbox from mapping a window for 11 s, jwm for 49 ms (measured here).
  */
 import { spawn } from 'node:child_process'
+import { diesWithUs } from './orphan.ts'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 
@@ -43,7 +44,8 @@ export interface WindowManager {
 /** Starts jwm on `display`; rejects with the reason when it is not installed, exits, or never announces itself. */
 export async function startWindowManager (options: WindowManagerOptions): Promise<WindowManager> {
   const { display, log, command = WINDOW_MANAGER } = options
-  const child = spawn(command, command === WINDOW_MANAGER ? ['-f', CONFIG] : [], { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const [file, args] = diesWithUs(command, command === WINDOW_MANAGER ? ['-f', CONFIG] : [])
+  const child = spawn(file, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-2000)

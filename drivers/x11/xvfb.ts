@@ -7,6 +7,8 @@ import { execFile, spawn } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import { InvalidConfig } from '../../src/errors.ts'
+import { addCookie } from './authority.ts'
+import { diesWithUs } from './orphan.ts'
 import { claimFreeDisplayNumber, lockOwner, releaseDisplayNumber } from './free-display.ts'
 import { displayNumber, probeDisplay } from './probe.ts'
 
@@ -41,6 +43,8 @@ export interface Xvfb {
   /** ':N' */
   display: string
   pid: number
+  /** The Xauthority file with its cookie (XAUTHORITY for a client of our own). */
+  authority: string
   /** Resolves when the process exits, for whatever reason (stop(), a crash, a kill). */
   exited: Promise<XvfbExit>
   /** True until the process has exited. */
@@ -90,10 +94,13 @@ async function startOn (number: number, options: XvfbOptions): Promise<Xvfb> {
   const screen = /x\d+x\d+$/.test(options.screen) ? options.screen : `${options.screen}x24`
   // -noreset: without it the server resets whenever its last client disconnects, which
   // throws away the keyboard layout pinned below (and anything else set on it).
-  // -nolisten unix-abstract: only the socket file, the one thing the probe and the
-  // free-number search look at.
-  const child = spawn('Xvfb', [display, '-screen', '0', screen, '-nolisten', 'tcp', '-nolisten', 'unix-abstract', '-noreset'],
-    { stdio: ['ignore', 'ignore', 'pipe'] })
+  // -nolisten local: no abstract socket (-nolisten unix-abstract leaves it open on this
+  // Xvfb), only the socket file, the one thing the probe and the free-number search look at.
+  // -auth: the socket file is world-writable; only a client with our cookie gets in.
+  const authority = addCookie(number)
+  const [command, args] = diesWithUs('Xvfb', [display, '-screen', '0', screen, '-auth', authority.path,
+    '-nolisten', 'tcp', '-nolisten', 'local', '-noreset'])
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000) })
   let exit: XvfbExit | undefined
@@ -135,6 +142,7 @@ async function startOn (number: number, options: XvfbOptions): Promise<Xvfb> {
 
   return {
     display,
+    authority: authority.path,
     pid: child.pid!,
     exited,
     alive: () => !exit,

@@ -130,6 +130,7 @@ export class XdotoolDriver implements Driver {
       throw this.#closedError()
     }
     this.#x.onLost((error) => this.#lose(`the X server on ${this.display} went away (${error.message})`))
+    this.#typer.onLost((error) => this.#lose(`the X server on ${this.display} went away or stopped answering (${error.message})`))
     this.#ready = true
   }
 

@@ -30,9 +30,25 @@ export interface ExecutorOptions {
   launchTimeoutMs?: number
   /** The desktop's accessibility tree (get_accessibility_tree, element_action; the environment of launched applications). */
   accessibility?: Accessibility
+  /** The deadline of a driver call and the fixed part of a request's slot (defaults CALL_MS, SLOT_MS). */
+  deadlines?: { callMs?: number, slotMs?: number }
 }
 
 export const DEFAULT_LAUNCH_TIMEOUT_MS = 10_000
+
+/**
+ * Deadlines above the driver's own. A driver has deadlines of its own (the nut driver kills a
+ * worker whose call takes 10 s, X requests fail after 5 s), so these only catch what a driver
+ * forgot: a promise below that never settles must not hold the desktop's queue for ever.
+ * A call gets CALL_MS (and CHAR_MS a typed character); a request's slot gets SLOT_MS plus
+ * what its actions may spend on purpose (waits, key durations, typing, launches).
+ */
+const CALL_MS = 20_000
+const CHAR_MS = 20
+const SLOT_MS = 30_000
+const ACTION_MS = 1000
+/** Shutdown releases what is held, but does not wait on a stuck desktop for longer than this. */
+const CLOSE_MS = 3000
 
 export interface RunOptions {
   /** The client's coordinate space; default the real screen. */
@@ -67,6 +83,10 @@ export class Executor {
   readonly #launchTimeoutMs: number
   readonly #accessibility: Accessibility | undefined
   #tracked: Driver
+  /** The driver with a deadline on every call. */
+  #timed: Driver
+  readonly #callMs: number
+  readonly #slotBaseMs: number
   #screen?: Size
   #idleTimer?: NodeJS.Timeout
 
@@ -77,7 +97,10 @@ export class Executor {
     this.#apps = options.apps ?? {}
     this.#launchTimeoutMs = options.launchTimeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS
     this.#accessibility = options.accessibility
-    this.#tracked = trackedDriver(this.#driver, this.#held)
+    this.#callMs = options.deadlines?.callMs ?? CALL_MS
+    this.#slotBaseMs = options.deadlines?.slotMs ?? SLOT_MS
+    this.#timed = withDeadlines(this.#driver, this.#callMs)
+    this.#tracked = trackedDriver(this.#timed, this.#held)
   }
 
   get driverName (): string { return this.#driver.name }
@@ -89,16 +112,27 @@ export class Executor {
   /** Requests waiting for or holding the desktop. */
   get pending (): number { return this.#queue.pending }
 
+  /** How long the oldest request waiting for or holding the desktop has waited (ms). */
+  oldestWaitMs (): number { return this.#queue.oldestWaitMs() }
+
   async screenSize (): Promise<Size> {
     this.#assertReady()
-    this.#screen ??= await this.#driver.screenSize()
+    this.#screen ??= await this.#timed.screenSize()
     return this.#screen
   }
 
   /** Plans every action first (any 4xx is thrown before input is sent), then runs them as one unit. */
   async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
     const { plans, scaler } = await this.#plan(actions, options)
-    return this.#queue.run(() => this.#runPlans(plans, scaler, options))
+    const deadlineMs = this.#slotMs(plans)
+    return this.#queue.run((slot) => this.#runPlans(plans, scaler, {
+      ...options,
+      // The client's going away, or the slot's deadline, stops the batch at its next step.
+      signal: options.signal ? AbortSignal.any([options.signal, slot]) : slot,
+    }), {
+      deadlineMs,
+      overrun: () => new DesktopUnavailable(`the desktop did not finish the request within ${deadlineMs} ms; it is being reset, retry shortly`),
+    })
   }
 
   /** Plans without running: throws the 4xx that `run` would, and sends no input. */
@@ -114,6 +148,19 @@ export class Executor {
       indexed: options.indexed === true,
     })
     return { plans, scaler }
+  }
+
+  /** The slot deadline of a batch: a fixed allowance plus the time its actions may take on purpose. */
+  #slotMs (plans: Plan[]): number {
+    let ms = this.#slotBaseMs
+    for (const plan of plans) {
+      ms += ACTION_MS
+      if (plan.kind === 'wait') ms += plan.durationMs
+      if (plan.kind === 'press_key') ms += plan.durationMs ?? 0
+      if (plan.kind === 'type_text') ms += CHAR_MS * plan.text.length
+      if (plan.kind === 'launch_app') ms += this.#launchTimeoutMs
+    }
+    return ms
   }
 
   /** Whether window actions can run is asked of the desktop only when a batch has one. */
@@ -139,7 +186,10 @@ export class Executor {
 
   /** Releases every held key and button (serialised with the actions). */
   releaseAll (): Promise<void> {
-    return this.#queue.run(() => this.#releaseHeld('requested'))
+    return this.#queue.run(() => this.#releaseHeld('requested'), {
+      deadlineMs: this.#slotBaseMs,
+      overrun: () => new DesktopUnavailable(`releasing held input did not finish within ${this.#slotBaseMs} ms`),
+    })
   }
 
   /** Forgets held inputs and the screen size: the desktop behind the driver was replaced. */
@@ -153,7 +203,15 @@ export class Executor {
 
   async close (): Promise<void> {
     clearTimeout(this.#idleTimer)
-    if (this.#driver.ready()) await this.releaseAll().catch((error) => this.#log.warn({ err: error }, 'release on close failed'))
+    if (!this.#driver.ready()) return
+    // Behind a stuck queue the release would wait for every request before it: shutdown
+    // does not. What stays held goes with the desktop, which shutdown stops next.
+    let timer: NodeJS.Timeout | undefined
+    const gaveUp = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_MS) })
+    await Promise.race([this.releaseAll().catch((error) => this.#log.warn({ err: error }, 'release on close failed')), gaveUp.then(() => {
+      this.#log.warn({ pending: this.#queue.pending }, `the desktop did not release held input within ${CLOSE_MS} ms of closing`)
+    })])
+    clearTimeout(timer)
   }
 
   async #runPlans (plans: Plan[], scaler: Scaler, options: RunOptions): Promise<BatchOutcome> {
@@ -181,7 +239,7 @@ export class Executor {
         const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
         const region = plan.kind === 'take_screenshot' ? plan.region : undefined
         const base64Image = attach ? await this.#screenshot(region ? region.size : options.screenshotSize ?? scaler.client, region?.rect) : null
-        const cursor = scaler.toClient(await this.#driver.cursorPosition())
+        const cursor = scaler.toClient(await this.#timed.cursorPosition())
         const output = plan.kind === 'get_cursor_position' ? `cursor at (${cursor.join(', ')})` : outcome.output
         results.push({
           output,
@@ -208,7 +266,7 @@ export class Executor {
   }
 
   async #screenshot (size: Size, rect?: Rect): Promise<string> {
-    const raw = await this.#driver.screenshot(rect)
+    const raw = await this.#timed.screenshot(rect)
     const png = await encodePng(raw, size)
     return png.toString('base64')
   }
@@ -222,7 +280,7 @@ export class Executor {
       return
     }
     try {
-      await this.#held.releaseAll(this.#driver)
+      await this.#held.releaseAll(this.#timed)
       this.#log.info({ released: held, reason }, 'released held input')
     } catch (error) {
       this.#log.error({ err: error, held, reason }, 'could not release held input')
@@ -232,13 +290,47 @@ export class Executor {
   #armIdleTimer (): void {
     if (this.#held.empty) return
     this.#idleTimer = setTimeout(() => {
-      void this.#queue.run(() => this.#releaseHeld(`idle for ${this.#holdTimeoutMs} ms`))
+      void this.#queue.run(() => this.#releaseHeld(`idle for ${this.#holdTimeoutMs} ms`), { deadlineMs: this.#slotBaseMs }).catch(() => {})
     }, this.#holdTimeoutMs)
     this.#idleTimer.unref()
   }
 
   #assertReady (): void {
     if (!this.#driver.ready()) throw new DesktopUnavailable('the desktop is not ready (starting or restarting); retry shortly')
+  }
+}
+
+/**
+ * The driver with a deadline on every call: past it the caller gets 503 (the desktop cannot
+ * take an action now), and the driver's own deadline or supervisor deals with the call.
+ */
+function withDeadlines (driver: Driver, callMs: number): Driver {
+  const timed = <A extends unknown[], R>(name: string, call: (...args: A) => Promise<R>, extraMs: (...args: A) => number = () => 0) =>
+    (...args: A): Promise<R> => {
+      const ms = callMs + extraMs(...args)
+      let timer: NodeJS.Timeout | undefined
+      const overrun = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new DesktopUnavailable(`the desktop did not answer ${name} within ${ms} ms; retry shortly`)), ms)
+      })
+      return Promise.race([call(...args), overrun]).finally(() => clearTimeout(timer))
+    }
+  return {
+    name: driver.name,
+    start: () => driver.start(),
+    close: () => driver.close(),
+    ready: () => driver.ready(),
+    ...(driver.onReplaced && { onReplaced: (listener: () => void) => driver.onReplaced!(listener) }),
+    get windows () { return driver.windows },
+    screenSize: timed('screenSize', () => driver.screenSize()),
+    moveMouse: timed('moveMouse', (point) => driver.moveMouse(point)),
+    cursorPosition: timed('cursorPosition', () => driver.cursorPosition()),
+    wheel: timed('wheel', (dx: number, dy: number) => driver.wheel(dx, dy)),
+    typeText: timed('typeText', (text: string) => driver.typeText(text), (text) => CHAR_MS * text.length),
+    screenshot: timed('screenshot', (region) => driver.screenshot(region)),
+    keyDown: timed('keyDown', (key) => driver.keyDown(key)),
+    keyUp: timed('keyUp', (key) => driver.keyUp(key)),
+    buttonDown: timed('buttonDown', (button) => driver.buttonDown(button)),
+    buttonUp: timed('buttonUp', (button) => driver.buttonUp(button)),
   }
 }
 

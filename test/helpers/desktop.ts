@@ -9,6 +9,7 @@ import pino from 'pino'
 import { buildApp } from '../../src/app.ts'
 import { NutDriver } from '../../drivers/nut/nut-driver.ts'
 import { startXvfb, type Xvfb } from '../../drivers/x11/xvfb.ts'
+import { xEnv } from '../../drivers/x11/authority.ts'
 import { spawnOwned } from './processes.ts'
 
 const run = promisify(execFile)
@@ -22,7 +23,9 @@ export interface DesktopOptions {
 
 /**
  * Starts an Xvfb of this test file's own on a free display (layout pinned to US) and stops it
- * by PID at teardown. Returns its display and pid, plus `exited`/`alive` to watch it.
+ * by PID at teardown. It takes only clients with its cookie: X programs started here get
+ * XAUTHORITY (`xEnv`; startXvfb also sets it in this process' environment). Returns its
+ * display, pid and Xauthority file, plus `exited`/`alive` to watch it.
  */
 export async function startDesktop (t: TestContext, options: DesktopOptions | string = {}): Promise<Xvfb> {
   const screen = typeof options === 'string' ? options : options.screen ?? '1280x800x24'
@@ -42,7 +45,7 @@ export async function buildOnDisplay (t: TestContext, display: string) {
 
 /** Runs xdotool on `display`; resolves with its trimmed stdout. */
 export async function xdotool (display: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('xdotool', args, { env: { ...process.env, DISPLAY: display } })
+  const { stdout } = await run('xdotool', args, { env: { ...process.env, ...xEnv(display) } })
   return stdout.trim()
 }
 
@@ -55,7 +58,7 @@ export async function cursorFromX (display: string): Promise<[number, number]> {
 
 /** Starts an X client on the display; its stdout is collected; ended by PID at teardown (see processes.ts). */
 export function startClient (t: TestContext, display: string, command: string, args: string[]) {
-  const child = spawnOwned(t, command, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'ignore'] })
+  const child = spawnOwned(t, command, args, { env: { ...process.env, ...xEnv(display) }, stdio: ['ignore', 'pipe', 'ignore'] })
   let output = ''
   child.stdout!.on('data', (chunk) => { output += chunk })
   return { child, output: () => output, clear: () => { output = '' } }
@@ -73,7 +76,7 @@ export async function waitForWindow (display: string, search: string[]): Promise
 
 /** Keys and buttons X reports as down on the XTest devices (what the server presses). */
 export async function heldOnX (display: string): Promise<string[]> {
-  const env = { ...process.env, DISPLAY: display }
+  const env = { ...process.env, ...xEnv(display) }
   const states = await Promise.all(['Virtual core XTEST keyboard', 'Virtual core XTEST pointer'].map((device) =>
     run('xinput', ['query-state', device], { env }).then(({ stdout }) => stdout)))
   return states.join('\n').split('\n').filter((line) => /=down/.test(line)).map((line) => line.trim())

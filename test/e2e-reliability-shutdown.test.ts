@@ -1,0 +1,137 @@
+/**
+ * Shutdown leaves nothing behind: a real server process (the tsx entry, as `npm run dev`
+ * runs it) with a launched xterm and its accessibility bus is ended with SIGTERM — also when
+ * its desktop is stuck (Xvfb stopped with SIGSTOP, a request hanging on it) — or killed
+ * outright with SIGKILL; every process it started (Xvfb, jwm, the nut workers, the bus,
+ * the launched application) is gone soon after, checked by PID.
+ */
+import t from 'tap'
+import { spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { createInterface } from 'node:readline'
+import { setTimeout as delay } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import { until } from './helpers/desktop.ts'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+/** close-with-grace's delay in src/server.ts, plus a margin for a loaded machine. */
+const GRACE_MS = 10_000
+const MARGIN_MS = 3000
+
+/** Processes by PID: parent, state and command, from /proc. */
+function processes (): Map<number, { ppid: number, state: string, command: string }> {
+  const table = new Map<number, { ppid: number, state: string, command: string }>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const close = stat.lastIndexOf(')')
+      const [state, ppid] = stat.slice(close + 2).split(' ')
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()
+      table.set(Number(entry), { ppid: Number(ppid), state: state!, command })
+    } catch { /* gone meanwhile */ }
+  }
+  return table
+}
+
+function descendants (root: number): Map<number, string> {
+  const table = processes()
+  const found = new Map<number, string>()
+  const visit = (pid: number) => {
+    for (const [child, { ppid, command }] of table) {
+      if (ppid === pid && !found.has(child)) { found.set(child, command); visit(child) }
+    }
+  }
+  visit(root)
+  return found
+}
+
+/** Alive, and not a zombie waiting for a parent that no longer reaps it. */
+const running = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return false
+  }
+}
+
+async function startServer (t: { teardown: (fn: () => unknown) => void }) {
+  const seen = new Map<number, string>()
+  // Everything the server started is ended by PID here if the test fails before it could.
+  t.teardown(() => {
+    for (const pid of seen.keys()) if (running(pid)) { try { process.kill(pid, 'SIGCONT'); process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
+  })
+  const env: NodeJS.ProcessEnv = { ...process.env, SCREEN: '1024x768x24', LOG_LEVEL: 'info' }
+  delete env.ALLOW_APPS
+  delete env.DISPLAY
+  delete env.XAUTHORITY
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', '--port', '0', '--allow-app', 'term=xterm -T left-behind?'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
+  seen.set(server.pid!, 'server')
+  const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })))
+  const port = await new Promise<number>((resolve, reject) => {
+    createInterface({ input: server.stdout! }).on('line', (line) => {
+      const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line)
+      if (match) resolve(Number(match[1]))
+    })
+    void exited.then(() => reject(new Error('the server exited at start')))
+  })
+  const url = `http://127.0.0.1:${port}`
+  const act = (payload: object) => fetch(`${url}/computer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })
+  const launched = await act({ action: 'launch_app', app: 'term' })
+  if (launched.status !== 200) throw new Error(`launch_app: ${launched.status} ${await launched.text()}`)
+  // Starts the accessibility bus (dbus-daemon, at-spi-bus-launcher and its own bus).
+  const tree = await fetch(`${url}/accessibility`)
+  if (tree.status !== 200) throw new Error(`GET /accessibility: ${tree.status} ${await tree.text()}`)
+  // The spare worker is prepared a moment after start.
+  await until(() => [...descendants(server.pid!).values()].filter((command) => command.includes('nut-worker')).length >= 2, 10_000)
+  for (const [pid, command] of descendants(server.pid!)) seen.set(pid, command)
+  return { server, exited, act, started: new Map([...seen].filter(([pid]) => pid !== server.pid)) }
+}
+
+function expectStarted (t: { ok: (value: unknown, message: string) => void, strictSame: (found: unknown, wanted: unknown, message: string) => void }, started: Map<number, string>): void {
+  const commands = [...started.values()]
+  for (const name of ['Xvfb', 'jwm', 'nut-worker', 'dbus-daemon', 'at-spi-bus-launcher', 'xterm']) {
+    t.ok(commands.some((command) => command.includes(name)), `${name} was running`)
+  }
+}
+
+async function expectAllGone (t: { ok: (value: unknown, message: string) => void, strictSame: (found: unknown, wanted: unknown, message: string) => void }, started: Map<number, string>): Promise<void> {
+  await until(() => [...started.keys()].every((pid) => !running(pid)), MARGIN_MS)
+  const left = [...started].filter(([pid]) => running(pid)).map(([pid, command]) => `${pid} ${command}`)
+  t.strictSame(left, [], `none of the ${started.size} processes it started is left`)
+}
+
+t.test('SIGTERM ends every process the server started', async (t) => {
+  const { server, exited, started } = await startServer(t)
+  expectStarted(t, started)
+  const sent = performance.now()
+  server.kill('SIGTERM')
+  const exit = await exited
+  t.comment(`exited ${JSON.stringify(exit)} after ${Math.round(performance.now() - sent)} ms`)
+  t.equal(exit.code, 0, 'a clean exit')
+  await expectAllGone(t, started)
+})
+
+t.test('SIGTERM with the desktop stuck (Xvfb stopped, a request hanging on it) ends every process within the grace period', async (t) => {
+  const { server, exited, act, started } = await startServer(t)
+  const xvfb = [...started].find(([, command]) => command.startsWith('Xvfb'))![0]
+  process.kill(xvfb, 'SIGSTOP')
+  const hanging = act({ action: 'take_screenshot' }).then((response) => response.status, () => 'no answer')
+  await delay(500)
+  const sent = performance.now()
+  server.kill('SIGTERM')
+  await exited
+  const took = performance.now() - sent
+  t.comment(`the server exited after ${Math.round(took)} ms; the hanging request got ${await hanging}`)
+  t.ok(took < GRACE_MS, 'within the grace period')
+  await expectAllGone(t, started)
+})
+
+t.test('SIGKILL: what the server started dies with it', async (t) => {
+  const { server, exited, started } = await startServer(t)
+  server.kill('SIGKILL')
+  await exited
+  await expectAllGone(t, started)
+})

@@ -1,0 +1,72 @@
+/**
+ * The nut driver's worker, not the X server, goes wrong: a worker that hangs (SIGSTOP) is
+ * killed after the call timeout and replaced like a dead one; a worker killed outright is
+ * replaced without restarting the X server, so the user's windows stay; a spare worker that
+ * dies is logged and replaced.
+ */
+import t from 'tap'
+import pino from 'pino'
+import { Writable } from 'node:stream'
+import { buildApp } from '../src/app.ts'
+import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
+import { cursorFromX, until, xdotool } from './helpers/desktop.ts'
+
+/** A logger that keeps what it is told, for the test to read. */
+function recordingLogger () {
+  const lines: Array<{ msg: string, [key: string]: unknown }> = []
+  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(JSON.parse(String(chunk))); done() } })
+  return { log: pino({ level: 'info' }, stream), lines }
+}
+
+const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
+
+async function open (t: { teardown: (fn: () => unknown) => void }) {
+  const { log, lines } = recordingLogger()
+  const desktop = new SupervisedDesktop({ screen: '1024x768x24', log })
+  const app = await buildApp({ driver: desktop, logger: pino({ level: 'silent' }), desktop, apps: { term: ['xterm', '-T', 'kept'] }, launchTimeoutMs: 15_000 })
+  t.teardown(() => app.close())
+  await app.ready()
+  const move = (x: number, y = 20) => app.inject({ method: 'POST', url: '/computer', payload: { action: 'move_mouse', coordinates: [x, y] } })
+  return { desktop, app, lines, move }
+}
+
+t.test('a hung worker is killed after the call timeout and replaced; X and its windows stay', async (t) => {
+  const { desktop, app, lines, move } = await open(t)
+  t.equal((await app.inject({ method: 'POST', url: '/computer', payload: { action: 'launch_app', app: 'term' } })).statusCode, 200)
+  const xvfb = desktop.xvfbPid!
+  const worker = desktop.driverPid!
+  // A stopped worker stays stopped if the test fails half-way: end it at teardown.
+  t.teardown(() => { if (alive(worker)) process.kill(worker, 'SIGKILL') })
+  process.kill(worker, 'SIGSTOP')
+  const started = performance.now()
+  const hung = await move(100)
+  t.equal(hung.statusCode, 503, 'the hung call answers 503')
+  t.equal(hung.headers['retry-after'], '2')
+  t.match(hung.json().message, /did not answer moveMouse within \d+ ms/)
+  t.comment(`the hung call answered after ${Math.round(performance.now() - started)} ms`)
+  t.ok(await until(async () => (await move(150)).statusCode === 200, 15_000), 'input works again')
+  t.strictSame(await cursorFromX(desktop.display!), [150, 20], 'on the same display')
+  t.ok(desktop.driverPid !== undefined && desktop.driverPid !== worker, 'a new worker')
+  t.equal(desktop.xvfbPid, xvfb, 'the X server was not restarted')
+  t.ok(await xdotool(desktop.display!, 'search', '--name', '^kept$'), 'the window is still there')
+  t.match((await app.inject({ url: '/health' })).json(), { status: 'ok', ready: true })
+  t.ok(lines.some((line) => line.msg === 'driver restarted; the X server kept running'), 'logged as a driver restart')
+})
+
+t.test('a worker killed outright is replaced without restarting X; a killed spare is logged and replaced', async (t) => {
+  const { desktop, lines, move } = await open(t)
+  t.equal((await move(10)).statusCode, 200)
+  const xvfb = desktop.xvfbPid!
+  t.ok(await until(() => desktop.sparePid !== undefined, 10_000), 'a spare worker is prepared')
+  const spare = desktop.sparePid!
+  process.kill(spare, 'SIGKILL')
+  t.ok(await until(() => desktop.sparePid !== undefined && desktop.sparePid !== spare, 10_000), 'the spare was replaced')
+  t.ok(lines.some((line) => /spare driver/.test(line.msg)), 'and its death logged')
+
+  const worker = desktop.driverPid!
+  process.kill(worker, 'SIGKILL')
+  t.ok(await until(async () => (await move(60)).statusCode === 200, 15_000), 'input works again')
+  t.ok(desktop.driverPid !== undefined && desktop.driverPid !== worker, 'a new worker')
+  t.equal(desktop.xvfbPid, xvfb, 'the same X server')
+  t.equal(desktop.restarts, 1)
+})
