@@ -7,11 +7,11 @@
  */
 import type { Logger } from 'pino'
 import type { AccessibilitySource } from '../src/accessibility/source.ts'
-import type { Driver } from '../src/driver.ts'
+import type { Driver, XDriverClass } from '../src/driver.ts'
 import { AtspiDesktop } from './atspi/atspi-desktop.ts'
 import { fakeAccessibility } from './fake/fake-accessibility.ts'
 import { FakeDriver } from './fake/fake-driver.ts'
-import { SupervisedDesktop, type XDriverName } from './supervised-desktop.ts'
+import { SupervisedDesktop } from './supervised-desktop.ts'
 
 export interface DesktopOptions {
   screen: { width: number, height: number, depth: number }
@@ -35,13 +35,14 @@ export function fakeDesktop (options: DesktopOptions): Desktop {
   return { driver, accessibility: fakeAccessibility(), stop: () => driver.close() }
 }
 
-export function supervisedDesktop (name: XDriverName, options: DesktopOptions): Desktop {
+/** The desktop of an X driver: supervised, on DISPLAY or our own Xvfb, with AT-SPI on the same display. */
+export const supervisedDesktop = (Driver: XDriverClass) => (options: DesktopOptions): Desktop => {
   const { width, height, depth } = options.screen
   const driver = new SupervisedDesktop({
     ...(options.display && { display: options.display }),
     screen: `${width}x${height}x${depth}`,
     log: options.log.child({ component: 'desktop' }),
-    driver: name,
+    driver: Driver,
   })
   return {
     driver,

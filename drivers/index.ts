@@ -6,12 +6,14 @@
 import { InvalidConfig } from '../src/errors.ts'
 import { unknownDriver } from '../src/config.ts'
 import { fakeDesktop, supervisedDesktop, type Desktop, type DesktopOptions } from './desktop.ts'
+import { NutDriver } from './nut/nut-driver.ts'
+import { XdotoolDriver } from './xdotool/xdotool-driver.ts'
 
 export type { Desktop, DesktopOptions } from './desktop.ts'
 
 export const DRIVERS = {
-  nut: (options) => supervisedDesktop('nut', options),
-  xdotool: (options) => supervisedDesktop('xdotool', options),
+  nut: supervisedDesktop(NutDriver),
+  xdotool: supervisedDesktop(XdotoolDriver),
   fake: fakeDesktop,
 } satisfies Record<string, (options: DesktopOptions) => Desktop>
 

@@ -8,12 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { diesWithUs } from './orphan.ts'
 import type { LaunchedApp } from '../../src/driver.ts'
-
-interface Log {
-  info: (object: object, message: string) => void
-  debug: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-}
+import type { Log } from '../../src/logger.ts'
 
 const STOP_GRACE_MS = 2000
 

@@ -12,11 +12,7 @@ import { spawn } from 'node:child_process'
 import { diesWithUs } from './orphan.ts'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-
-interface Log {
-  info: (object: object, message: string) => void
-  debug: (object: object, message: string) => void
-}
+import type { Log } from '../../src/logger.ts'
 
 export const WINDOW_MANAGER = 'jwm'
 const CONFIG = fileURLToPath(new URL('./jwmrc', import.meta.url))

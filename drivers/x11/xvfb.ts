@@ -11,13 +11,9 @@ import { addCookie } from './authority.ts'
 import { diesWithUs } from './orphan.ts'
 import { claimFreeDisplayNumber, lockOwner, releaseDisplayNumber } from './free-display.ts'
 import { displayNumber, probeDisplay } from './probe.ts'
+import type { Log } from '../../src/logger.ts'
 
 const run = promisify(execFile)
-
-interface Log {
-  info: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-}
 
 export interface XvfbOptions {
   /** WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH, e.g. '1280x800x24'. */

@@ -15,7 +15,7 @@
  */
 import screenshotDesktop from 'screenshot-desktop'
 import sharp from 'sharp'
-import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import type { MouseButton, Point, RawImage, Rect, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
 import { DesktopUnavailable, DriverFailure, InvalidConfig, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
@@ -25,16 +25,7 @@ import { keysymCode } from '../x11/keysym-codes.ts'
 import { XConnection } from './x-connection.ts'
 import { xdotoolRunner, type XdotoolRunner } from './run-xdotool.ts'
 
-/** The logger methods used (pino's Logger fits). */
-export interface XdotoolDriverLog {
-  info: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-}
-
-export interface XdotoolDriverOptions {
-  /** The X display, e.g. ':99'. */
-  display: string
-  log?: XdotoolDriverLog
+export interface XdotoolDriverOptions extends XDriverOptions {
   /**
    * How long one call may take before the X server counts as hung (default 10 s; typeText
    * adds 10 ms a character). The desktop is then reported lost, as if X had died.
@@ -57,8 +48,9 @@ function checkTypable (text: string): void {
   if (reason) throw new UnsupportedAction(reason)
 }
 
-export class XdotoolDriver implements Driver {
-  readonly name = 'xdotool'
+export class XdotoolDriver implements XDriver {
+  static readonly driverName = 'xdotool'
+  readonly name = XdotoolDriver.driverName
   readonly display: string
   #options: XdotoolDriverOptions
   #xdotool: XdotoolRunner
