@@ -13,6 +13,7 @@ import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
 import { diesWithUs } from '../x11/orphan.ts'
+import { stopChild } from '../stop-child.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
 
 export interface NutDriverOptions extends XDriverOptions {
@@ -254,10 +255,9 @@ export class NutDriver implements XDriver {
     const child = this.#child
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve))
-      this.#kill(this.#closedError().message, 'SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-      await exited
-      clearTimeout(timer)
+      const reason = this.#closedError().message
+      // SIGTERM through #kill, so that the exit reads as closed rather than as a crash.
+      await stopChild({ signal: (name) => name === 'SIGTERM' ? this.#kill(reason, name) : child.kill(name), exited }, STOP_GRACE_MS)
     }
     await this.#starting?.catch(() => {})
     await this.#loading?.catch(() => {})
