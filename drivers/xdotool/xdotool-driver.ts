@@ -20,7 +20,6 @@ import { DesktopUnavailable, DriverFailure, InvalidConfig, UnsupportedAction } f
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
-import { untypable } from '../x11/untypable.ts'
 import { keysymCode } from '../x11/keysym-codes.ts'
 import { XConnection } from './x-connection.ts'
 import { xdotoolRunner, type XdotoolRunner } from './run-xdotool.ts'
@@ -42,11 +41,6 @@ const isCatalogued = (error: unknown): error is Error =>
 
 class Hung extends Error {}
 
-
-function checkTypable (text: string): void {
-  const reason = untypable(text)
-  if (reason) throw new UnsupportedAction(reason)
-}
 
 export class XdotoolDriver implements XDriver {
   static readonly driverName = 'xdotool'
@@ -183,11 +177,7 @@ export class XdotoolDriver implements XDriver {
   }
 
   typeText (text: string): Promise<void> {
-    return this.#do('type text', async () => {
-      checkTypable(text)
-      // One newline however the text spells it.
-      await this.#typer!.type(text.replace(/\r\n?/g, '\n'))
-    }, 10 * text.length)
+    return this.#do('type text', () => this.#typer!.type(text), 10 * text.length)
   }
 
   screenshot (region?: Rect): Promise<RawImage> {
