@@ -130,7 +130,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ...(options.launchTimeoutMs !== undefined && { launchTimeoutMs: options.launchTimeoutMs }),
   })
   app.decorate('executor', executor)
-  options.driver.onReplaced?.(() => executor.desktopReplaced())
+  options.driver.onReplaced?.(() => {
+    executor.desktopReplaced()
+    void accessibility.desktopReplaced()
+  })
   app.decorate('actionSchemas', actionSchemas)
   app.decorate('desktopInfo', options.desktop ?? {})
 

@@ -60,6 +60,12 @@ export class AtspiDesktop implements AccessibilitySource {
   }
 
   async windows () { return listWindows(await this.#connect()) }
+
+  /** Only a bus already running follows X: none started yet is started with the next call, on the X of then. */
+  async desktopReplaced (): Promise<void> {
+    const display = this.#options.display()
+    if (display && this.#client?.alive() && this.#bus?.alive() && this.#bus.display === display) await this.#followXServer(display, this.#bus)
+  }
   async walk (roots: AtspiRef[], limits: WalkLimits) {
     const issued = this.#issued
     const result = await walk(await this.#connect(), roots, limits)

@@ -25,6 +25,13 @@ export class Accessibility {
 
   unavailable (): string | undefined { return this.#source.unavailable() }
 
+  /** After an X restart: the bus published on the new X server; failures are logged, not thrown (the next call retries). */
+  async desktopReplaced (): Promise<void> {
+    await this.#source.desktopReplaced?.().catch((error: unknown) => {
+      this.#log.warn({ err: error }, 'could not follow the desktop to its new X server')
+    })
+  }
+
   get elements (): ElementControl { return this.#source.elements }
 
   /** Captures the tree and makes its ids the current ones. */

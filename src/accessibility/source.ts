@@ -105,6 +105,12 @@ export interface AccessibilitySource {
    * (the session and accessibility bus addresses); starts the bus if need be.
    */
   environment: () => Promise<Record<string, string>>
+  /**
+   * The desktop's X server was replaced: make the bus findable on the new one at once (an
+   * application started there before our next call would otherwise find no bus, and never
+   * look again).
+   */
+  desktopReplaced?: () => Promise<void>
   close: () => Promise<void>
 }
 

@@ -14,17 +14,22 @@ import pino from 'pino'
 import { buildApp } from '../../src/app.ts'
 import type { CupEnvelope } from '../../src/accessibility/schema.ts'
 import { ElementGone, type AccessibilitySource, type AtspiRef, type ElementControl, type RawNode, type RawWindow } from '../../src/accessibility/source.ts'
-import { NutDriver } from '../../drivers/nut/nut-driver.ts'
+import { SupervisedDesktop } from '../../drivers/supervised-desktop.ts'
 import { AtspiDesktop } from '../../drivers/atspi/atspi-desktop.ts'
 import { chromiumBinary, spawnOwned } from './processes.ts'
 
 interface TestContext { teardown: (fn: () => unknown) => void }
 
-/** The app on `display` with an accessibility reader of its own; returns both, closed at teardown. */
+/**
+ * The app on `display` with an accessibility reader of its own; returns both, closed at
+ * teardown. The driver is supervised as the server's is: an X server that dies on the display
+ * and comes back is followed (input, and the bus's address on the new root window).
+ */
 export async function buildA11yApp (t: TestContext, display: string) {
   const accessibility = new AtspiDesktop({ display: () => display })
-  const driver = new NutDriver({ display })
-  const app = await buildApp({ driver, logger: pino({ level: 'silent' }), desktop: { display }, accessibility })
+  const log = pino({ level: 'silent' })
+  const driver = new SupervisedDesktop({ display, screen: '1280x800x24', log })
+  const app = await buildApp({ driver, logger: log, desktop: { display }, accessibility })
   t.teardown(() => app.close())
   await app.ready()
   // Started now, so the applications below can be given its address.
