@@ -1,16 +1,19 @@
 /**
- * Opens the desktop a configuration asks for: the fake in-memory screen, or an X driver (nut or
+ * The two kinds of desktop a driver runs on: the fake in-memory screen, or an X driver (nut or
  * xdotool) on the given DISPLAY or on an Xvfb of our own, supervised so that it comes back when
- * X dies.
+ * X dies; each with the accessibility source of the same desktop (AT-SPI on its display, or
+ * none). drivers/index.ts names which driver opens which.
  * The driver starts with the app (its onReady hook); `stop()` undoes everything.
  */
 import type { Logger } from 'pino'
-import type { Driver } from '../src/driver.ts'
+import type { AccessibilitySource } from '../src/accessibility/source.ts'
+import type { Driver, XDriverClass } from '../src/driver.ts'
+import { AtspiDesktop } from './atspi/atspi-desktop.ts'
+import { fakeAccessibility } from './fake/fake-accessibility.ts'
 import { FakeDriver } from './fake/fake-driver.ts'
 import { SupervisedDesktop } from './supervised-desktop.ts'
 
 export interface DesktopOptions {
-  driver: 'nut' | 'xdotool' | 'fake'
   screen: { width: number, height: number, depth: number }
   /** An X display to use (e.g. ':0'); none starts our own Xvfb. */
   display?: string | undefined
@@ -19,25 +22,31 @@ export interface DesktopOptions {
 
 export interface Desktop {
   driver: Driver
+  /** The desktop's accessibility tree; closed by the app that uses it. */
+  accessibility: AccessibilitySource
   /** The X display in use, once started. */
   readonly display?: string | undefined
   stop: () => Promise<void>
 }
 
-export function openDesktop (options: DesktopOptions): Desktop {
+export function fakeDesktop (options: DesktopOptions): Desktop {
+  const { width, height } = options.screen
+  const driver = new FakeDriver({ screen: { width, height } })
+  return { driver, accessibility: fakeAccessibility(), stop: () => driver.close() }
+}
+
+/** The desktop of an X driver: supervised, on DISPLAY or our own Xvfb, with AT-SPI on the same display. */
+export const supervisedDesktop = (Driver: XDriverClass) => (options: DesktopOptions): Desktop => {
   const { width, height, depth } = options.screen
-  if (options.driver === 'fake') {
-    const driver = new FakeDriver({ screen: { width, height } })
-    return { driver, stop: () => driver.close() }
-  }
   const driver = new SupervisedDesktop({
     ...(options.display && { display: options.display }),
     screen: `${width}x${height}x${depth}`,
     log: options.log.child({ component: 'desktop' }),
-    driver: options.driver,
+    driver: Driver,
   })
   return {
     driver,
+    accessibility: new AtspiDesktop({ display: () => driver.display, log: options.log.child({ component: 'atspi' }) }),
     get display () { return driver.display },
     stop: () => driver.close(),
   }

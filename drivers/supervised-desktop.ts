@@ -6,23 +6,16 @@
  * user's desktop has its own).
  */
 import { setTimeout as delay } from 'node:timers/promises'
-import type { Driver, MouseButton, Point, Rect, WindowControl } from '../src/driver.ts'
+import type { Driver, MouseButton, Point, Rect, WindowControl, XDriver, XDriverClass } from '../src/driver.ts'
 import { DesktopUnavailable } from '../src/errors.ts'
 import type { KeyInfo } from '../src/keys/index.ts'
+import type { Log } from '../src/logger.ts'
 import { NutDriver } from './nut/nut-driver.ts'
-import { XdotoolDriver } from './xdotool/xdotool-driver.ts'
 import { Ewmh } from './x11/ewmh.ts'
 import { Launcher } from './x11/launcher.ts'
 import { startWindowManager, WINDOW_MANAGER, type WindowManager } from './x11/window-manager.ts'
 import { probeDisplay } from './x11/probe.ts'
 import { startXvfb, type Xvfb } from './x11/xvfb.ts'
-
-interface Log {
-  info: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-  error: (object: object, message: string) => void
-  debug: (object: object, message: string) => void
-}
 
 /** The first and the longest wait before a spare driver that died is replaced. */
 const SPARE_RETRY_MS = 250
@@ -34,36 +27,20 @@ const CLOSE_RESTART_WAIT_MS = 1000
 /** A window manager that dies sooner than this after starting is not started again. */
 const WM_MIN_LIFETIME_MS = 2000
 
-/** The X drivers a supervised desktop can run. */
-export type XDriverName = 'nut' | 'xdotool'
-
-/** What supervision needs of a driver beyond the contract. */
-interface XDriver extends Driver {
-  readonly display: string
-  /** Loads what it can before touching the display, so a spare is quick to start. */
-  prepare: () => Promise<void>
-  /** Heard when the desktop is lost after start() (X died or hangs). */
-  onExit: (listener: (reason: string) => void) => void
-}
-
-const X_DRIVERS: Record<XDriverName, new (options: { display: string, log: Log }) => XDriver> = {
-  nut: NutDriver,
-  xdotool: XdotoolDriver,
-}
-
 export interface SupervisedDesktopOptions {
   /** The display to use; none starts our own Xvfb. */
   display?: string
   screen: string
   log: Log
-  /** Which driver runs on it (default 'nut'). */
-  driver?: XDriverName
+  /** Which driver runs on it (default the nut driver). */
+  driver?: XDriverClass
   /** The window manager started on our own Xvfb (default jwm). */
   windowManager?: string
 }
 
 export class SupervisedDesktop implements Driver {
-  readonly name: XDriverName
+  readonly name: string
+  readonly #Driver: XDriverClass
   #options: SupervisedDesktopOptions
   #xvfb?: Xvfb
   #driver?: XDriver
@@ -86,7 +63,8 @@ export class SupervisedDesktop implements Driver {
   constructor (options: SupervisedDesktopOptions) {
     this.#options = options
     this.#display = options.display
-    this.name = options.driver ?? 'nut'
+    this.#Driver = options.driver ?? NutDriver
+    this.name = this.#Driver.driverName
     this.#launcher = new Launcher(options.log)
     this.windows = {
       unavailable: () => this.#windowsUnavailable(),
@@ -290,7 +268,7 @@ export class SupervisedDesktop implements Driver {
   }
 
   #newDriver (): XDriver {
-    return new X_DRIVERS[this.name]({ display: this.#display!, log: this.#options.log })
+    return new this.#Driver({ display: this.#display!, log: this.#options.log })
   }
 
   #lost (reason: string): void {

@@ -3,7 +3,8 @@
  * given driver, the routes, auth, errors and OpenAPI into one Fastify instance, and listens
  * nowhere: src/server.ts listens, tests use app.inject().
  *
- * This file and src/server.ts are the only files in src/ that import routes/ or drivers/.
+ * This file and src/server.ts are the only files in src/ that import routes/ or adapters/, and
+ * only src/server.ts imports drivers/: the driver and the accessibility source come in as options.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -32,8 +33,7 @@ import { healthRoutes } from '../routes/health.ts'
 import { accessibilityRoutes } from '../routes/accessibility.ts'
 import { ACCESSIBILITY_SCHEMAS } from './accessibility/schema.ts'
 import { Accessibility } from './accessibility/service.ts'
-import type { AccessibilitySource } from './accessibility/source.ts'
-import { AtspiDesktop } from '../drivers/atspi/atspi-desktop.ts'
+import { noAccessibility, type AccessibilitySource } from './accessibility/source.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -69,7 +69,8 @@ export interface AppOptions {
   adapters?: Adapter[]
   /**
    * Where the accessibility tree is read and its elements acted on (GET /accessibility,
-   * get_accessibility_tree, element_action); default AT-SPI on the desktop's display, closed with the app.
+   * get_accessibility_tree, element_action), closed with the app; openDesktop gives the one of
+   * its desktop. Default: none (those actions are refused).
    */
   accessibility?: AccessibilitySource
 }
@@ -121,10 +122,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const validatorCompiler = createValidatorCompiler(shared)
   app.setValidatorCompiler(validatorCompiler)
 
-  const source = options.accessibility ?? new AtspiDesktop({
-    display: () => app.desktopInfo.display,
-    log: app.log.child({ component: 'atspi' }) as Logger,
-  })
+  const source = options.accessibility ?? noAccessibility('this server was built without an accessibility tree')
   const accessibility = new Accessibility(source, app.log.child({ component: 'accessibility' }) as Logger)
   const executor = new Executor({
     driver: options.driver,

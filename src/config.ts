@@ -7,14 +7,12 @@ import { DEFAULT_LIMITS, type Limits } from './actions/index.ts'
 import { InvalidConfig } from './errors.ts'
 import { isLoopbackAddress, normalizeHostName, normalizeOrigin } from './http-guard.ts'
 
-export type DriverName = 'nut' | 'xdotool' | 'fake'
-export const DRIVERS: readonly DriverName[] = ['nut', 'xdotool', 'fake']
-
 export interface Config {
   host: string
   port: number
   token?: string
-  driver: DriverName
+  /** A name of the driver registry (drivers/index.ts), checked against the names given to loadConfig. */
+  driver: string
   screen: { width: number, height: number, depth: number }
   logLevel: string
   allowUnauthenticated: boolean
@@ -51,7 +49,7 @@ export const FLAGS = {
   host: { env: 'HOST', default: '127.0.0.1', help: 'address to listen on' },
   port: { env: 'PORT', default: '8000', help: 'port to listen on' },
   token: { env: 'API_TOKEN', help: 'API token; required by every route but GET /health when set' },
-  driver: { env: 'DRIVER', default: 'nut', help: `desktop driver: ${DRIVERS.join(' | ')}` },
+  driver: { env: 'DRIVER', default: 'nut', help: 'desktop driver' },
   screen: { env: 'SCREEN', default: '1280x800x24', help: 'size of the Xvfb started when DISPLAY is unset (WxHxDEPTH)' },
   'log-level': { env: 'LOG_LEVEL', default: 'info', help: 'fatal | error | warn | info | debug | trace | silent' },
   'allow-unauthenticated': { env: 'ALLOW_UNAUTHENTICATED', boolean: true, help: 'allow a non-loopback host without a token' },
@@ -93,15 +91,27 @@ export const FLAGS = {
 
 type FlagName = keyof typeof FLAGS
 
-export function usage (): string {
+/**
+ * What the configuration is checked against that src/ does not own: the driver names are the
+ * registry's (drivers/index.ts), which server.ts passes in, since src/ imports nothing from drivers/.
+ */
+export interface ConfigContext {
+  /** The names --driver takes; without them any name passes here (openDesktop refuses an unknown one). */
+  drivers?: readonly string[]
+}
+
+export function usage (context: ConfigContext = {}): string {
   const rows = Object.entries(FLAGS).map(([name, flag]: [string, Flag]) => {
     const value = flag.boolean ? '' : flag.multiple ? ' <value> (repeatable)' : ' <value>'
     const env = flag.env ? ` [env ${flag.env}]` : ''
     const fallback = flag.default ? ` (default ${flag.default})` : ''
-    return `  --${name}${value}\n      ${flag.help}${fallback}${env}`
+    const choices = name === 'driver' && context.drivers?.length ? `: ${context.drivers.join(' | ')}` : ''
+    return `  --${name}${value}\n      ${flag.help}${choices}${fallback}${env}`
   })
   return `Usage: computer-gateway [options]\n\nServes POST /computer onto an X11 desktop; starts its own Xvfb when DISPLAY is unset.\n\nOptions:\n${rows.join('\n')}\n`
 }
+
+export const unknownDriver = (name: string, drivers: readonly string[]) => `--driver must be one of ${drivers.join(', ')} (got '${name}')`
 
 /** Shortest token accepted when the server listens beyond loopback. */
 export const MIN_TOKEN_LENGTH = 16
@@ -133,14 +143,14 @@ export function parseScreen (value: string): Config['screen'] {
   return { width, height, depth }
 }
 
-export function loadConfig (argv: string[], env: NodeJS.ProcessEnv): Config {
+export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: ConfigContext = {}): Config {
   let values: Record<string, string | boolean | Array<string | boolean> | undefined>
   try {
     const options = Object.fromEntries(Object.entries(FLAGS).map(([name, flag]: [string, Flag]) =>
       [name, { type: flag.boolean ? 'boolean' as const : 'string' as const, ...(flag.multiple && { multiple: true }) }]))
     values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values
   } catch (error) {
-    throw new InvalidConfig(`${(error as Error).message}\n\n${usage()}`)
+    throw new InvalidConfig(`${(error as Error).message}\n\n${usage(context)}`)
   }
   const get = (name: FlagName): string | undefined => {
     const flag: Flag = FLAGS[name]
@@ -149,8 +159,8 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv): Config {
   }
   const on = (name: FlagName) => ['1', 'true', 'yes'].includes((get(name) ?? '').toLowerCase())
 
-  const driver = get('driver') as DriverName
-  if (!DRIVERS.includes(driver)) throw new InvalidConfig(`--driver must be one of ${DRIVERS.join(', ')} (got '${driver}')`)
+  const driver = get('driver')!
+  if (context.drivers && !context.drivers.includes(driver)) throw new InvalidConfig(unknownDriver(driver, context.drivers))
   const port = Number(get('port'))
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidConfig(`--port must be 0..65535 (got '${get('port')}')`)
   const token = get('token') || undefined

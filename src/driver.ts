@@ -7,26 +7,14 @@
  * Coordinates are always real screen pixels. Keys are always canonical key names from
  * src/keys (with their X keysym at hand), never a dialect's spelling.
  */
+import type { Point, Rect, Size } from './geometry.ts'
 import type { KeyInfo } from './keys/index.ts'
+import type { Log } from './logger.ts'
+
+// Drivers take their geometry from here, with the rest of the contract.
+export type { Point, Rect, Size } from './geometry.ts'
 
 export type MouseButton = 'left' | 'right' | 'middle' | 'back' | 'forward'
-
-export interface Point {
-  x: number
-  y: number
-}
-
-export interface Size {
-  width: number
-  height: number
-}
-
-export interface Rect {
-  x: number
-  y: number
-  width: number
-  height: number
-}
 
 /** Raw pixels as the X server hands them out: 4 bytes a pixel, rows of `width * 4` bytes. */
 export interface RawImage {
@@ -138,4 +126,31 @@ export interface WindowControl {
    * `env` is added to its environment (the accessibility bus's addresses, so it exposes its tree).
    */
   launch: (argv: readonly string[], env?: Readonly<Record<string, string>>) => Promise<LaunchedApp>
+}
+
+/** What an X driver is made with: the display it acts on, and where it logs. */
+export interface XDriverOptions {
+  /** The X display, e.g. ':99'. */
+  display: string
+  log?: Log | undefined
+}
+
+/**
+ * A driver of an X display, as drivers/supervised-desktop.ts runs it: it can be made ready
+ * ahead of need (a spare for the next restart), and it says when its desktop is lost, so the
+ * supervisor can bring the desktop back.
+ */
+export interface XDriver extends Driver {
+  readonly display: string
+  /** Loads what it can before touching the display, so a spare is quick to start. */
+  prepare(): Promise<void>
+  /** Calls `listener` with a reason when the desktop is lost after start() (X died or hangs). */
+  onExit(listener: (reason: string) => void): void
+}
+
+/** An X driver's class: the supervisor makes one per X server, and knows its name before. */
+export interface XDriverClass {
+  /** The driver's name (`Driver.name`, its --driver). */
+  readonly driverName: string
+  new (options: XDriverOptions): XDriver
 }

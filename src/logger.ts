@@ -4,6 +4,18 @@
  */
 import type { LoggerOptions } from 'pino'
 
+/**
+ * What the desktop's parts (drivers, Xvfb, the window manager, the accessibility bus) log
+ * through. pino's Logger fits; the drivers only need these four methods, so a test or another
+ * embedder can hand them any logger that has them.
+ */
+export interface Log {
+  debug: (object: object, message: string) => void
+  info: (object: object, message: string) => void
+  warn: (object: object, message: string) => void
+  error: (object: object, message: string) => void
+}
+
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers["x-api-key"]',

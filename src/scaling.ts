@@ -6,11 +6,16 @@
  * Points map pixel centre to pixel centre, so every client pixel lands inside the real pixel
  * area it depicts, and mapping a real point to the client and back is stable.
  */
-import type { Point, Rect, Size } from './driver.ts'
+import type { Point, Rect, Region, Size, XY } from './geometry.ts'
 import { DEFAULT_LIMITS, limitMessages, type Limits } from './actions/limits.ts'
 import { InvalidAction, InvalidQuery, PointOutOfBounds } from './errors.ts'
 
-export type XY = [number, number]
+export type { XY } from './geometry.ts'
+
+/** Wheel notches: a fraction rounds away from zero, so 0.2 is one notch, not none. */
+export function notches (delta: number): number {
+  return delta === 0 ? 0 : Math.sign(delta) * Math.ceil(Math.abs(delta))
+}
 
 export class Scaler {
   readonly real: Size
@@ -57,7 +62,7 @@ export class Scaler {
    * Maps a client region [x0, y0, x1, y1] (x1, y1 exclusive) to the real rectangle that covers
    * it, and returns the size the crop must have in the client's space.
    */
-  regionToReal ([x0, y0, x1, y1]: [number, number, number, number]): { rect: Rect, size: Size } {
+  regionToReal ([x0, y0, x1, y1]: Region): { rect: Rect, size: Size } {
     const { width, height } = this.client
     if (!(x0 < x1 && y0 < y1)) {
       throw new InvalidAction(`region [${x0}, ${y0}, ${x1}, ${y1}] is empty: it needs x0 < x1 and y0 < y1`)

@@ -4,7 +4,8 @@
  * X hands out as BGRA and PNG wants as RGB.
  */
 import sharp from 'sharp'
-import type { RawImage, Size } from './driver.ts'
+import type { RawImage } from './driver.ts'
+import type { Size } from './geometry.ts'
 
 /**
  * zlib level 1: measured ~5x faster than the default for ~1.6x the bytes (feasibility §6c).

@@ -9,7 +9,7 @@ import pino from 'pino'
 import { buildApp } from './app.ts'
 import { loadConfig, usage } from './config.ts'
 import { loggerOptions } from './logger.ts'
-import { openDesktop } from '../drivers/desktop.ts'
+import { DRIVER_NAMES, openDesktop } from '../drivers/index.ts'
 
 /** How long requests in flight get to finish before the desktop is stopped under them (at most). */
 const APP_CLOSE_MS = 2000
@@ -19,19 +19,20 @@ const FINISH_MS = 3000
 async function main (): Promise<void> {
   let config
   try {
-    config = loadConfig(process.argv.slice(2), process.env)
+    config = loadConfig(process.argv.slice(2), process.env, { drivers: DRIVER_NAMES })
   } catch (error) {
     process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)
     process.exit(2)
   }
   if (config.help) {
-    process.stdout.write(usage())
+    process.stdout.write(usage({ drivers: DRIVER_NAMES }))
     return
   }
   const log = pino(loggerOptions(config.logLevel))
-  const desktop = openDesktop({ driver: config.driver, screen: config.screen, display: process.env.DISPLAY || undefined, log })
+  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log })
   const app = await buildApp({
     driver: desktop.driver,
+    accessibility: desktop.accessibility,
     ...(config.token && { token: config.token }),
     listenHost: config.host,
     allowOrigins: config.allowOrigins,

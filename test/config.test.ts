@@ -2,6 +2,7 @@
 import t from 'tap'
 import { DEFAULT_LIMITS, LIMIT_FLAGS } from '../src/actions/index.ts'
 import { loadConfig, usage } from '../src/config.ts'
+import { DRIVER_NAMES } from '../drivers/index.ts'
 
 t.test('defaults', async (t) => {
   t.match(loadConfig([], {}), {
@@ -28,7 +29,7 @@ t.test('bad values stop the server with a message', async (t) => {
     [['--hold-timeout', '0'], /^--hold-timeout must be a positive number/],
     [['--nope'], /Unknown option '--nope'/],
   ]
-  for (const [argv, message] of cases) t.throws(() => loadConfig(argv, {}), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
+  for (const [argv, message] of cases) t.throws(() => loadConfig(argv, {}, { drivers: DRIVER_NAMES }), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
 })
 
 t.test('--help lists every flag with its environment variable', async (t) => {
@@ -58,7 +59,7 @@ t.test('browser and connection flags: allowed origins and hosts, timeouts, conne
     [['--max-connections', '0'], "--max-connections must be a positive integer (got '0')"],
     [['--request-timeout', 'soon'], "--request-timeout must be a positive number (got 'soon')"],
   ]
-  for (const [argv, message] of cases) t.throws(() => loadConfig(argv, {}), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
+  for (const [argv, message] of cases) t.throws(() => loadConfig(argv, {}, { drivers: DRIVER_NAMES }), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
   for (const text of ['--allow-origin', '[env ALLOW_ORIGINS]', '--allow-host', '[env ALLOW_HOSTS]', '--request-timeout', '--headers-timeout', '--max-connections']) t.match(usage(), text)
 })
 

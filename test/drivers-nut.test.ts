@@ -1,210 +1,25 @@
 /**
- * The nut driver on a real Xvfb of this file's own, every effect checked from outside the
- * driver: xdotool for the pointer, xsetroot and a coloured window for pixels, xev (a real X
- * client) for keys, buttons and wheel, xterm running `cat > file` for typed text. Also: a dead
- * display is a clear error, and an X server dying under the driver turns calls into 503s
- * without taking this process down. Every process started is ended by PID at teardown.
+ * The nut driver: the X-driver conformance suite (test/helpers/driver-conformance.ts) on a
+ * real Xvfb of this file's own, and what is the nut driver's own: a worker process, which a
+ * dead display never starts, an X server dying under it ends (503s, without taking this
+ * process down), and close() ends by PID.
  */
-import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { setTimeout as delay } from 'node:timers/promises'
-import { promisify } from 'node:util'
 import t from 'tap'
 import { NutDriver } from '../drivers/nut/nut-driver.ts'
-import type { RawImage } from '../src/driver.ts'
-import { CANONICAL_KEYS, type KeyInfo } from '../src/keys/index.ts'
-import { cursorFromX, startClient, startDesktop, until, waitForWindow, xdotool } from './helpers/desktop.ts'
+import { driverConformance } from './helpers/driver-conformance.ts'
+import { startDesktop, until } from './helpers/desktop.ts'
 
-const run = promisify(execFile)
-// Set up in t.before, so that a failure there still runs every teardown (no stray processes).
-let xvfb: Awaited<ReturnType<typeof startDesktop>>
-let display: string
-let driver: NutDriver
-let startMs = 0
-t.before(async () => {
-  xvfb = await startDesktop(t)
-  display = xvfb.display
-  driver = new NutDriver({ display })
-  t.teardown(() => driver.close())
-  const startedAt = performance.now()
-  await driver.start()
-  startMs = performance.now() - startedAt
-})
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-const key = (keysym: string): KeyInfo => ({ name: keysym.toLowerCase(), keysym, modifier: false })
-
-/** An xev window at the top left, its events parsed; killed at teardown. */
-async function startXev (t: { teardown: (fn: () => unknown) => void }, events: string[]) {
-  const xev = startClient(t, display, 'xev', ['-geometry', '400x300+0+0', ...events.flatMap((e) => ['-event', e])])
-  const window = await waitForWindow(display, ['--name', 'Event Tester'])
-  await xdotool(display, 'windowfocus', '--sync', window)
-  await delay(100)
-  xev.clear()
-  return {
-    clear: xev.clear,
-    keys: () => [...xev.output().matchAll(/(KeyPress|KeyRelease) event[^]*?state 0x(\w+), keycode \d+ \(keysym 0x\w+, (\w+)\)/g)]
-      .map((m) => ({ type: m[1]!, state: parseInt(m[2]!, 16), keysym: m[3]! })),
-    buttons: () => [...xev.output().matchAll(/(ButtonPress|ButtonRelease) event[^]*?root:\((\d+),(\d+)\)[^]*?button (\d+)/g)]
-      .map((m) => `${m[1]} ${m[4]} @${m[2]},${m[3]}`),
-  }
-}
-
-function pixel (image: RawImage, x: number, y: number): number[] {
-  const at = (y * image.width + x) * 4
-  const [b, g, r] = image.data.subarray(at, at + 3)
-  return [r!, g!, b!]
-}
-
-t.test('moveMouse and cursorPosition agree with X', async (t) => {
-  await driver.moveMouse({ x: 321, y: 234 })
-  t.strictSame(await cursorFromX(display), [321, 234])
-  await xdotool(display, 'mousemove', '700', '500')
-  t.strictSame(await driver.cursorPosition(), { x: 700, y: 500 })
-  t.strictSame(await driver.screenSize(), { width: 1280, height: 800 })
-})
-
-t.test('screenshots are tightly packed BGRA pixels of the screen', async (t) => {
-  await run('xsetroot', ['-display', display, '-solid', '#ff0000'])
-  // A window of a known colour at a known place (no window manager: no frame, no offset).
-  startClient(t, display, 'xterm', ['-class', 'GreenBox', '-geometry', '10x3+200+100', '-b', '0', '-bw', '0',
-    '-bg', '#00ff00', '-fg', '#00ff00', '-cr', '#00ff00', '-e', 'sleep', '60'])
-  await waitForWindow(display, ['--class', 'GreenBox'])
-  await delay(200)
-
-  const full = await driver.screenshot()
-  t.match(full, { width: 1280, height: 800, order: 'bgra' })
-  t.ok(Buffer.isBuffer(full.data), 'a Buffer')
-  t.equal(full.data.length, 1280 * 800 * 4)
-  t.strictSame(pixel(full, 0, 0), [255, 0, 0], 'root is red, bytes in BGRA order')
-  t.strictSame(pixel(full, 1279, 799), [255, 0, 0])
-  t.strictSame(pixel(full, 199, 99), [255, 0, 0], 'just outside the green window')
-  t.strictSame(pixel(full, 200, 100), [0, 255, 0], 'its top left corner')
-
-  const region = await driver.screenshot({ x: 190, y: 90, width: 21, height: 13 })
-  t.match(region, { width: 21, height: 13, order: 'bgra' })
-  t.equal(region.data.length, 21 * 13 * 4, 'rows tightly packed')
-  t.strictSame(pixel(region, 9, 9), [255, 0, 0])
-  t.strictSame(pixel(region, 10, 10), [0, 255, 0], 'the region starts where asked')
-  t.strictSame(pixel(region, 20, 12), pixel(full, 210, 102))
-
-  await t.rejects(driver.screenshot({ x: 1270, y: 0, width: 20, height: 10 }), { code: 'ERR_UNSUPPORTED_ACTION', message: /not a whole-pixel rectangle inside the 1280x800 screen/ })
-})
-
-t.test('every canonical key reaches X as its keysym; combos carry their modifier', async (t) => {
-  const xev = await startXev(t, ['keyboard'])
-  const missed: string[] = []
-  for (const info of CANONICAL_KEYS) {
-    xev.clear()
-    // Lock keys toggle: press them twice, so the state after the test is as before.
-    const times = /_Lock$/.test(info.keysym) ? 2 : 1
-    for (let i = 0; i < times; i++) {
-      await driver.keyDown(info)
-      await driver.keyUp(info)
-    }
-    // The press is what counts: X reports a release with the keysym of the state at release
-    // time, and xdotool drops the Shift (or toggles the Num Lock) it added before that.
-    const arrived = await until(() => xev.keys().some((k) => k.type === 'KeyPress' && k.keysym === info.keysym) &&
-      xev.keys().filter((k) => k.type === 'KeyRelease').length >= xev.keys().filter((k) => k.type === 'KeyPress').length, 1000)
-    if (!arrived) missed.push(`${info.name} (${info.keysym}): got ${xev.keys().map((k) => `${k.type} ${k.keysym}`).join(', ') || 'nothing'}`)
-  }
-  t.strictSame(missed, [], `all ${CANONICAL_KEYS.length} keys arrived as their keysym`)
-
-  xev.clear()
-  const ctrl = CANONICAL_KEYS.find((k) => k.keysym === 'Control_L')!
-  await driver.keyDown(ctrl)
-  await driver.keyDown(key('a'))
-  await driver.keyUp(key('a'))
-  await driver.keyUp(ctrl)
-  t.ok(await until(() => xev.keys().length >= 4))
-  const a = xev.keys().find((k) => k.type === 'KeyPress' && k.keysym === 'a')
-  t.ok(a && (a.state & 0x4) !== 0, 'a pressed with Control held')
-
-  await t.rejects(driver.keyDown(key('NoSuchKeysym')), { code: 'ERR_UNSUPPORTED_ACTION', message: "X has no key named 'NoSuchKeysym'" })
-})
-
-t.test('buttons 1-3 and 8/9, and the wheel in all four directions, reach X', async (t) => {
-  const xev = await startXev(t, ['button'])
-  await driver.moveMouse({ x: 120, y: 80 })
-  const expected: string[] = []
-  for (const [button, number] of [['left', 1], ['middle', 2], ['right', 3], ['back', 8], ['forward', 9]] as const) {
-    await driver.buttonDown(button)
-    await driver.buttonUp(button)
-    expected.push(`ButtonPress ${number} @120,80`, `ButtonRelease ${number} @120,80`)
-  }
-  t.ok(await until(() => xev.buttons().length >= expected.length))
-  t.strictSame(xev.buttons(), expected)
-
-  // X wheel buttons: 4 up, 5 down, 6 left, 7 right. nut-js' own scrollRight sends 6.
-  for (const [dx, dy, presses] of [[0, 2, '5 5'], [0, -1, '4'], [3, 0, '7 7 7'], [-1, 0, '6']] as const) {
-    xev.clear()
-    await driver.wheel(dx, dy)
-    const count = presses.split(' ').length
-    t.ok(await until(() => xev.buttons().length >= 2 * count))
-    const pressed = xev.buttons().filter((e) => e.startsWith('ButtonPress')).map((e) => e.split(' ')[1]).join(' ')
-    t.equal(pressed, presses, `wheel(${dx}, ${dy})`)
-  }
-})
-
-t.test('typeText types all printable ASCII exactly into xterm', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'cg-nut-'))
-  t.teardown(() => rm(dir, { recursive: true, force: true }))
-  const file = join(dir, 'typed.txt')
-  startClient(t, display, 'xterm', ['-geometry', '120x20+0+400', '-e', 'sh', '-c', `stty -echo; cat > ${file}`])
-  const window = (await xdotool(display, 'search', '--sync', '--onlyvisible', '--class', 'xterm')).split('\n')[0]!
-  await xdotool(display, 'windowfocus', '--sync', window)
-  await delay(300)
-
-  let ascii = ''
-  for (let code = 0x20; code < 0x7f; code++) ascii += String.fromCharCode(code)
-  const text = `${ascii}\ttab\r\nline two ${ascii.split('').reverse().join('')}\n`
-  const started = performance.now()
-  await driver.typeText(text)
-  const typeMs = performance.now() - started
-  const expected = text.replace('\r\n', '\n')
-  t.ok(await until(async () => (await readFile(file, 'utf8').catch(() => '')).length >= expected.length, 5000), 'everything arrived')
-  t.equal(await readFile(file, 'utf8'), expected, 'exactly as typed, shifted punctuation included')
-  t.comment(`typeText of ${text.length} characters: ${typeMs.toFixed(1)} ms`)
-
-  // Non-ASCII goes through xdotool type, which often loses such characters (feasibility §4);
-  // what is checked here is that the ASCII around them still arrives, in order.
-  const before = (await readFile(file, 'utf8')).length
-  await driver.typeText('<\u00e9\u65e5>\n')
-  t.ok(await until(async () => (await readFile(file, 'utf8')).endsWith('>\n'), 3000))
-  t.match((await readFile(file, 'utf8')).slice(before), /^<[^<>]*>\n$/, 'ASCII on both sides of a non-ASCII run, in order')
-
-  await t.rejects(driver.typeText('ok\u0007'), { code: 'ERR_UNSUPPORTED_ACTION', message: /control character U\+0007 at index 2/ })
-})
-
-t.test('round trips through the worker (figures for the report, not asserted)', async (t) => {
-  const moves: number[] = []
-  for (let i = 0; i < 1000; i++) {
-    const started = performance.now()
-    await driver.moveMouse({ x: i % 1280, y: (i * 7) % 800 })
-    moves.push(performance.now() - started)
-  }
-  const shots: number[] = []
-  for (let i = 0; i < 30; i++) {
-    const started = performance.now()
-    await driver.screenshot()
-    shots.push(performance.now() - started)
-  }
-  t.comment(`start() ${startMs.toFixed(0)} ms; moveMouse p50 ${median(moves).toFixed(3)} ms (n=1000); full 1280x800 screenshot p50 ${median(shots).toFixed(2)} ms (n=30)`)
-  t.pass()
-})
-
-t.test('a dead display is a clear error at start, and this process lives on', async (t) => {
-  const dead = new NutDriver({ display: ':4242' })
-  await t.rejects(dead.start(), {
-    code: 'ERR_INVALID_CONFIG',
-    message: 'DISPLAY :4242 does not answer (no X server at /tmp/.X11-unix/X4242); unset DISPLAY to let computer-gateway start its own Xvfb',
-  })
-  t.equal(dead.ready(), false)
-  t.equal(dead.pid, undefined, 'no worker was started')
-  await dead.close()
-  await dead.close()
+driverConformance({
+  name: 'nut',
+  create: (display) => new NutDriver({ display }),
+  order: 'bgra',
+  moves: 1000,
+  deadDisplay: async (t, dead) => { t.equal(dead.pid, undefined, 'no worker was started') },
+  beforeClose: async (_t, other) => {
+    await other.prepare()
+    const pid = other.pid!
+    return (t) => { t.throws(() => process.kill(pid, 0), { code: 'ESRCH' }) }
+  },
 })
 
 t.test('when the X server dies, calls reject with DesktopUnavailable and this process lives on', async (t) => {
@@ -231,17 +46,4 @@ t.test('when the X server dies, calls reject with DesktopUnavailable and this pr
   await doomed.close()
   await doomed.close()
   await t.rejects(doomed.start(), { code: 'ERR_DESKTOP_UNAVAILABLE', message: /was closed/ })
-})
-
-t.test('close() ends the worker; later calls say it was closed', async (t) => {
-  const other = new NutDriver({ display })
-  await other.prepare()
-  const pid = other.pid!
-  await other.start()
-  t.equal(other.ready(), true)
-  await other.close()
-  await other.close()
-  t.equal(other.ready(), false)
-  t.throws(() => process.kill(pid, 0), { code: 'ESRCH' })
-  await t.rejects(other.moveMouse({ x: 1, y: 1 }), { code: 'ERR_DESKTOP_UNAVAILABLE', message: `the nut driver on ${display} was closed` })
 })

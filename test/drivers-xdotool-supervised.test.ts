@@ -7,12 +7,13 @@ import { promisify } from 'node:util'
 import pino from 'pino'
 import t from 'tap'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
+import { XdotoolDriver } from '../drivers/xdotool/xdotool-driver.ts'
 import { cursorFromX, until } from './helpers/desktop.ts'
 
 const run = promisify(execFile)
 
 t.test('under SupervisedDesktop, a killed X server is restarted and input works again', async (t) => {
-  const desktop = new SupervisedDesktop({ screen: '640x480x24', log: pino({ level: 'silent' }), driver: 'xdotool' })
+  const desktop = new SupervisedDesktop({ screen: '640x480x24', log: pino({ level: 'silent' }), driver: XdotoolDriver })
   t.teardown(() => desktop.close())
   await desktop.start()
   t.equal(desktop.name, 'xdotool')

@@ -7,6 +7,7 @@ import type { Static } from '@sinclair/typebox'
 import type { AdapterContext, Translation } from '../../src/adapter.ts'
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import { InvalidNativePayload } from '../../src/errors.ts'
+import { toRegion, toXY } from '../../src/geometry.ts'
 import type { AnthropicComputer20251124, AnthropicComputer20251124Input } from './computer_20251124.ts'
 import type { AnthropicQuery } from './query.ts'
 
@@ -64,7 +65,7 @@ function toolUseId (fromBlock: string | undefined, fromQuery: string | undefined
 
 function actionsFor (input: ComputerInput, version: string): UnifiedAction[] {
   const { action } = input
-  const at = input.coordinate ? { coordinates: input.coordinate } : {}
+  const at = input.coordinate ? { coordinates: toXY(input.coordinate) } : {}
   const held = input.text === undefined ? {} : { hold_keys: keyNames(input.text, action) }
   switch (action) {
     case 'key':
@@ -77,7 +78,7 @@ function actionsFor (input: ComputerInput, version: string): UnifiedAction[] {
     case 'cursor_position':
       return [{ action: 'get_cursor_position' }]
     case 'mouse_move':
-      return [{ action: 'move_mouse', coordinates: need(input.coordinate, 'coordinate', action) }]
+      return [{ action: 'move_mouse', coordinates: toXY(need(input.coordinate, 'coordinate', action)) }]
     case 'left_mouse_down':
       return [{ action: 'click_mouse', button: 'left', click_type: 'down', ...at }]
     case 'left_mouse_up':
@@ -102,7 +103,7 @@ function actionsFor (input: ComputerInput, version: string): UnifiedAction[] {
       return [{ action: 'take_screenshot' }]
     case 'zoom':
       // Both the demo and the unified region take x1, y1 as exclusive: [0, 0, W, H] is the whole screen.
-      return [{ action: 'take_screenshot', region: need(input.region, 'region', action) }]
+      return [{ action: 'take_screenshot', region: toRegion(need(input.region, 'region', action)) }]
     default: {
       const unhandled: never = action
       throw new InvalidNativePayload(`unhandled action ${JSON.stringify(unhandled)}`)
@@ -116,10 +117,10 @@ function actionsFor (input: ComputerInput, version: string): UnifiedAction[] {
  * start_coordinate, when given (the demo's later tools still drag from the pointer).
  */
 function drag (input: ComputerInput, version: string): UnifiedAction[] {
-  const to = need(input.coordinate, 'coordinate', 'left_click_drag')
+  const to = toXY(need(input.coordinate, 'coordinate', 'left_click_drag'))
   const keys = input.text === undefined ? [] : keyNames(input.text, 'left_click_drag')
   if (input.start_coordinate && version !== 'computer_20241022') {
-    return [{ action: 'drag_mouse', path: [input.start_coordinate, to], ...(keys.length && { hold_keys: keys }) }]
+    return [{ action: 'drag_mouse', path: [toXY(input.start_coordinate), to], ...(keys.length && { hold_keys: keys }) }]
   }
   const fromPointer: UnifiedAction[] = [
     { action: 'click_mouse', button: 'left', click_type: 'down' },
@@ -138,7 +139,7 @@ function scroll (input: ComputerInput): ActionOf<'scroll'> {
   const delta = direction === 'up' || direction === 'left' ? -amount : amount
   return {
     action: 'scroll',
-    ...(input.coordinate && { coordinates: input.coordinate }),
+    ...(input.coordinate && { coordinates: toXY(input.coordinate) }),
     ...(direction === 'up' || direction === 'down' ? { delta_y: delta } : { delta_x: delta }),
     ...(input.text !== undefined && { hold_keys: keyNames(input.text, 'scroll') }),
   }

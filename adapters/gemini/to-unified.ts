@@ -4,7 +4,7 @@
  * desktop browser: ctrl+l and the address for navigate and search, alt+Left/Right for history.
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
-import type { Size } from '../../src/driver.ts'
+import type { Size } from '../../src/geometry.ts'
 import type { Translation } from '../../src/adapter.ts'
 import { InvalidNativePayload, SafetyCheckPending, UnsupportedAction } from '../../src/errors.ts'
 import type { GeminiComputerUseInput, GeminiFunctionCall } from './computer-use.ts'

@@ -9,7 +9,7 @@
 import type { AdapterContext, Translation } from '../../src/adapter.ts'
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import { InvalidNativePayload } from '../../src/errors.ts'
-import { notches } from '../../src/executor/plan.ts'
+import { notches } from '../../src/scaling.ts'
 import { parseCombo } from '../../src/keys/index.ts'
 import type { OpenaiAction, OpenaiActionType } from './actions.ts'
 import type { BatchCall, PreviewCall } from './computer-call.ts'

@@ -4,7 +4,7 @@
  * Qwen3-VL answers on a relative 0–999 grid whatever the image size.
  */
 import type { CoordinateSpace } from '../../src/adapter.ts'
-import type { Size } from '../../src/driver.ts'
+import type { Size } from '../../src/geometry.ts'
 import { smartResize, type SmartResizeOptions } from '../../src/smart-resize.ts'
 
 /** Qwen2.5-VL's processor constants (shared/research/model-formats.md §1e). */

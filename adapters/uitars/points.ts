@@ -6,7 +6,7 @@
  *   [x1, y1, x2, y2]  (x1,y1,x2,y2)
  */
 import { UnparseableModelOutput } from '../../src/errors.ts'
-import type { Size } from '../../src/driver.ts'
+import type { Size } from '../../src/geometry.ts'
 import { quote } from './quote.ts'
 
 type XY = [number, number]

@@ -7,7 +7,7 @@
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import type { AdapterContext, Translation } from '../../src/adapter.ts'
-import type { Size } from '../../src/driver.ts'
+import type { Size } from '../../src/geometry.ts'
 import { UnparseableModelOutput, UnsupportedAction } from '../../src/errors.ts'
 import { parseCombo } from '../../src/keys/index.ts'
 import { parseCalls } from './calls.ts'

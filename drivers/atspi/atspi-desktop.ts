@@ -16,13 +16,9 @@ import { startA11yBus, type A11yBus } from './bus.ts'
 import { atspiElements } from './elements.ts'
 import { publishBusAddress, xServerPid } from './root-address.ts'
 import { listWindows, walk } from './walker.ts'
+import type { Log } from '../../src/logger.ts'
 
-const NO_DISPLAY = 'this desktop has no X display, so it has no accessibility tree (the fake driver)'
-
-interface Log {
-  info: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-}
+const NO_DISPLAY = 'the desktop has no X display yet, so it has no accessibility tree; retry once it has started'
 
 export interface AtspiDesktopOptions {
   /** The X display, read when first needed (the desktop may start after the app is built). */

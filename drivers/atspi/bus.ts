@@ -12,11 +12,9 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import dbus from 'dbus-native'
+import type { Log } from '../../src/logger.ts'
+import { stopChild } from '../stop-child.ts'
 
-interface Log {
-  info: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-}
 
 const LAUNCHERS = ['/usr/libexec/at-spi-bus-launcher', '/usr/lib/at-spi2-core/at-spi-bus-launcher', '/usr/lib/at-spi2/at-spi-bus-launcher']
 const STOP_GRACE_MS = 1000
@@ -135,10 +133,7 @@ async function stopGroup (child: ChildProcess): Promise<void> {
     ? Promise.resolve()
     : new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const signal = (name: NodeJS.Signals) => { try { process.kill(-child.pid!, name) } catch { /* the group is gone */ } }
-  signal('SIGTERM')
-  const timer = setTimeout(() => signal('SIGKILL'), STOP_GRACE_MS)
-  await exited
-  clearTimeout(timer)
+  await stopChild({ signal, exited }, STOP_GRACE_MS)
   // Processes it started (the accessibility bus's dbus-daemon, the registry) share the group
   // and may outlive the leader for a moment.
   await delay(20)

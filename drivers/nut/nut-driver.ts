@@ -7,24 +7,16 @@
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import type { MouseButton, Point, RawImage, Rect, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
 import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
 import { diesWithUs } from '../x11/orphan.ts'
+import { stopChild } from '../stop-child.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
 
-/** The logger methods used (pino's Logger fits). */
-export interface NutDriverLog {
-  info: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-}
-
-export interface NutDriverOptions {
-  /** The X display, e.g. ':99'. */
-  display: string
-  log?: NutDriverLog
+export interface NutDriverOptions extends XDriverOptions {
   /** How long the worker may take to load nut-js, and then to reach the display (default 15 s each). */
   startTimeoutMs?: number
   /**
@@ -64,8 +56,9 @@ function workerExecArgv (): string[] {
   return args
 }
 
-export class NutDriver implements Driver {
-  readonly name = 'nut'
+export class NutDriver implements XDriver {
+  static readonly driverName = 'nut'
+  readonly name = NutDriver.driverName
   readonly display: string
   #options: NutDriverOptions
   #child?: ChildProcess
@@ -262,10 +255,9 @@ export class NutDriver implements Driver {
     const child = this.#child
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve))
-      this.#kill(this.#closedError().message, 'SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-      await exited
-      clearTimeout(timer)
+      const reason = this.#closedError().message
+      // SIGTERM through #kill, so that the exit reads as closed rather than as a crash.
+      await stopChild({ signal: (name) => name === 'SIGTERM' ? this.#kill(reason, name) : child.kill(name), exited }, STOP_GRACE_MS)
     }
     await this.#starting?.catch(() => {})
     await this.#loading?.catch(() => {})

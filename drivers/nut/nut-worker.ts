@@ -20,7 +20,7 @@ import { KEYSYM_TO_NUT } from './keysym-to-nut.ts'
 import { WorkerError, type Calls, type Command, type Reply } from './protocol.ts'
 import { keysymCode } from '../x11/keysym-codes.ts'
 import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
-import { untypable } from '../x11/untypable.ts'
+import { UnsupportedAction } from '../../src/errors.ts'
 
 /** The native calls nut-js does not expose with the behaviour needed here. */
 interface LibNut {
@@ -94,18 +94,11 @@ async function key (keysym: string, state: 'down' | 'up'): Promise<void> {
   if (/No such key name/i.test(stderr)) throw new WorkerError('unsupported', `X has no key named '${keysym}'`)
 }
 
-function checkTypable (text: string): void {
-  const reason = untypable(text)
-  if (reason) throw new WorkerError('unsupported', reason)
-}
-
 let typer: TextTyper | undefined
 
 async function typeText (text: string): Promise<void> {
-  checkTypable(text)
   if (!typer) throw new WorkerError('failure', 'the typing connection to the X server is not open')
-  // One newline however the text spells it.
-  await typer.type(text.replace(/\r\n?/g, '\n'))
+  await typer.type(text)
 }
 
 async function screenSize (): Promise<Size> {
@@ -187,7 +180,7 @@ process.on('message', (command: Command) => {
       const handler = handlers[command.op] as (...args: unknown[]) => Promise<unknown>
       send({ id: command.id, ok: true, value: await handler(...command.args) })
     } catch (error) {
-      const kind = error instanceof WorkerError ? error.kind : typer?.lost ? 'unavailable' : 'failure'
+      const kind = error instanceof WorkerError ? error.kind : error instanceof UnsupportedAction ? 'unsupported' : typer?.lost ? 'unavailable' : 'failure'
       send({ id: command.id, ok: false, kind, message: error instanceof Error ? error.message : String(error) })
     }
   }).catch((error: unknown) => {

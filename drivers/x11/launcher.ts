@@ -8,12 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { diesWithUs } from './orphan.ts'
 import type { LaunchedApp } from '../../src/driver.ts'
-
-interface Log {
-  info: (object: object, message: string) => void
-  debug: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-}
+import type { Log } from '../../src/logger.ts'
+import { signalGroup, stopChild } from '../stop-child.ts'
 
 const STOP_GRACE_MS = 2000
 
@@ -59,19 +55,7 @@ export class Launcher {
 
   /** Ends every launched process still running: SIGTERM to its group, SIGKILL after a grace period. */
   async stop (): Promise<void> {
-    await Promise.all([...this.#running.entries()].map(async ([pid, { exited }]) => {
-      signalGroup(pid, 'SIGTERM')
-      const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), STOP_GRACE_MS)
-      await exited
-      clearTimeout(timer)
-    }))
-  }
-}
-
-function signalGroup (pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal)
-  } catch {
-    try { process.kill(pid, signal) } catch { /* already gone */ }
+    await Promise.all([...this.#running.entries()].map(([pid, { exited }]) =>
+      stopChild({ signal: (name) => signalGroup(pid, name), exited }, STOP_GRACE_MS)))
   }
 }

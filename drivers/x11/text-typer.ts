@@ -7,6 +7,8 @@ import { type XClient, type XTest } from 'x11'
 import { createClient } from './connect.ts'
 import { FocusPing } from './focus-ping.ts'
 import { liveKeys, planTyping, type Bound, type LiveKeys, type Phase } from './typing-plan.ts'
+import { untypable } from './untypable.ts'
+import { UnsupportedAction } from '../../src/errors.ts'
 
 export interface TextTyperOptions {
   /**
@@ -99,7 +101,15 @@ export class TextTyper {
     })
   }
 
+  /**
+   * Types `text` exactly, or refuses it (UnsupportedAction) before a key is pressed when a
+   * character has no key (a control character). A newline is Return however the text spells
+   * it (\n, \r\n or \r).
+   */
   async type (text: string): Promise<void> {
+    const reason = untypable(text)
+    if (reason) throw new UnsupportedAction(reason)
+    text = text.replace(/\r\n?/g, '\n')
     this.#check()
     // Read every time (one round trip): the layout may have changed since (setxkbmap).
     const keys = await this.#readKeymap()

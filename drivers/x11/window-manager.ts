@@ -12,11 +12,8 @@ import { spawn } from 'node:child_process'
 import { diesWithUs } from './orphan.ts'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-
-interface Log {
-  info: (object: object, message: string) => void
-  debug: (object: object, message: string) => void
-}
+import type { Log } from '../../src/logger.ts'
+import { stopChild } from '../stop-child.ts'
 
 export const WINDOW_MANAGER = 'jwm'
 const CONFIG = fileURLToPath(new URL('./jwmrc', import.meta.url))
@@ -64,11 +61,7 @@ export async function startWindowManager (options: WindowManagerOptions): Promis
   })
   await spawned
   const stop = async () => {
-    if (exit) return
-    child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-    await exited
-    clearTimeout(timer)
+    if (!exit) await stopChild({ signal: (name) => child.kill(name), exited }, STOP_GRACE_MS)
   }
   const deadline = Date.now() + (options.timeoutMs ?? 5000)
   for (;;) {

@@ -11,13 +11,10 @@ import { addCookie } from './authority.ts'
 import { diesWithUs } from './orphan.ts'
 import { claimFreeDisplayNumber, lockOwner, releaseDisplayNumber } from './free-display.ts'
 import { displayNumber, probeDisplay } from './probe.ts'
+import type { Log } from '../../src/logger.ts'
+import { stopChild } from '../stop-child.ts'
 
 const run = promisify(execFile)
-
-interface Log {
-  info: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-}
 
 export interface XvfbOptions {
   /** WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH, e.g. '1280x800x24'. */
@@ -122,11 +119,7 @@ async function startOn (number: number, options: XvfbOptions): Promise<Xvfb> {
   })
 
   const kill = async () => {
-    if (exit) return
-    child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-    await exited
-    clearTimeout(timer)
+    if (!exit) await stopChild({ signal: (name) => child.kill(name), exited }, STOP_GRACE_MS)
   }
 
   try {

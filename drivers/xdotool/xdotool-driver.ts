@@ -15,26 +15,16 @@
  */
 import screenshotDesktop from 'screenshot-desktop'
 import sharp from 'sharp'
-import type { Driver, MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import type { MouseButton, Point, RawImage, Rect, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
 import { DesktopUnavailable, DriverFailure, InvalidConfig, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
-import { untypable } from '../x11/untypable.ts'
 import { keysymCode } from '../x11/keysym-codes.ts'
 import { XConnection } from './x-connection.ts'
 import { xdotoolRunner, type XdotoolRunner } from './run-xdotool.ts'
 
-/** The logger methods used (pino's Logger fits). */
-export interface XdotoolDriverLog {
-  info: (object: object, message: string) => void
-  warn: (object: object, message: string) => void
-}
-
-export interface XdotoolDriverOptions {
-  /** The X display, e.g. ':99'. */
-  display: string
-  log?: XdotoolDriverLog
+export interface XdotoolDriverOptions extends XDriverOptions {
   /**
    * How long one call may take before the X server counts as hung (default 10 s; typeText
    * adds 10 ms a character). The desktop is then reported lost, as if X had died.
@@ -52,13 +42,9 @@ const isCatalogued = (error: unknown): error is Error =>
 class Hung extends Error {}
 
 
-function checkTypable (text: string): void {
-  const reason = untypable(text)
-  if (reason) throw new UnsupportedAction(reason)
-}
-
-export class XdotoolDriver implements Driver {
-  readonly name = 'xdotool'
+export class XdotoolDriver implements XDriver {
+  static readonly driverName = 'xdotool'
+  readonly name = XdotoolDriver.driverName
   readonly display: string
   #options: XdotoolDriverOptions
   #xdotool: XdotoolRunner
@@ -191,11 +177,7 @@ export class XdotoolDriver implements Driver {
   }
 
   typeText (text: string): Promise<void> {
-    return this.#do('type text', async () => {
-      checkTypable(text)
-      // One newline however the text spells it.
-      await this.#typer!.type(text.replace(/\r\n?/g, '\n'))
-    }, 10 * text.length)
+    return this.#do('type text', () => this.#typer!.type(text), 10 * text.length)
   }
 
   screenshot (region?: Rect): Promise<RawImage> {

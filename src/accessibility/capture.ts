@@ -2,11 +2,12 @@
  * One snapshot: choose the windows the scope asks for, walk them, map to CUP, wrap in the
  * envelope and remember the element ids.
  */
-import type { Size } from '../driver.ts'
+import type { Size } from '../geometry.ts'
 import { normalize, scaleRect, type ElementRecord } from './normalize.ts'
 import { CUP_VERSION, type CupEnvelope, type CupScope, type CupWindow } from './schema.ts'
 import type { AccessibilitySource, RawWindow } from './source.ts'
 import { AtspiState, hasState } from './states.ts'
+import { unreachable } from '../unreachable.ts'
 
 export interface CaptureOptions {
   scope: CupScope
@@ -77,10 +78,7 @@ function choose (scope: CupScope, visible: RawWindow[], foreground: RawWindow | 
     // The desktop surface is a file manager's desktop frame; without one only the window list is answered.
     case 'desktop': return visible.filter((window) => window.role === 'desktop frame')
     case 'full': return visible
-    default: {
-      const never: never = scope
-      throw new Error(`unknown scope ${String(never)}`)
-    }
+    default: return unreachable(scope, 'scope')
   }
 }
 

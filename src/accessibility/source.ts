@@ -3,6 +3,7 @@
  * any mapping to CUP. drivers/atspi reads it; src/accessibility maps, numbers and formats it.
  * Recorded captures (test/fixtures/accessibility) are exactly this shape.
  */
+import { UnsupportedAction } from '../errors.ts'
 
 /** Where an accessible object lives: its owner's bus name and its object path. */
 export interface AtspiRef {
@@ -111,4 +112,20 @@ export interface AccessibilitySource {
    */
   desktopReplaced?: () => Promise<void>
   close: () => Promise<void>
+}
+
+/**
+ * The source of a desktop that has no accessibility tree (the fake driver's, or an app built
+ * without one): every read and every element call is refused with `reason`.
+ */
+export function noAccessibility (reason: string): AccessibilitySource {
+  const refuse = async (): Promise<never> => { throw new UnsupportedAction(reason) }
+  return {
+    unavailable: () => reason,
+    windows: refuse,
+    walk: refuse,
+    elements: { inspect: refuse, doAction: refuse, grabFocus: refuse, value: refuse, setValue: refuse, setText: refuse, select: refuse },
+    environment: refuse,
+    close: async () => {},
+  }
 }

@@ -7,9 +7,11 @@
  * function tells, while planning, whether an element can take a verb at all (from the
  * snapshot), and, when acting, what to do (from the element read again).
  */
-import type { MouseButton, Point, Rect, Size } from '../driver.ts'
+import type { MouseButton } from '../driver.ts'
+import type { Point, Rect, Size } from '../geometry.ts'
 import type { CupAction, CupRole } from './schema.ts'
 import { AtspiState, hasState, type StateWords } from './states.ts'
+import { unreachable } from '../unreachable.ts'
 
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right'
 
@@ -141,10 +143,7 @@ export function attempts (verb: CupAction, facts: ElementFacts, params: VerbPara
     case 'type': return typed()
     case 'scroll': return input([{ kind: 'wheel', ...WHEEL[params.direction ?? 'down'] }])
     case 'dismiss': return [...byName(DISMISS), ...input([{ kind: 'keys', keys: ['Escape'] }], canFocus)]
-    default: {
-      const never: never = verb
-      throw new Error(`unknown element action ${String(never)}`)
-    }
+    default: return unreachable(verb, 'element action')
   }
 }
 

@@ -4,17 +4,22 @@
  * client written against the seed spec reads the errors it already knows.
  */
 import { Type, type SchemaOptions } from '@sinclair/typebox'
+import type { XY } from '../geometry.ts'
 import { limitMessages, type Limits } from './limits.ts'
 
 export const COORDINATES_MESSAGE = 'coordinates must be a list of exactly 2 integers [x, y]'
 export const PATH_LENGTH_MESSAGE = 'path must contain at least 2 points for a drag'
 export const PATH_POINT_MESSAGE = 'each point in path must be a list of 2 integers [x, y]'
 
-/** [x, y] in the request's coordinate space (see SPEC §5). */
+/**
+ * [x, y] in the request's coordinate space (see SPEC §5). The schema stays an array of two
+ * (a tuple would change the seed's error messages and the published document); its static
+ * type is the pair it admits.
+ */
 export const Coordinates = (
   description = 'A point [x, y] in the request\'s coordinate space.',
   errorMessage = COORDINATES_MESSAGE,
-) => Type.Array(Type.Integer(), { minItems: 2, maxItems: 2, description, errorMessage })
+) => Type.Unsafe<XY>(Type.Array(Type.Integer(), { minItems: 2, maxItems: 2, description, errorMessage }))
 
 export const HoldKeys = (limits: Limits) =>
   Type.Array(Type.String({ minLength: 1 }), {

@@ -1,5 +1,6 @@
 /** The seed's utility actions, plus our `region` extension of take_screenshot. */
 import { Type } from '@sinclair/typebox'
+import type { Region } from '../geometry.ts'
 import { limitMessages, type Limits } from './limits.ts'
 import { ScreenshotFlag } from './common.ts'
 
@@ -22,12 +23,12 @@ export const REGION_MESSAGE = 'region must be a list of 4 integers [x0, y0, x1, 
 
 export const takeScreenshotSchema = () => Type.Object({
   action: Type.Literal('take_screenshot'),
-  region: Type.Optional(Type.Array(Type.Integer(), {
+  region: Type.Optional(Type.Unsafe<Region>(Type.Array(Type.Integer(), {
     minItems: 4,
     maxItems: 4,
     description: 'Extension: a crop [x0, y0, x1, y1] (x1, y1 exclusive), returned at its own size in the request\'s coordinate space.',
     errorMessage: REGION_MESSAGE,
-  })),
+  }))),
   screenshot: Type.Optional(ScreenshotFlag),
 }, { additionalProperties: false, title: 'TakeScreenshotAction', description: 'Returns a PNG of the screen.' })
 

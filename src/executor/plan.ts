@@ -6,14 +6,16 @@
  */
 import { DEFAULT_LIMITS, limitMessages, type ActionOf, type Limits, type UnifiedAction, type WindowSelector } from '../actions/index.ts'
 import { TREE_DEFAULTS } from '../actions/accessibility.ts'
-import type { MouseButton, Point, Rect, Size } from '../driver.ts'
+import type { MouseButton } from '../driver.ts'
+import type { Point, Rect, Size } from '../geometry.ts'
 import type { Accessibility } from '../accessibility/service.ts'
 import { AppNotAllowed, atAction, InvalidAction, InvalidEncoding, UnsupportedAction } from '../errors.ts'
-import { parseCombo, type KeyInfo } from '../keys/index.ts'
-import type { Scaler, XY } from '../scaling.ts'
-import { planElementAction, type ElementPlan } from './elements.ts'
+import { resolveKeys, type KeyInfo } from '../keys/index.ts'
+import { notches, type Scaler } from '../scaling.ts'
+import { planElementAction, type ElementPlan } from './element-plan.ts'
 import { planGeometry } from './windows.ts'
 import { loneSurrogate, loneSurrogateMessage } from '../text-bodies.ts'
+import { unreachable } from '../unreachable.ts'
 
 /** What planning knows of the desktop besides its size: the window actions' preconditions. */
 export interface PlanContext {
@@ -54,20 +56,6 @@ export type Plan = { screenshot: boolean } & (
   | { kind: 'get_accessibility_tree', scope: 'foreground' | 'desktop' | 'full', format: 'json' | 'compact', maxDepth: number, maxNodes: number }
   | Omit<ElementPlan, 'screenshot'>
 )
-
-/** Every key of every entry; an entry may itself be a combo such as "ctrl+shift+t". */
-export function resolveKeys (names: readonly string[] | undefined): KeyInfo[] {
-  const keys = new Map<string, KeyInfo>()
-  for (const name of names ?? []) {
-    for (const key of parseCombo(name)) keys.set(key.name, key)
-  }
-  return [...keys.values()]
-}
-
-/** Wheel notches: a fraction rounds away from zero, so 0.2 is one notch, not none. */
-export function notches (delta: number): number {
-  return delta === 0 ? 0 : Math.sign(delta) * Math.ceil(Math.abs(delta))
-}
 
 export interface BatchPlanOptions {
   limits?: Limits
@@ -177,13 +165,13 @@ export function planAction (action: UnifiedAction, scaler: Scaler, context: Plan
   }
   switch (action.action) {
     case 'move_mouse':
-      return { kind: 'move_mouse', to: scaler.toReal(action.coordinates as XY), hold: resolveKeys(action.hold_keys), screenshot }
+      return { kind: 'move_mouse', to: scaler.toReal(action.coordinates), hold: resolveKeys(action.hold_keys), screenshot }
     case 'click_mouse':
       return planClick(action, scaler)
     case 'drag_mouse':
       return {
         kind: 'drag_mouse',
-        path: action.path.map((point, i) => scaler.toReal(point as XY, `path[${i}]`)),
+        path: action.path.map((point, i) => scaler.toReal(point, `path[${i}]`)),
         hold: resolveKeys(action.hold_keys),
         screenshot,
       }
@@ -191,7 +179,7 @@ export function planAction (action: UnifiedAction, scaler: Scaler, context: Plan
       const dx = notches(action.delta_x ?? 0)
       const dy = notches(action.delta_y ?? 0)
       if (dx === 0 && dy === 0) throw new InvalidAction('at least one of delta_x or delta_y must be non-zero')
-      const at = action.coordinates ? scaler.toReal(action.coordinates as XY) : undefined
+      const at = action.coordinates ? scaler.toReal(action.coordinates) : undefined
       return { kind: 'scroll', ...(at && { at }), dx, dy, hold: resolveKeys(action.hold_keys), screenshot }
     }
     case 'press_key': {
@@ -213,7 +201,7 @@ export function planAction (action: UnifiedAction, scaler: Scaler, context: Plan
     case 'wait':
       return { kind: 'wait', durationMs: Math.round(action.duration * 1000), screenshot }
     case 'take_screenshot': {
-      const region = action.region ? scaler.regionToReal(action.region as [number, number, number, number]) : undefined
+      const region = action.region ? scaler.regionToReal(action.region) : undefined
       return { kind: 'take_screenshot', ...(region && { region }), screenshot: true }
     }
     case 'get_cursor_position':
@@ -249,10 +237,7 @@ export function planAction (action: UnifiedAction, scaler: Scaler, context: Plan
     }
     case 'element_action':
       return planElementAction(action, context.accessibility, context.snapshotBefore === true, scaler.real)
-    default: {
-      const unhandled: never = action
-      throw new InvalidAction(`unhandled action ${JSON.stringify(unhandled)}`)
-    }
+    default: return unreachable(action, 'action')
   }
 }
 
@@ -263,7 +248,7 @@ function planClick (action: ActionOf<'click_mouse'>, scaler: Scaler): Plan {
   if (clickType !== 'click' && count !== 1) {
     throw new InvalidAction("num_clicks should only be set for click_type='click'")
   }
-  const at = action.coordinates ? scaler.toReal(action.coordinates as XY) : undefined
+  const at = action.coordinates ? scaler.toReal(action.coordinates) : undefined
   return {
     kind: 'click_mouse',
     button: action.button,

@@ -8,13 +8,15 @@ import type { ElementOutcome } from '../actions/response.ts'
 import { serializeCompact } from '../accessibility/compact.ts'
 import type { CupEnvelope } from '../accessibility/schema.ts'
 import type { Accessibility } from '../accessibility/service.ts'
-import type { Driver, Point, Size, WindowControl, WindowState } from '../driver.ts'
+import type { Driver, WindowControl, WindowState } from '../driver.ts'
+import type { Point, Size } from '../geometry.ts'
 import { UnsupportedAction } from '../errors.ts'
 import type { KeyInfo } from '../keys/index.ts'
 import type { Plan } from './plan.ts'
 import { sleep, throwIfAborted } from './sleep.ts'
-import { runElementAction } from './elements.ts'
+import { runElementAction } from './element-run.ts'
 import { launchAndWait, reread, selectWindow } from './windows.ts'
+import { unreachable } from '../unreachable.ts'
 
 export interface RunContext {
   driver: Driver
@@ -162,10 +164,7 @@ export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutc
       })
       return { output, wantsScreenshot: false, element }
     }
-    default: {
-      const unhandled: never = plan
-      throw new Error(`unhandled plan ${JSON.stringify(unhandled)}`)
-    }
+    default: return unreachable(plan, 'plan')
   }
 }
 

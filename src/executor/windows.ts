@@ -4,7 +4,8 @@
  * application's window has appeared. The driver only lists, activates, moves and spawns.
  */
 import type { ActionOf, WindowInfo, WindowSelector } from '../actions/index.ts'
-import type { LaunchedApp, Rect, WindowControl, WindowState } from '../driver.ts'
+import type { LaunchedApp, WindowControl, WindowState } from '../driver.ts'
+import type { Rect } from '../geometry.ts'
 import { AppLaunchFailed, AppLaunchTimeout, InvalidAction, PointOutOfBounds, WindowNotFound } from '../errors.ts'
 import type { Scaler } from '../scaling.ts'
 import { sleep } from './sleep.ts'

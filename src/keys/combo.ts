@@ -24,6 +24,18 @@ export function parseCombo (combo: string, options: ComboOptions = {}): KeyInfo[
   return names.flatMap((name) => options.splitOnSpace && /\s/.test(name) ? splitSpaces(name, combo) : [resolve(name, combo)])
 }
 
+/**
+ * The keys of a list of names, each of which may itself be a combo such as "ctrl+shift+t";
+ * a key named twice is pressed once.
+ */
+export function resolveKeys (names: readonly string[] | undefined): KeyInfo[] {
+  const keys = new Map<string, KeyInfo>()
+  for (const name of names ?? []) {
+    for (const key of parseCombo(name)) keys.set(key.name, key)
+  }
+  return [...keys.values()]
+}
+
 /** The trimmed names between '+' signs, with each pair of empty parts read as the plus key. */
 function splitPlus (combo: string): string[] {
   const parts = combo.split('+').map((part) => part.trim())

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream'
 import pino from 'pino'
 import { buildApp, type AppOptions } from '../../src/app.ts'
 import { loggerOptions } from '../../src/logger.ts'
+import { fakeAccessibility } from '../../drivers/fake/fake-accessibility.ts'
 import { FakeDriver, type FakeDriverOptions } from '../../drivers/fake/fake-driver.ts'
 
 interface TestContext { teardown: (fn: () => unknown) => void }
@@ -30,7 +31,7 @@ export async function build (t: TestContext, options: BuildOptions = {}) {
   })
   const logger = pino(loggerOptions(options.logLevel ?? 'info'), stream)
   const { fake: _fake, logLevel: _level, ...appOptions } = options
-  const app = await buildApp({ ...appOptions, driver, logger })
+  const app = await buildApp({ accessibility: fakeAccessibility(), ...appOptions, driver, logger })
   t.teardown(() => app.close())
   await app.ready()
   return { app, driver, logs, lines }

@@ -1,91 +1,25 @@
 /**
- * What the accessibility actions mean above AT-SPI, once: which element an id names (or why
- * it names none: a 409 that says to take a new snapshot), whether the element can take the
- * verb at all (checked while planning, from the snapshot), and carrying it out — the element
- * read again, the ways src/accessibility/strategy.ts lists tried in order, real input run as
- * ordinary plans at the element's centre.
+ * Carrying out an accessibility action: the element read again, the ways
+ * src/accessibility/strategy.ts lists tried in order, real input run as ordinary plans at the
+ * element's centre (so it is held, released and serialised like any other input).
  */
-import type { ActionOf } from '../actions/index.ts'
 import type { Accessibility } from '../accessibility/service.ts'
 import type { ElementRecord } from '../accessibility/normalize.ts'
-import type { CupAction } from '../accessibility/schema.ts'
 import { ElementGone, type LiveElement } from '../accessibility/source.ts'
-import {
-  alreadyDone, attempts, hasValue, numeric, takesText, type Attempt, type ElementFacts, type InputStep, type VerbParams,
-} from '../accessibility/strategy.ts'
-import type { Point, Rect, Size } from '../driver.ts'
-import { DriverFailure, InvalidAction, StaleElement, UnsupportedAction } from '../errors.ts'
-import { resolveKeys } from './plan.ts'
-
-export const NEW_SNAPSHOT = 'take a new snapshot (GET /accessibility or get_accessibility_tree) and use its ids'
-
-export interface ElementPlan {
-  kind: 'element_action'
-  element: string
-  verb: CupAction
-  params: VerbParams
-  /** The element as the snapshot recorded it; undefined when an earlier action of the batch takes the snapshot it names. */
-  record?: ElementRecord | undefined
-  screenshot: boolean
-}
+import { alreadyDone, attempts, type Attempt, type ElementFacts, type InputStep } from '../accessibility/strategy.ts'
+import type { Point, Size } from '../geometry.ts'
+import { DriverFailure, StaleElement, UnsupportedAction } from '../errors.ts'
+import { resolveKeys, type KeyInfo } from '../keys/index.ts'
+import { unreachable } from '../unreachable.ts'
+import { checkFeasible, describe, NEW_SNAPSHOT, resolveElement, type ElementPlan } from './element-plan.ts'
 
 /** An element action's real input, as the plans run.ts carries out (real pixels). */
 export type InputPlan =
   | { kind: 'click_mouse', button: 'left' | 'right', clickType: 'down' | 'up' | 'click', at: Point, count: number, hold: [], screenshot: false }
-  | { kind: 'press_key', keys: ReturnType<typeof resolveKeys>, pressType: 'press', screenshot: false }
+  | { kind: 'press_key', keys: KeyInfo[], pressType: 'press', screenshot: false }
   | { kind: 'type_text', text: string, hold: [], screenshot: false }
   | { kind: 'scroll', at: Point, dx: number, dy: number, hold: [], screenshot: false }
   | { kind: 'wait', durationMs: number, screenshot: false }
-
-const describe = (id: string, record: ElementRecord) => `${id} (${record.role}${record.name ? ` ${JSON.stringify(record.name)}` : ''})`
-
-const toRect = (bounds: ElementRecord['bounds']): Rect | null => bounds ? { x: bounds.x, y: bounds.y, width: bounds.w, height: bounds.h } : null
-
-/** The element an id of the last snapshot names; a 409 naming the way out when it names none. */
-export function resolveElement (accessibility: Accessibility, id: string): ElementRecord {
-  const record = accessibility.lookup(id)
-  if (record) return record
-  const current = accessibility.snapshots.current
-  if (!current) throw new StaleElement(`element ${id}: no accessibility snapshot has been taken yet; ${NEW_SNAPSHOT}`)
-  const size = current.elements.size
-  throw new StaleElement(`element ${id} is not in the last accessibility snapshot (${size ? `its ids are e0..e${size - 1}` : 'it has no elements'}); ${NEW_SNAPSHOT}`)
-}
-
-export function planElementAction (action: ActionOf<'element_action'>, accessibility: Accessibility | undefined,
-  snapshotBefore: boolean, screen: Size): ElementPlan {
-  const { verb, value, direction } = action
-  const takesValue = verb === 'type' || verb === 'setvalue'
-  if (takesValue && value === undefined) throw new InvalidAction(`element_action '${verb}' needs value: the text to put in`)
-  if (!takesValue && value !== undefined) throw new InvalidAction(`value is only for the verbs 'type' and 'setvalue' (got verb '${verb}')`)
-  if (verb === 'scroll' && direction === undefined) throw new InvalidAction("element_action 'scroll' needs direction: 'up', 'down', 'left' or 'right'")
-  if (verb !== 'scroll' && direction !== undefined) throw new InvalidAction(`direction is only for the verb 'scroll' (got verb '${verb}')`)
-  if (!accessibility) throw new UnsupportedAction('element_action needs the accessibility tree, and this server has none')
-  const unavailable = accessibility.unavailable()
-  if (unavailable) throw new UnsupportedAction(unavailable)
-  const params: VerbParams = { value, direction }
-  const plan: ElementPlan = { kind: 'element_action', element: action.element, verb, params, screenshot: action.screenshot === true }
-  if (snapshotBefore) return plan
-  const record = resolveElement(accessibility, action.element)
-  checkFeasible(action.element, record, verb, params, screen)
-  return { ...plan, record }
-}
-
-/** Refuses, before any input, a verb the element cannot take in any way. */
-export function checkFeasible (id: string, record: ElementRecord, verb: CupAction, params: VerbParams, screen: Size): void {
-  const facts: ElementFacts = { role: record.role, actions: record.actions, interfaces: record.interfaces, states: record.states, bounds: toRect(record.bounds) }
-  const what = describe(id, record)
-  if (verb === 'type' && !takesText(facts)) throw new UnsupportedAction(`element ${what} takes no text: type needs an editable text element`)
-  if (verb === 'setvalue') {
-    if (!takesText(facts) && !hasValue(facts)) throw new UnsupportedAction(`element ${what} takes no value: setvalue needs a range (Value) or an editable text element`)
-    if (!takesText(facts) && numeric(params.value ?? '') === undefined) {
-      throw new InvalidAction(`setvalue on ${what} needs a number for its range, got ${JSON.stringify(params.value)}`)
-    }
-  }
-  if (alreadyDone(verb, facts)) return
-  if (attempts(verb, facts, params, screen).length === 0) {
-    throw new UnsupportedAction(`element ${what} offers no way to ${verb}: no accessibility action or interface for it, and no bounds on the screen to act at`)
-  }
-}
 
 export interface ElementRunContext {
   accessibility: Accessibility
@@ -169,10 +103,7 @@ function label (way: Exclude<Attempt, { via: 'input' }>): string {
     case 'step_value': return 'Value.CurrentValue'
     case 'set_text': return 'EditableText.SetTextContents'
     case 'select': return "Selection.SelectChild on the parent"
-    default: {
-      const never: never = way
-      throw new Error(`unknown way ${JSON.stringify(never)}`)
-    }
+    default: return unreachable(way, 'way')
   }
 }
 
@@ -193,10 +124,7 @@ async function accessibly (way: Exclude<Attempt, { via: 'input' }>, record: Elem
     }
     case 'set_text': return [await control.setText(record.ref, way.text), `EditableText.SetTextContents (${[...way.text].length} characters)`]
     case 'select': return [await control.select(record.ref), 'by Selection.SelectChild on its parent']
-    default: {
-      const never: never = way
-      throw new Error(`unknown way ${JSON.stringify(never)}`)
-    }
+    default: return unreachable(way, 'way')
   }
 }
 
@@ -213,10 +141,7 @@ export function inputPlans (step: InputStep, at: Point): InputPlan[] {
     case 'keys': return [{ kind: 'press_key', keys: resolveKeys(step.keys), pressType: 'press', screenshot: false }]
     case 'text': return [{ kind: 'type_text', text: step.text, ...none }]
     case 'wheel': return [{ kind: 'scroll', at, dx: step.dx, dy: step.dy, ...none }]
-    default: {
-      const never: never = step
-      throw new Error(`unknown input step ${JSON.stringify(never)}`)
-    }
+    default: return unreachable(step, 'input step')
   }
 }
 
@@ -228,10 +153,7 @@ function describeInput (way: Extract<Attempt, { via: 'input' }>, where: (point: 
       case 'keys': return step.keys.join(', ')
       case 'text': return `${[...step.text].length} characters typed`
       case 'wheel': return `${Math.abs(step.dx || step.dy)} wheel notches ${step.dy > 0 ? 'down' : step.dy < 0 ? 'up' : step.dx > 0 ? 'right' : 'left'}`
-      default: {
-        const never: never = step
-        throw new Error(`unknown input step ${JSON.stringify(never)}`)
-      }
+      default: return unreachable(step, 'input step')
     }
   })
   return `real input at ${where(way.at)}${way.focus ? ' after Component.GrabFocus' : ''}: ${words.join(', ')}`
