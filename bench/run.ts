@@ -177,7 +177,7 @@ async function accessibilitySnapshots (port: number, display: string) {
     await waitFor(async () => {
       const response = await http.get('/accessibility')
       return response.status === 200 && response.body.includes('"name":"Save"') ? true : undefined
-    }, 30_000, "Chromium's test page in the tree")
+    }, 60_000, "Chromium's test page in the tree")
     const readyMs = Math.round(performance.now() - started)
     const samples: number[] = []
     let nodes = 0

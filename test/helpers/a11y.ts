@@ -86,7 +86,7 @@ export function startGtkForm (t: TestContext, display: string, env: Record<strin
 }
 
 /** GETs /accessibility until `ready` accepts the envelope (applications build their trees after their windows). */
-export async function waitForTree (app: Awaited<ReturnType<typeof buildApp>>, query: string, ready: (envelope: CupEnvelope) => boolean, timeoutMs = 20_000) {
+export async function waitForTree (app: Awaited<ReturnType<typeof buildApp>>, query: string, ready: (envelope: CupEnvelope) => boolean, timeoutMs = 45_000) {
   const deadline = Date.now() + timeoutMs
   let last: unknown
   for (;;) {
