@@ -45,12 +45,11 @@ const echo: Adapter<Input, { asked: string }, { v?: string, grid?: boolean }> = 
     { name: 'v2', description: 'Adds look and keys.', schema: V2 },
     { name: 'v1', description: 'Taps only.', schema: V1 },
   ],
-  defaultVersion: 'v2',
   query: Type.Object({
     v: Type.Optional(Type.Union([Type.Literal('v1'), Type.Literal('v2')])),
     grid: Type.Optional(Type.Boolean()),
   }),
-  version: (query) => query.v ?? 'v2',
+  version: (query) => query.v,
   space: ({ query }) => query.grid ? { size: { width: 100, height: 100 }, name: 'the 100x100 echo grid' } : undefined,
   translate (input, context) {
     if (input.action === 'look') return { actions: [{ action: 'take_screenshot' }], screenshot: false, meta: { asked: 'look' } }
