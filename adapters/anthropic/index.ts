@@ -1,8 +1,6 @@
 /** Claude's `computer` tool (computer_20241022, computer_20250124, computer_20251124). */
 import type { Adapter } from '../../src/adapter.ts'
-import { AnthropicComputer20241022 } from './computer_20241022.ts'
-import { AnthropicComputer20250124 } from './computer_20250124.ts'
-import { AnthropicComputer20251124 } from './computer_20251124.ts'
+import { AnthropicComputer20241022, AnthropicComputer20250124, AnthropicComputer20251124 } from './versions.ts'
 import { AnthropicOwnQuery, type AnthropicQuery } from './query.ts'
 import { AnthropicToolResult } from './result.ts'
 import { toNativeResult } from './to-native-result.ts'
