@@ -9,6 +9,7 @@ import type { Adapter } from '../src/adapter.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import { InvalidNativePayload } from '../src/errors.ts'
 import { build, post } from './helpers/build.ts'
+import { pngSize } from './helpers/adapter-cases.ts'
 
 const V1 = Type.Object({
   action: Type.Literal('tap'),
@@ -28,12 +29,6 @@ const Result = Type.Object({
   cursor: Type.Union([Type.Tuple([Type.Integer(), Type.Integer()]), Type.Null()]),
   failed: Type.Union([Type.Integer(), Type.Null()]),
 }, { $id: 'EchoResult', title: 'EchoResult' })
-
-/** Width and height from a PNG's IHDR chunk. */
-function pngSize (base64: string) {
-  const png = Buffer.from(base64, 'base64')
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
-}
 
 interface Input { action: 'tap' | 'look', at?: [number, number], key?: string }
 
