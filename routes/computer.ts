@@ -9,7 +9,7 @@ import type { FastifyReply } from 'fastify'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import { ActionQuery, type ActionQuery as ActionQueryType } from '../src/schemas/action-query.ts'
 import { BatchFailure, ErrorBody } from '../src/schemas/error-body.ts'
-import { errorBody, RETRY_AFTER_SECONDS } from '../src/error-handler.ts'
+import { errorBody, replyFailure } from '../src/error-handler.ts'
 import { strictTextBodies } from '../src/text-bodies.ts'
 import { runOptions } from './run-options.ts'
 
@@ -59,8 +59,8 @@ export const computerRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const body = errorBody(outcome.error)
     const { failedIndex } = outcome
     const kind = request.body.actions[failedIndex!]!.action
-    if (body.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS))
-    return reply.code(body.statusCode).send({
+    replyFailure(reply, body, outcome.error)
+    return reply.send({
       ...body,
       message: `actions[${failedIndex}] (${kind}): ${body.message}`,
       results: outcome.results,

@@ -4,17 +4,21 @@ import type { RunOptions } from '../src/executor/executor.ts'
 import type { ActionQuery } from '../src/schemas/action-query.ts'
 import { clientSpace } from '../src/scaling.ts'
 
+/** Aborted when the client goes away: the response's 'close' before it finished. */
+export function clientGone (reply: FastifyReply): AbortSignal {
+  const controller = new AbortController()
+  reply.raw.once('close', () => { if (!reply.raw.writableFinished) controller.abort() })
+  return controller.signal
+}
+
 /** `indexed`: the request is a batch, so a refusal names the action at fault. */
 export function runOptions (query: ActionQuery, reply: FastifyReply, indexed = false): RunOptions {
   const { limits } = reply.server.actionSchemas
   const client = clientSpace(query, limits)
-  // The response's 'close' before it finished means the client went away: stop, release.
-  const controller = new AbortController()
-  reply.raw.once('close', () => { if (!reply.raw.writableFinished) controller.abort() })
   return {
     ...(client && { client }),
     screenshot: query.screenshot === true,
-    signal: controller.signal,
+    signal: clientGone(reply),
     limits,
     indexed,
   }

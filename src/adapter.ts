@@ -2,7 +2,7 @@
  * The adapter contract (SPEC §4). An adapter turns one model's native tool call into unified
  * actions and renders the outcome as the tool result that model expects. It is pure: it never
  * touches the driver, the clock or the network, so it is tested table-driven on recorded
- * payloads. The routes (routes/adapters.ts) validate, translate, execute and render.
+ * payloads. The pipeline (src/adapter-pipeline.ts) validates, translates, executes and renders.
  */
 import type { TObject, TSchema } from '@sinclair/typebox'
 import type { UnifiedAction } from './actions/index.ts'
@@ -45,6 +45,29 @@ export interface Translation<Meta = unknown> {
   meta: Meta
 }
 
+/**
+ * The actions one native call produced: `actions.slice(first, first + count)`. Adapters whose
+ * payload holds several calls keep one per call (in their meta), so every result can say what
+ * became of each call by the one rule of `callStatus`.
+ */
+export interface CallSpan {
+  first: number
+  count: number
+}
+
+/**
+ * What became of a native call: `ran`; `failed` (its action failed); `not_run` (an earlier
+ * call's failed); `refused` (the batch was refused while planning, so nothing ran).
+ */
+export type CallStatus = 'ran' | 'failed' | 'not_run' | 'refused'
+
+export function callStatus ({ first, count }: CallSpan, { error, failedIndex }: AdapterOutcome): CallStatus {
+  if (!error) return 'ran'
+  if (failedIndex === null) return 'refused'
+  if (count > 0 && failedIndex >= first && failedIndex < first + count) return 'failed'
+  return first + count <= failedIndex ? 'ran' : 'not_run'
+}
+
 export interface AdapterOutcome {
   /** One response per action run (coordinates in the adapter's space). */
   results: ActionResponse[]
@@ -66,9 +89,8 @@ export interface Adapter<Input = any, Meta = any, Query extends Record<string, u
   description: string
   /** The coordinates a payload carries, in words for GET /adapters (e.g. "0–999 grid"). */
   coordinates: string
-  /** Newest first is customary; `defaultVersion` names the one used when the query names none. */
+  /** The first is the default, used when the query names none (newest first is customary). */
   versions: AdapterVersion[]
-  defaultVersion: string
   /**
    * The media types a payload may come in, for OpenAPI (default JSON alone). Models that write
    * text (UI-TARS, Qwen) also take it raw as text/plain, which Fastify hands over as a string.
@@ -83,8 +105,8 @@ export interface Adapter<Input = any, Meta = any, Query extends Record<string, u
    * null for an absent optional field, as Python tool wrappers do). Pure; no translation here.
    */
   prepare?: (payload: unknown) => unknown
-  /** The version a request speaks, from its query. */
-  version: (query: Query) => string
+  /** The version a request's query names, if the adapter has a parameter for it; default the first listed. */
+  version?: (query: Query) => string | undefined
   /**
    * The space the translated coordinates live in. Undefined: the client's display
    * (display_width_px/display_height_px, else the real screen), which screenshots are scaled to.

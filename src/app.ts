@@ -27,7 +27,8 @@ import { createValidatorCompiler, formatValidationErrors } from './validation.ts
 import type { Adapter } from './adapter.ts'
 import { AdapterInfo, AdapterList, TranslateResponse } from './schemas/adapter-responses.ts'
 import { ADAPTERS } from '../adapters/index.ts'
-import { adapterQuerySchema, adapterRoutes } from '../routes/adapters.ts'
+import { adapterRoutes } from '../routes/adapters.ts'
+import { adapterPipeline, adapterQuerySchema } from './adapter-pipeline.ts'
 import { computerRoutes } from '../routes/computer.ts'
 import { healthRoutes } from '../routes/health.ts'
 import { accessibilityRoutes } from '../routes/accessibility.ts'
@@ -165,7 +166,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes)
   await app.register(computerRoutes)
-  await app.register(adapterRoutes, { adapters, compile: validatorCompiler })
+  const pipelines = adapters.map((adapter) => adapterPipeline(adapter, {
+    executor, limits, compile: (schema) => validatorCompiler({ schema, httpPart: 'body' }),
+  }))
+  await app.register(adapterRoutes, { pipelines, compile: validatorCompiler })
   await app.register(accessibilityRoutes)
 
   app.addHook('onReady', async () => { await options.driver.start() })

@@ -39,13 +39,21 @@ export function errorBody (error: Error): ErrorBody {
   }
 }
 
+/**
+ * A failure's status, Retry-After and log line, the same whichever route answers it (the error
+ * handler, a failed batch, an adapter's native result): a 5xx is logged at error with `cause`.
+ */
+export function replyFailure (reply: FastifyReply, body: ErrorBody, cause: unknown): void {
+  if (body.statusCode >= 500) reply.log.error({ err: cause }, body.message)
+  else reply.log.info({ code: body.code, message: body.message }, 'request refused')
+  if (body.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+  reply.code(body.statusCode)
+}
+
 export function installErrorHandler (app: FastifyInstance, bodyLimit: number): void {
-  app.setErrorHandler(function (caught: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-    const error = fromFastify(caught, bodyLimit)
-    const body = errorBody(error)
-    if (body.statusCode >= 500) request.log.error({ err: caught }, body.message)
-    else request.log.info({ code: body.code, message: body.message }, 'request refused')
-    if (body.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS))
-    return reply.code(body.statusCode).send(body)
+  app.setErrorHandler(function (caught: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+    const body = errorBody(fromFastify(caught, bodyLimit))
+    replyFailure(reply, body, caught)
+    return reply.send(body)
   })
 }

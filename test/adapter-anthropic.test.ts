@@ -3,13 +3,13 @@
  * naming its source): every action of every version → unified actions through the translate
  * route; outcomes → tool_result blocks over the fake driver; and every refusal, whole.
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { anthropicAdapter } from '../adapters/anthropic/index.ts'
 import { ACTIONS_20241022 } from '../adapters/anthropic/computer_20241022.ts'
 import { ACTIONS_20250124 } from '../adapters/anthropic/computer_20250124.ts'
 import { ACTIONS_20251124 } from '../adapters/anthropic/computer_20251124.ts'
 import { build, post } from './helpers/build.ts'
+import { fixture as adapterFixture } from './helpers/adapter-cases.ts'
 
 interface TranslateCase {
   source: string
@@ -29,8 +29,7 @@ interface ErrorCase {
   response: unknown
 }
 
-const fixture = <T>(name: string): T =>
-  JSON.parse(readFileSync(new URL(`./fixtures/anthropic/${name}`, import.meta.url), 'utf8')) as T
+const fixture = <T>(name: string): T => adapterFixture<T>('anthropic', name)
 
 const VERSIONS = {
   computer_20241022: ACTIONS_20241022,

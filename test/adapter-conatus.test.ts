@@ -3,26 +3,17 @@
  * route, whole bodies, from test/fixtures/conatus), outcomes → the tool result (execute route
  * over the fake driver), and every refusal with its whole body.
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { conatusAdapter } from '../adapters/conatus/index.ts'
 import { build, post } from './helpers/build.ts'
+import { type Refusal, badRequest, fixture, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
 interface Case { name: string, source: string, payload: { type?: string }, actions: unknown[], meta?: unknown }
-const { cases } = JSON.parse(readFileSync(new URL('./fixtures/conatus/translate.json', import.meta.url), 'utf8')) as { cases: Case[] }
-
-/** Width and height from a PNG's IHDR chunk, after checking the signature. */
-function pngSize (base64: string) {
-  const png = Buffer.from(base64, 'base64')
-  if (png.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG')
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
-}
+const { cases } = fixture<{ cases: Case[] }>('conatus', 'translate.json')
 
 /** The body with the screenshot replaced by its PNG size, so whole bodies can be compared. */
 const withImageSize = (body: { screenshot: string | null }) =>
   ({ ...body, screenshot: body.screenshot === null ? null : pngSize(body.screenshot) })
-
-const badRequest = (code: string, message: string) => ({ statusCode: 400, code, error: 'Bad Request', message })
 
 const ACTION_LIST = 'left_mouse_down, left_mouse_up, left_mouse_click, left_mouse_double_click, left_mouse_triple_click, middle_click, right_click, back_click, forward_click, drag, keypress, keypress_hold, move, screenshot, scroll, type, wait'
 
@@ -59,7 +50,7 @@ t.test('translate: the display space is the client\'s; a bare action\'s call_id 
   })
 })
 
-const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof badRequest> }> = [
+const refusals: Refusal[] = [
   {
     name: 'stringified arguments that are not JSON are quoted',
     payload: { name: 'computer', returned_arguments: '{"type": "left_mouse_click", "xy": [1, 2', call_id: 'call_1' },
@@ -169,14 +160,7 @@ const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof 
 
 t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
   const { app, driver } = await build(t, { adapters: [conatusAdapter] })
-  for (const r of refusals) {
-    for (const url of ['/computer/conatus/translate', '/computer/conatus']) {
-      const { status, body } = await post(app, url, r.payload)
-      t.equal(status, 400, `${r.name} (${url})`)
-      t.strictSame(body, r.body, `${r.name} (${url})`)
-    }
-  }
-  t.strictSame(driver.calls, [])
+  await refusedOnBothRoutes(t, app, driver, 'conatus', refusals)
 })
 
 t.test('execute: a click answers with the tool result and a screenshot', async (t) => {

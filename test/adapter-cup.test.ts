@@ -4,17 +4,15 @@
  * driver; element verbs on the recorded Chromium page and GTK form), and every refusal with
  * its whole body — ids that no longer resolve above all.
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { cupAdapter } from '../adapters/cup/index.ts'
 import type { CupNode } from '../src/accessibility/schema.ts'
 import { flatten, recordedSource } from './helpers/a11y.ts'
 import { build, post } from './helpers/build.ts'
+import { type Refusal, badRequest, fixture, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
 interface Case { name: string, source: string, payload: unknown, actions: unknown[], steps: unknown[], batch?: boolean }
-const { cases } = JSON.parse(readFileSync(new URL('./fixtures/cup/translate.json', import.meta.url), 'utf8')) as { cases: Case[] }
-
-const badRequest = (code: string, message: string) => ({ statusCode: 400, code, error: 'Bad Request', message })
+const { cases } = fixture<{ cases: Case[] }>('cup', 'translate.json')
 
 const ACTION_LIST = 'press_keys, press, wait, click, collapse, decrement, dismiss, doubleclick, expand, focus, increment, longpress, rightclick, scroll, select, setvalue, toggle, type'
 
@@ -50,7 +48,7 @@ t.test('translate: recorded CUP specs become unified actions', async (t) => {
   t.strictSame(driver.calls, [], 'translating runs nothing')
 })
 
-const refusals: Array<{ name: string, payload: unknown, url?: string, body: ReturnType<typeof badRequest> & { failed_index?: number } }> = [
+const refusals: Refusal[] = [
   {
     name: 'an element verb without element_id (python-sdk tests/test_batch.py)',
     payload: { action: 'click' },
@@ -126,14 +124,7 @@ const refusals: Array<{ name: string, payload: unknown, url?: string, body: Retu
 
 t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
   const { app, driver } = await build(t, { adapters: [cupAdapter] })
-  for (const r of refusals) {
-    for (const url of ['/computer/cup/translate', '/computer/cup']) {
-      const { status, body } = await post(app, url + (r.url ?? ''), r.payload)
-      t.equal(status, 400, `${r.name} (${url})`)
-      t.strictSame(body, r.body, `${r.name} (${url})`)
-    }
-  }
-  t.strictSame(driver.calls, [])
+  await refusedOnBothRoutes(t, app, driver, 'cup', refusals)
 })
 
 t.test('execute: one press_keys answers one ActionResult', async (t) => {

@@ -8,16 +8,10 @@ import t from 'tap'
 import { geminiAdapter } from '../adapters/gemini/index.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import { build, post } from './helpers/build.ts'
+import { pngSize } from './helpers/adapter-cases.ts'
 
 const FIXTURES = JSON.parse(readFileSync(new URL('./fixtures/gemini/function-calls.json', import.meta.url), 'utf8'))
 const call = (name: string) => FIXTURES[name].call
-
-/** Width and height of a base64 PNG, after checking it is one. */
-function pngSize (base64: string) {
-  const png = Buffer.from(base64, 'base64')
-  if (png.subarray(1, 4).toString() !== 'PNG') throw new Error('not a PNG')
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
-}
 
 /** The body with each inline screenshot replaced by its size. */
 function withImageSizes (body: unknown): unknown {

@@ -3,28 +3,19 @@
  * bodies, from the recorded payloads in test/fixtures/hud), outcomes → HUD's step result
  * (execute route over the fake driver), and every refusal with its whole body.
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { hudAdapter } from '../adapters/hud/index.ts'
 import { build, post } from './helpers/build.ts'
+import { type Refusal, badRequest, fixture, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
 interface Case { name: string, source: string, payload: unknown, actions: unknown[], meta?: unknown }
-const { cases } = JSON.parse(readFileSync(new URL('./fixtures/hud/translate.json', import.meta.url), 'utf8')) as { cases: Case[] }
-
-/** Width and height from a PNG's IHDR chunk, after checking the signature. */
-function pngSize (base64: string) {
-  const png = Buffer.from(base64, 'base64')
-  if (png.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG')
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
-}
+const { cases } = fixture<{ cases: Case[] }>('hud', 'translate.json')
 
 /** The body with the screenshot replaced by its PNG size, so whole bodies can be compared. */
 function withImageSize (body: { observation: { screenshot: string | null } }) {
   const { screenshot } = body.observation
   return { ...body, observation: { ...body.observation, screenshot: screenshot === null ? null : pngSize(screenshot) } }
 }
-
-const badRequest = (code: string, message: string) => ({ statusCode: 400, code, error: 'Bad Request', message })
 
 t.test('translate: recorded CLA payloads become unified actions', async (t) => {
   const { app, driver } = await build(t, { adapters: [hudAdapter] })
@@ -59,7 +50,7 @@ t.test('translate: the display space is the client\'s, and ?screenshot=false is 
   })
 })
 
-const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof badRequest> & { failed_index?: number } }> = [
+const refusals: Refusal[] = [
   {
     name: 'custom action: no handler',
     // seed-001 CustomAction; HUD's own executors refuse it too.
@@ -155,14 +146,7 @@ const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof 
 
 t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
   const { app, driver } = await build(t, { adapters: [hudAdapter] })
-  for (const r of refusals) {
-    for (const url of ['/computer/hud/translate', '/computer/hud']) {
-      const { status, body } = await post(app, url, r.payload)
-      t.equal(status, 400, `${r.name} (${url})`)
-      t.strictSame(body, r.body, `${r.name} (${url})`)
-    }
-  }
-  t.strictSame(driver.calls, [])
+  await refusedOnBothRoutes(t, app, driver, 'hud', refusals)
 })
 
 t.test('execute: a click answers with HUD\'s step result and a screenshot', async (t) => {

@@ -4,11 +4,11 @@
  * route; outcomes → computer_call_output items over the fake driver; the safety-check hold;
  * and every refusal, whole.
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { openaiAdapter } from '../adapters/openai/index.ts'
 import { ACTION_TYPES } from '../adapters/openai/actions.ts'
 import { build, post } from './helpers/build.ts'
+import { fixture as adapterFixture } from './helpers/adapter-cases.ts'
 
 interface NativeAction { type: string }
 interface TranslateCase {
@@ -31,8 +31,7 @@ interface ErrorCase {
   response: unknown
 }
 
-const fixture = <T>(name: string): T =>
-  JSON.parse(readFileSync(new URL(`./fixtures/openai/${name}`, import.meta.url), 'utf8')) as T
+const fixture = <T>(name: string): T => adapterFixture<T>('openai', name)
 
 /** The call's own actions, in order, as the adapter reads them. */
 function nativeActions (body: TranslateCase['body']): NativeAction[] {

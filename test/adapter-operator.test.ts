@@ -4,24 +4,16 @@
  * outcomes → Operator's ToolResult (execute route over the fake driver, with its in-memory
  * windows for app), and every refusal with its whole body.
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { operatorAdapter } from '../adapters/operator/index.ts'
 import type { FakeWindow } from '../drivers/fake/fake-driver.ts'
 import { build, post } from './helpers/build.ts'
+import { type Refusal, badRequest, fixture, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
 interface Case { name: string, source: string, payload: unknown, actions: unknown[], meta: unknown, query?: string, display?: [number, number] }
-const { cases } = JSON.parse(readFileSync(new URL('./fixtures/operator/translate.json', import.meta.url), 'utf8')) as { cases: Case[] }
+const { cases } = fixture<{ cases: Case[] }>('operator', 'translate.json')
 
-const badRequest = (code: string, message: string) => ({ statusCode: 400, code, error: 'Bad Request', message })
 const invalid = (message: string) => badRequest('ERR_INVALID_PAYLOAD', message)
-
-/** Width and height from a PNG's IHDR chunk, after checking the signature. */
-function pngSize (base64: string) {
-  const png = Buffer.from(base64, 'base64')
-  if (png.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG')
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
-}
 
 const NOTHING = { cursor: null, screenshot: null, window: null, error: null }
 
@@ -60,7 +52,7 @@ t.test('translate: coordinates are the client\'s display; ?screenshot=true asks 
 
 const ACTIONS = '"click", "type", "scroll", "move", "drag", "shortcut", "wait", "open", "close", "app", "desktop"'
 
-const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof badRequest> }> = [
+const refusals: Refusal[] = [
   {
     name: 'desktop create (virtual desktops)',
     payload: { action: 'desktop', desktop_action: 'create' },
@@ -122,14 +114,7 @@ const refusals: Array<{ name: string, payload: unknown, body: ReturnType<typeof 
 
 t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
   const { app, driver } = await build(t, { adapters: [operatorAdapter] })
-  for (const r of refusals) {
-    for (const url of ['/computer/operator/translate', '/computer/operator']) {
-      const { status, body } = await post(app, url, r.payload)
-      t.equal(status, 400, `${r.name} (${url})`)
-      t.strictSame(body, r.body, `${r.name} (${url})`)
-    }
-  }
-  t.strictSame(driver.calls, [])
+  await refusedOnBothRoutes(t, app, driver, 'operator', refusals)
 })
 
 t.test('execute: a click answers the tool\'s words, with no screenshot unless asked', async (t) => {

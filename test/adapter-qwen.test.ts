@@ -9,6 +9,7 @@ import t from 'tap'
 import { qwenAdapter } from '../adapters/qwen/index.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import { build } from './helpers/build.ts'
+import { pngSize } from './helpers/adapter-cases.ts'
 
 const FIXTURES = JSON.parse(readFileSync(new URL('./fixtures/qwen/outputs.json', import.meta.url), 'utf8'))
 const args = (name: string) => FIXTURES[name].arguments
@@ -26,12 +27,6 @@ async function send (app: App, url: string, body: unknown) {
     headers: { 'content-type': plain ? 'text/plain' : 'application/json' },
   })
   return { status: response.statusCode, body: response.json() }
-}
-
-function pngSize (base64: string) {
-  const png = Buffer.from(base64, 'base64')
-  if (png.subarray(1, 4).toString() !== 'PNG') throw new Error('not a PNG')
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
 }
 
 /** The result with its screenshot replaced by the PNG's size. */

@@ -9,6 +9,7 @@ import type { Adapter } from '../src/adapter.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import { InvalidNativePayload } from '../src/errors.ts'
 import { build, post } from './helpers/build.ts'
+import { pngSize } from './helpers/adapter-cases.ts'
 
 const V1 = Type.Object({
   action: Type.Literal('tap'),
@@ -29,12 +30,6 @@ const Result = Type.Object({
   failed: Type.Union([Type.Integer(), Type.Null()]),
 }, { $id: 'EchoResult', title: 'EchoResult' })
 
-/** Width and height from a PNG's IHDR chunk. */
-function pngSize (base64: string) {
-  const png = Buffer.from(base64, 'base64')
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
-}
-
 interface Input { action: 'tap' | 'look', at?: [number, number], key?: string }
 
 const echo: Adapter<Input, { asked: string }, { v?: string, grid?: boolean }> = {
@@ -45,12 +40,11 @@ const echo: Adapter<Input, { asked: string }, { v?: string, grid?: boolean }> = 
     { name: 'v2', description: 'Adds look and keys.', schema: V2 },
     { name: 'v1', description: 'Taps only.', schema: V1 },
   ],
-  defaultVersion: 'v2',
   query: Type.Object({
     v: Type.Optional(Type.Union([Type.Literal('v1'), Type.Literal('v2')])),
     grid: Type.Optional(Type.Boolean()),
   }),
-  version: (query) => query.v ?? 'v2',
+  version: (query) => query.v,
   space: ({ query }) => query.grid ? { size: { width: 100, height: 100 }, name: 'the 100x100 echo grid' } : undefined,
   translate (input, context) {
     if (input.action === 'look') return { actions: [{ action: 'take_screenshot' }], screenshot: false, meta: { asked: 'look' } }

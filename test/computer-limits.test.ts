@@ -246,8 +246,6 @@ const raw: Adapter<{ actions: UnifiedAction[] }, null> = {
   description: 'Unified actions, as an adapter might translate them.',
   coordinates: 'the display',
   versions: [{ name: 'v1', description: 'Any list.', schema: Type.Object({ actions: Type.Array(Type.Any()) }, { $id: 'RawV1', title: 'RawV1' }) }],
-  defaultVersion: 'v1',
-  version: () => 'v1',
   translate: (input) => ({ actions: input.actions, screenshot: false, meta: null }),
   result: (outcome) => ({ said: outcome.error?.message ?? 'ok' }),
   resultSchema: Type.Object({ said: Type.String() }, { $id: 'RawResult', title: 'RawResult' }),

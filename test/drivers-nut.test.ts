@@ -13,7 +13,6 @@ driverConformance({
   name: 'nut',
   create: (display) => new NutDriver({ display }),
   order: 'bgra',
-  moves: 1000,
   deadDisplay: async (t, dead) => { t.equal(dead.pid, undefined, 'no worker was started') },
   beforeClose: async (_t, other) => {
     await other.prepare()

@@ -19,7 +19,6 @@ const { driver, display } = driverConformance({
   name: 'xdotool',
   create: (display) => new XdotoolDriver({ display }),
   order: 'rgba',
-  moves: 200,
   moreWheel: [[1, 1, '5 7']],
 })
 

@@ -3,13 +3,10 @@
  * clicks take an optional coordinate and held keys (`text`), `left_click_drag` starts at
  * `start_coordinate`, and it adds left_mouse_down/up, scroll, hold_key, wait and triple_click.
  */
-import { Type, type Static } from '@sinclair/typebox'
 import { StringEnum } from '../../src/actions/common.ts'
-import { actionRules, type ActionTable, type VersionActions } from './action-rules.ts'
-import { V20251124 } from './computer_20251124.ts'
+import type { ActionTable, VersionActions } from './action-rules.ts'
 import { fieldProperties } from './fields-schema.ts'
 import { BUTTON, CLICK, DRAG, HOLD_KEY, SCROLL, WAIT } from './shared-rules.ts'
-import { versionBody } from './tool-use.ts'
 
 export const ACTIONS_20250124 = {
   key: { required: ['text'] },
@@ -34,15 +31,8 @@ const FIELDS_20250124 = ['coordinate', 'start_coordinate', 'text', 'scroll_direc
 
 export const V20250124: VersionActions = { version: 'computer_20250124', fields: FIELDS_20250124, actions: ACTIONS_20250124 }
 
-export const AnthropicComputer20250124Input = Type.Object({
+/** The version's input object: the action and the fields it has (its rules: ./versions.ts). */
+export const INPUT_20250124 = {
   action: StringEnum(Object.keys(ACTIONS_20250124) as Array<keyof typeof ACTIONS_20250124>, { description: 'The action to perform.' }),
   ...fieldProperties(FIELDS_20250124),
-}, {
-  additionalProperties: false,
-  title: 'AnthropicComputer20250124Input',
-  allOf: actionRules(V20250124, [V20251124]),
-})
-export type AnthropicComputer20250124Input = Static<typeof AnthropicComputer20250124Input>
-
-export const AnthropicComputer20250124 = versionBody('AnthropicComputer20250124',
-  'The computer_20250124 tool input, or the whole tool_use block carrying it.', AnthropicComputer20250124Input)
+}

@@ -2,12 +2,10 @@
  * `computer_20251124` (beta header computer-use-2025-11-24: Claude Opus 4.5 and later): the
  * 20250124 actions plus `zoom`, a view of one region of the screen.
  */
-import { Type, type Static } from '@sinclair/typebox'
 import { StringEnum } from '../../src/actions/common.ts'
-import { actionRules, type ActionTable, type VersionActions } from './action-rules.ts'
+import type { ActionTable, VersionActions } from './action-rules.ts'
 import { fieldProperties } from './fields-schema.ts'
 import { BUTTON, CLICK, DRAG, HOLD_KEY, SCROLL, WAIT } from './shared-rules.ts'
-import { versionBody } from './tool-use.ts'
 
 export const ACTIONS_20251124 = {
   key: { required: ['text'] },
@@ -33,15 +31,8 @@ const FIELDS_20251124 = ['coordinate', 'start_coordinate', 'text', 'scroll_direc
 
 export const V20251124: VersionActions = { version: 'computer_20251124', fields: FIELDS_20251124, actions: ACTIONS_20251124 }
 
-export const AnthropicComputer20251124Input = Type.Object({
+/** The version's input object: the action and the fields it has (its rules: ./versions.ts). */
+export const INPUT_20251124 = {
   action: StringEnum(Object.keys(ACTIONS_20251124) as Array<keyof typeof ACTIONS_20251124>, { description: 'The action to perform.' }),
   ...fieldProperties(FIELDS_20251124),
-}, {
-  additionalProperties: false,
-  title: 'AnthropicComputer20251124Input',
-  allOf: actionRules(V20251124, []),
-})
-export type AnthropicComputer20251124Input = Static<typeof AnthropicComputer20251124Input>
-
-export const AnthropicComputer20251124 = versionBody('AnthropicComputer20251124',
-  'The computer_20251124 tool input, or the whole tool_use block carrying it.', AnthropicComputer20251124Input)
+}

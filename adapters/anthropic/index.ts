@@ -1,9 +1,7 @@
 /** Claude's `computer` tool (computer_20241022, computer_20250124, computer_20251124). */
 import type { Adapter } from '../../src/adapter.ts'
-import { AnthropicComputer20241022 } from './computer_20241022.ts'
-import { AnthropicComputer20250124 } from './computer_20250124.ts'
-import { AnthropicComputer20251124 } from './computer_20251124.ts'
-import { AnthropicOwnQuery, NEWEST, type AnthropicQuery } from './query.ts'
+import { AnthropicComputer20241022, AnthropicComputer20250124, AnthropicComputer20251124 } from './versions.ts'
+import { AnthropicOwnQuery, type AnthropicQuery } from './query.ts'
 import { AnthropicToolResult } from './result.ts'
 import { toNativeResult } from './to-native-result.ts'
 import { toUnified, type AnthropicBody, type AnthropicMeta } from './to-unified.ts'
@@ -21,10 +19,9 @@ export const anthropicAdapter: Adapter<AnthropicBody, AnthropicMeta, AnthropicQu
     { name: 'computer_20250124', description: 'Claude Sonnet 3.7 to 4.5, Opus 4/4.1, Haiku 4.5 (beta computer-use-2025-01-24): clicks at a coordinate with held keys, drag from start_coordinate, scroll, hold_key, wait, triple_click, left_mouse_down/up.', schema: AnthropicComputer20250124 },
     { name: 'computer_20241022', description: 'Claude Sonnet 3.5 v2 (beta computer-use-2024-10-22): clicks and drags from where the pointer is.', schema: AnthropicComputer20241022 },
   ],
-  defaultVersion: NEWEST,
   query: AnthropicOwnQuery,
   prepare: withoutNulls,
-  version: (query) => query.tool_version ?? NEWEST,
+  version: (query) => query.tool_version,
   translate: toUnified,
   result: (outcome, _context, translation) => toNativeResult(outcome, translation),
   resultSchema: AnthropicToolResult,

@@ -8,7 +8,7 @@ import type { AdapterContext, Translation } from '../../src/adapter.ts'
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import { InvalidNativePayload } from '../../src/errors.ts'
 import { toRegion, toXY } from '../../src/geometry.ts'
-import type { AnthropicComputer20251124, AnthropicComputer20251124Input } from './computer_20251124.ts'
+import type { AnthropicComputer20251124, AnthropicComputer20251124Input } from './versions.ts'
 import type { AnthropicQuery } from './query.ts'
 
 /** Every version's body fits the newest one's type: older versions have fewer actions and fields. */

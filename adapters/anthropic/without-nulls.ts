@@ -7,6 +7,7 @@
  * null anywhere else is nothing the SDK sends, so it is left for validation to refuse rather
  * than read as a guess.
  */
+import { dropNulls, isPlainObject } from '../../src/drop-nulls.ts'
 
 // The fields the SDK types `| null`, per action (@anthropic-ai/sdk, BetaComputer*Input;
 // test/adapter-anthropic-sdk-types.test.ts checks this table against those types).
@@ -22,18 +23,15 @@ export const NULLABLE_FIELDS = {
 } as const satisfies Record<string, readonly string[]>
 
 export function withoutNulls (payload: unknown): unknown {
-  if (!isObject(payload)) return payload
-  if (payload.type === 'tool_use' && isObject(payload.input)) return { ...payload, input: dropNulls(payload.input) }
-  return dropNulls(payload)
+  if (!isPlainObject(payload)) return payload
+  if (payload.type === 'tool_use' && isPlainObject(payload.input)) return { ...payload, input: dropActionNulls(payload.input) }
+  return dropActionNulls(payload)
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-function dropNulls (input: Record<string, unknown>): Record<string, unknown> {
+function dropActionNulls (input: Record<string, unknown>): unknown {
   const action = input.action
   const nullable: readonly string[] = typeof action === 'string' && Object.hasOwn(NULLABLE_FIELDS, action)
     ? NULLABLE_FIELDS[action as keyof typeof NULLABLE_FIELDS]
     : []
-  return Object.fromEntries(Object.entries(input).filter(([field, value]) => value !== null || !nullable.includes(field)))
+  return dropNulls(input, nullable)
 }

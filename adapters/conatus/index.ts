@@ -16,8 +16,6 @@ export const conatusAdapter: Adapter<ConatusAction | ConatusToolCall, ConatusMet
     description: 'The CU* dataclasses of conatus.models.inputs_outputs.tool_calls, as safe_asdict() writes them.',
     schema: ConatusInput,
   }],
-  defaultVersion: 'cu_action',
-  version: () => 'cu_action',
   // A computer-use loop shows the model the screen after each action, unless the client declines.
   translate: (input, context) => toUnified(unwrap(input), context.query.screenshot !== false),
   result: (outcome, _context, translation) => toNativeResult(outcome, translation),

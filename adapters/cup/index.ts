@@ -5,7 +5,7 @@ import { CupActionResult, CupResult } from './action-result.ts'
 import { CupBatchInput, type CupInput } from './action-spec.ts'
 import { toNativeResult } from './to-native-result.ts'
 import { toUnified, type CupMeta } from './to-unified.ts'
-import { withoutNulls } from './without-nulls.ts'
+import { dropNulls } from '../../src/drop-nulls.ts'
 
 export const cupAdapter: Adapter<CupInput, CupMeta, ActionQuery> = {
   name: 'cup',
@@ -24,10 +24,10 @@ export const cupAdapter: Adapter<CupInput, CupMeta, ActionQuery> = {
     description: 'CUP 0.1 (computeruseprotocol python-sdk and typescript-sdk): press_keys / press {keys}, wait {ms}, and the fifteen element verbs.',
     schema: CupBatchInput,
   }],
-  defaultVersion: 'cup_0_1',
   schemas: [CupActionResult],
-  prepare: withoutNulls,
-  version: () => 'cup_0_1',
+  // CUP's MCP `execute_action` declares `element_id`, `value`, `direction` and `keys` as
+  // `str | None = None`: null there means absent, in one spec or each of a list.
+  prepare: (payload) => Array.isArray(payload) ? payload.map((spec) => dropNulls(spec)) : dropNulls(payload),
   translate: (input, context) => toUnified(input, context.query.screenshot),
   result: (outcome, _context, translation) => toNativeResult(outcome, translation),
   resultSchema: CupResult,

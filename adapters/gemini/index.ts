@@ -22,14 +22,12 @@ export const geminiAdapter: Adapter<GeminiComputerUseInput, GeminiMeta, GeminiQu
     description: 'Both predefined function sets (legacy and gemini-3.5-flash), as google-gemini/computer-use-preview dispatches them.',
     schema: GeminiComputerUseInput,
   }],
-  defaultVersion: 'computer_use',
   schemas: [GeminiFunctionCall],
   query: Type.Object({
     safety_acknowledgement: Type.Optional(Type.Boolean({
       description: 'The user confirmed the calls whose safety_decision is require_confirmation: run them, and answer safety_acknowledgement "true".',
     })),
   }),
-  version: () => 'computer_use',
   space: () => GRID,
   translate: (input, context) => toUnified(input, {
     screen: context.screen,

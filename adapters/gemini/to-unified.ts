@@ -5,7 +5,7 @@
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import type { Size } from '../../src/geometry.ts'
-import type { Translation } from '../../src/adapter.ts'
+import type { Translation, CallSpan } from '../../src/adapter.ts'
 import { InvalidNativePayload, SafetyCheckPending, UnsupportedAction } from '../../src/errors.ts'
 import type { GeminiComputerUseInput, GeminiFunctionCall } from './computer-use.ts'
 
@@ -21,13 +21,11 @@ export const SEARCH_PAGE = 'https://www.google.com'
 /** `scroll_at`/`scroll` without a magnitude, as Google's reference agent defaults it. */
 export const DEFAULT_MAGNITUDE = 800
 
-export interface GeminiCallMeta {
+/** The call's span of the translation's actions (`CallSpan`), and what its result needs. */
+export interface GeminiCallMeta extends CallSpan {
   name: GeminiFunctionCall['name']
   /** The call's id, echoed in its function response; null when the model gave none. */
   id: string | null
-  /** Index of the call's first unified action, and how many it has. */
-  first: number
-  count: number
   /** The call was held for confirmation and the client acknowledged it. */
   safety_acknowledgement: boolean
   /** Gemini 3.5's reason for the step, when given. */

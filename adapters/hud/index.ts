@@ -15,8 +15,6 @@ export const hudAdapter: Adapter<HudAction | HudAction[], HudMeta, ActionQuery> 
     description: 'CLA as hud-python defines it, both the older types (button "wheel", selector) and the newer ones (button "middle", response, logs, reasoning).',
     schema: HudCla,
   }],
-  defaultVersion: 'cla',
-  version: () => 'cla',
   // Like HUD's execute_step, every step answers with a screenshot unless the client declines.
   translate: (input, context) => toUnified(input, context.query.screenshot !== false),
   result: (outcome, _context, translation) => toNativeResult(outcome, translation),

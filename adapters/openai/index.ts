@@ -2,7 +2,7 @@
 import type { Adapter } from '../../src/adapter.ts'
 import { OpenaiComputerInput } from './computer.ts'
 import { OpenaiComputerUsePreviewInput } from './computer_use_preview.ts'
-import { DEFAULT_PX_PER_NOTCH, DEFAULT_WAIT_SECONDS, NEWEST, OpenaiOwnQuery, type OpenaiQuery, type ToolVersion } from './query.ts'
+import { DEFAULT_PX_PER_NOTCH, DEFAULT_WAIT_SECONDS, OpenaiOwnQuery, type OpenaiQuery, type ToolVersion } from './query.ts'
 import { OpenaiComputerCallOutput } from './result.ts'
 import { toNativeResult } from './to-native-result.ts'
 import { toUnified, type OpenaiBody, type OpenaiMeta } from './to-unified.ts'
@@ -21,9 +21,8 @@ export const openaiAdapter: Adapter<OpenaiBody, OpenaiMeta, OpenaiQuery> = {
     { name: 'computer', description: 'The computer tool (gpt-5.4 and later): a computer_call carries a batch of actions, run in order as one batch.', schema: OpenaiComputerInput },
     { name: 'computer_use_preview', description: 'The computer_use_preview tool (model computer-use-preview): a computer_call carries one action.', schema: OpenaiComputerUsePreviewInput },
   ],
-  defaultVersion: NEWEST,
   query: OpenaiOwnQuery,
-  version: (query) => query.tool_version ?? NEWEST,
+  version: (query) => query.tool_version,
   translate: toUnified,
   result: (outcome, context, translation) => toNativeResult(outcome, translation, context.version as ToolVersion),
   resultSchema: OpenaiComputerCallOutput,

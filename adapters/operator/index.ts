@@ -16,9 +16,7 @@ export const operatorAdapter: Adapter<OperatorInput, OperatorMeta, ActionQuery> 
     description: 'CursorTouch/Operator-Use computer tool, both generations of its fields.',
     schema: OperatorComputerInput,
   }],
-  defaultVersion: 'computer',
   prepare: coerceParams,
-  version: () => 'computer',
   // Operator re-reads the desktop state itself before each call: no screenshot unless asked.
   translate: (input, context) => toUnified(input, context.query.screenshot === true),
   result: (outcome, _context, translation) => toNativeResult(outcome, translation),

@@ -23,13 +23,12 @@ export const qwenAdapter: Adapter<QwenInput, QwenMeta, QwenQuery> = {
     { name: '2.5', description: 'Qwen2.5-VL: key, type, mouse_move, clicks, left_click_drag, scroll, wait, terminate; absolute coordinates on the smart-resized screenshot.', schema: QwenComputerUse25Input },
     { name: '3', description: 'Qwen3-VL: adds triple_click, hscroll and answer; coordinates on the 0–999 relative grid.', schema: QwenComputerUse3Input },
   ],
-  defaultVersion: '2.5',
   query: Type.Object({
     version: Type.Optional(Type.Union([Type.Literal('2.5'), Type.Literal('3')], {
       description: 'The model: 2.5 (Qwen2.5-VL, absolute smart-resized pixels; default) or 3 (Qwen3-VL, 0–999 grid).',
     })),
   }),
-  version: (query) => query.version ?? '2.5',
+  version: (query) => query.version,
   space: (context) => spaceOf(context.version, context.display),
   translate (input, context) {
     const label = `qwen ${context.version}`

@@ -1,5 +1,5 @@
 /** The outcome → QwenResult: each call's status, what the model reported, the pointer and the screen. */
-import type { AdapterOutcome, CoordinateSpace, Translation } from '../../src/adapter.ts'
+import { callStatus, type AdapterOutcome, type CoordinateSpace, type Translation } from '../../src/adapter.ts'
 import type { QwenResult } from './result.ts'
 import type { QwenCallMeta, QwenMeta } from './to-unified.ts'
 
@@ -16,9 +16,9 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
   }
 }
 
-function statusOf (call: QwenCallMeta, { error, failedIndex, results }: AdapterOutcome): QwenResult['calls'][number]['status'] {
+function statusOf (call: QwenCallMeta, outcome: AdapterOutcome): QwenResult['calls'][number]['status'] {
   if (call.action === 'terminate' || call.action === 'answer') return 'reported'
-  if (failedIndex !== null && failedIndex >= call.first && failedIndex < call.first + call.count) return 'failed'
-  if (error && results.length < call.first + call.count) return 'not_run'
-  return 'done'
+  return STATUS[callStatus(call, outcome)]
 }
+
+const STATUS = { ran: 'done', failed: 'failed', not_run: 'not_run', refused: 'not_run' } as const

@@ -3,7 +3,7 @@
  * `terminate` and `answer` end the model's task: they are reported, nothing is run for them.
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
-import type { Translation } from '../../src/adapter.ts'
+import type { Translation, CallSpan } from '../../src/adapter.ts'
 import { InvalidNativePayload, UnsupportedAction } from '../../src/errors.ts'
 import type { QwenAction, QwenArguments } from './arguments.ts'
 import type { ParsedCall } from './parse.ts'
@@ -11,11 +11,9 @@ import type { ParsedCall } from './parse.ts'
 /** Pixels per wheel notch: Chromium scrolls 120 px for one X11 wheel click (shared/research/feasibility.md §4). */
 export const PIXELS_PER_NOTCH = 120
 
-export interface QwenCallMeta {
+/** The call's span of the translation's actions (`CallSpan`), and what its result needs. */
+export interface QwenCallMeta extends CallSpan {
   action: QwenAction
-  /** Index of the call's first unified action, and how many it has (0 for terminate/answer). */
-  first: number
-  count: number
 }
 
 export interface QwenMeta {

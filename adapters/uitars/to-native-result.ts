@@ -1,5 +1,5 @@
 /** The outcome → the reply as read, what ran, and the screen after. */
-import type { AdapterOutcome, Translation } from '../../src/adapter.ts'
+import { callStatus, type AdapterOutcome, type Translation } from '../../src/adapter.ts'
 import type { UitarsCallResult, UitarsResult } from './result.ts'
 import type { UitarsCallMeta, UitarsMeta } from './to-unified.ts'
 
@@ -26,11 +26,9 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
   }
 }
 
-function statusOf (call: UitarsCallMeta, { error, failedIndex }: AdapterOutcome): UitarsCallResult['status'] {
+function statusOf (call: UitarsCallMeta, outcome: AdapterOutcome): UitarsCallResult['status'] {
   if (REPORTED.has(call.name)) return 'reported'
-  if (!error) return 'done'
-  // Refused before anything ran (a point off the image, an unknown key): nothing ran.
-  if (failedIndex === null) return 'not_run'
-  if (call.count > 0 && failedIndex >= call.first && failedIndex < call.first + call.count) return 'failed'
-  return call.first + call.count <= failedIndex ? 'done' : 'not_run'
+  return STATUS[callStatus(call, outcome)]
 }
+
+const STATUS = { ran: 'done', failed: 'failed', not_run: 'not_run', refused: 'not_run' } as const

@@ -6,7 +6,7 @@
  * spaces, `finished` and `call_user` run nothing and are reported.
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
-import type { AdapterContext, Translation } from '../../src/adapter.ts'
+import type { AdapterContext, Translation, CallSpan } from '../../src/adapter.ts'
 import type { Size } from '../../src/geometry.ts'
 import { UnparseableModelOutput, UnsupportedAction } from '../../src/errors.ts'
 import { parseCombo } from '../../src/keys/index.ts'
@@ -25,15 +25,13 @@ export const WAIT_SECONDS = 5
 /** `long_press` without a `time`; the prompts leave it blank and no executor defines it. */
 export const LONG_PRESS_SECONDS = 1
 
-export interface UitarsCallMeta {
+/** The call's span of the translation's actions (`CallSpan`), and what its result needs. */
+export interface UitarsCallMeta extends CallSpan {
   name: string
   /** The arguments (escapes resolved; point=/start_point=/end_point= read as start_box/end_box). */
   args: Record<string, string>
   /** The call as it appears in the reply. */
   text: string
-  /** Index of the call's first unified action, and how many it has. */
-  first: number
-  count: number
 }
 
 export interface UitarsMeta {

@@ -1,0 +1,46 @@
+/**
+ * What every adapter's table-driven test needs: its recorded payloads (test/fixtures/<name>/),
+ * PNG sizes in place of screenshots so whole bodies compare, the 400 error body, and the check
+ * that a refusal reads the same on the translate and the execute route with nothing run.
+ */
+import { readFileSync } from 'node:fs'
+import type { Test } from 'tap'
+import type { FastifyInstance } from 'fastify'
+import type { FakeDriver } from '../../drivers/fake/fake-driver.ts'
+import { post } from './build.ts'
+
+/** A recorded fixture of an adapter: test/fixtures/<adapter>/<file>, parsed. */
+export const fixture = <T>(adapter: string, file: string): T =>
+  JSON.parse(readFileSync(new URL(`../fixtures/${adapter}/${file}`, import.meta.url), 'utf8')) as T
+
+/** Width and height from a PNG's IHDR chunk, after checking the signature. */
+export function pngSize (base64: string) {
+  const png = Buffer.from(base64, 'base64')
+  if (png.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG')
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
+}
+
+/** A screenshot (base64 PNG or null) as its size, so whole bodies can be compared. */
+export const imageSize = (screenshot: string | null) => screenshot === null ? null : pngSize(screenshot)
+
+export const badRequest = (code: string, message: string) => ({ statusCode: 400, code, error: 'Bad Request', message })
+
+export interface Refusal {
+  name: string
+  payload: unknown
+  /** Appended to both routes' paths (a query string). */
+  url?: string
+  body: ReturnType<typeof badRequest> & { failed_index?: number }
+}
+
+/** Each refusal answers 400 with its whole body on the translate and the execute route, and nothing runs. */
+export async function refusedOnBothRoutes (t: Test, app: FastifyInstance, driver: FakeDriver, adapter: string, refusals: Refusal[]) {
+  for (const r of refusals) {
+    for (const url of [`/computer/${adapter}/translate`, `/computer/${adapter}`]) {
+      const { status, body } = await post(app, url + (r.url ?? ''), r.payload)
+      t.equal(status, 400, `${r.name} (${url})`)
+      t.strictSame(body, r.body, `${r.name} (${url})`)
+    }
+  }
+  t.strictSame(driver.calls, [])
+}
