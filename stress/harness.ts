@@ -14,6 +14,8 @@ import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 
 export const ROOT = new URL('..', import.meta.url).pathname
+/** util-linux's setpriv (on every Debian), for --pdeathsig. */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path))
 
 // ---------------------------------------------------------------- processes
 
@@ -31,7 +33,8 @@ export class Processes {
   spawn (name: string, command: string, args: string[], options: SpawnOptions & { graceMs?: number } = {}): ChildProcess {
     const entry: Owned = { name, graceMs: options.graceMs ?? 1000, descendants: async () => [] }
     this.#owned.push(entry)
-    const child = spawn(command, args, options)
+    // The kernel ends it with this process, however that ends (a test runner's kill included).
+    const child = SETPRIV ? spawn(SETPRIV, ['--pdeathsig', 'SIGKILL', '--', command, ...args], options) : spawn(command, args, options)
     entry.child = child
     entry.pid = child.pid
     if (child.pid !== undefined) entry.descendants = () => descendants(child.pid!)
