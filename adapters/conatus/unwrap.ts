@@ -34,7 +34,9 @@ function argumentsOf (raw: Record<string, unknown> | string): Record<string, unk
   try {
     parsed = JSON.parse(raw)
   } catch (caught) {
-    throw new UnparseableModelOutput(`conatus: returned_arguments is not JSON (${(caught as Error).message}): ${quote(raw)}`)
+    // V8's wording, less the line/column it adds from Node 22 on: the answer reads the same on every runtime.
+    const why = (caught as Error).message.replace(/ \(line \d+ column \d+\)$/, '')
+    throw new UnparseableModelOutput(`conatus: returned_arguments is not JSON (${why}): ${quote(raw)}`)
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new UnparseableModelOutput(`conatus: returned_arguments must be a JSON object, not ${quote(raw)}`)
