@@ -42,6 +42,9 @@ const isCatalogued = (error: unknown): error is Error =>
 class Hung extends Error {}
 
 
+/** Milliseconds between the wheel notches of one scroll, so no two share an X timestamp. */
+const WHEEL_NOTCH_GAP_MS = 2
+
 export class XdotoolDriver implements XDriver {
   static readonly driverName = 'xdotool'
   readonly name = XdotoolDriver.driverName
@@ -163,7 +166,9 @@ export class XdotoolDriver implements XDriver {
       // X wheel buttons: 4 up, 5 down, 6 left, 7 right.
       for (const [notches, negative, positive] of [[Math.round(dy), 4, 5], [Math.round(dx), 6, 7]] as const) {
         if (notches === 0) continue
-        await this.#run('click', '--repeat', String(Math.abs(notches)), '--delay', '0', String(notches > 0 ? positive : negative))
+        // 2 ms apart: with --delay 0 several notches shared one server timestamp, and Chromium
+        // counted two of three (a repeated wheel press at the same time reads as a duplicate).
+        await this.#run('click', '--repeat', String(Math.abs(notches)), '--delay', String(WHEEL_NOTCH_GAP_MS), String(notches > 0 ? positive : negative))
       }
     })
   }
