@@ -57,7 +57,9 @@ export function parsePythonCalls (source: string): PyCall[] {
   const peek = () => tokens[i]!
   const next = () => tokens[i++]!
   const fail = (why: string, at: number): never => {
-    const { line, text } = lineOf(source, at)
+    // Past the last character (an unclosed call): the line the code ends on.
+    const end = source.trimEnd().length
+    const { line, text } = lineOf(source, at >= end ? Math.max(0, end - 1) : at)
     throw new PythonSyntaxError(why, line, text)
   }
   const isOp = (token: Token, op: string) => token.kind === 'op' && token.value === op
@@ -178,7 +180,9 @@ function tokenize (source: string): Token[] {
       tokens.push({ kind: 'op', value: char, at })
       at++
     } else {
-      fail(`unexpected '${char}'`, at)
+      // Left to the parser, which refuses it where it stands with what it expected there.
+      tokens.push({ kind: 'op', value: char, at })
+      at++
     }
   }
   tokens.push({ kind: 'end', value: '', at: source.length })

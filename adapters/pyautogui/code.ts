@@ -1,11 +1,11 @@
 /**
- * The code of a reply: the contents of its fenced blocks (```python, ```py or a bare ```), in
- * order; a reply without a fence is all code. OpenCUA writes its reasoning around one block;
- * the OSWorld baselines send the block alone or the code bare.
+ * The code of a reply: its last fenced block (```python, ```py, ```code — OpenCUA fences
+ * computer.* calls as code — or a bare ```, also inline as in ```DONE```), as the OSWorld
+ * OpenCUA agent reads it; a reply without a fence is all code.
  */
-const FENCE = /```[ \t]*(?:python3?|py)?[ \t]*\r?\n([\s\S]*?)```/g
+const FENCE = /```(?:[ \t]*(?:python3?|py|code)(?=\s))?[ \t]*\r?\n?([\s\S]*?)```/gi
 
 export function codeOf (reply: string): string {
-  const blocks = [...reply.matchAll(FENCE)].map((match) => match[1]!)
-  return blocks.length > 0 ? blocks.join('\n') : reply
+  const blocks = [...reply.matchAll(FENCE)]
+  return blocks.length > 0 ? blocks.at(-1)![1]! : reply
 }

@@ -196,12 +196,13 @@ function translateCall (call: BoundCall, convention: Convention, space: Size, me
 
 /**
  * A written coordinate → the pixel of the convention's space it falls on: pyautogui truncates
- * to whole pixels; a fraction is of the display, its far edge (1.0) the last pixel.
+ * to whole pixels; a fraction is of the display, rounded as OSWorld's OpenCUA agent does
+ * (`round(x * width)`), its far edge (1.0) the last pixel.
  */
 function toPixel (axis: 'x' | 'y', value: number, size: number, convention: Convention, fail: (why: string) => never): number {
   if (convention === 'relative') {
     if (value < 0 || value > 1) fail(`${axis}=${value} is outside 0–1: with coordinates=relative, x and y are fractions of the display`)
-    return Math.min(Math.trunc(value * size), size - 1)
+    return Math.min(Math.round(value * size), size - 1)
   }
   return Math.trunc(value)
 }
