@@ -51,7 +51,8 @@ const ESCAPES: Record<string, string> = {
 }
 
 export function parsePythonCalls (source: string): PyCall[] {
-  const tokens = tokenize(source)
+  const lineOf = lineLocator(source)
+  const tokens = tokenize(source, lineOf)
   const calls: PyCall[] = []
   let i = 0
   const peek = () => tokens[i]!
@@ -59,7 +60,7 @@ export function parsePythonCalls (source: string): PyCall[] {
   const fail = (why: string, at: number): never => {
     // Past the last character (an unclosed call): the line the code ends on.
     const end = source.trimEnd().length
-    const { line, text } = lineOf(source, at >= end ? Math.max(0, end - 1) : at)
+    const { line, text } = lineOf(at >= end ? Math.max(0, end - 1) : at)
     throw new PythonSyntaxError(why, line, text)
   }
   const isOp = (token: Token, op: string) => token.kind === 'op' && token.value === op
@@ -103,7 +104,7 @@ export function parsePythonCalls (source: string): PyCall[] {
     if (name.kind !== 'name') fail('expected a call like name(arg=value)', name.at)
     const start = name.at
     const base = { name: name.value as string, args: [] as PyValue[], kwargs: {} as Record<string, PyValue> }
-    if (!isOp(peek(), '(')) return { ...base, called: false, text: source.slice(start, name.at + String(name.value).length), line: lineOf(source, start).line }
+    if (!isOp(peek(), '(')) return { ...base, called: false, text: source.slice(start, name.at + String(name.value).length), line: lineOf(start).line }
     next()
     while (!isOp(peek(), ')')) {
       const token = peek()
@@ -119,7 +120,7 @@ export function parsePythonCalls (source: string): PyCall[] {
       else if (!isOp(peek(), ')')) fail(peek().kind === 'end' ? "missing ')'" : "expected ',' or ')'", peek().at)
     }
     const close = next()
-    return { ...base, called: true, text: source.slice(start, close.at + 1), line: lineOf(source, start).line }
+    return { ...base, called: true, text: source.slice(start, close.at + 1), line: lineOf(start).line }
   }
 
   while (peek().kind !== 'end') {
@@ -135,12 +136,12 @@ export function parsePythonCalls (source: string): PyCall[] {
   return calls
 }
 
-function tokenize (source: string): Token[] {
+function tokenize (source: string, lineOf: LineOf): Token[] {
   const tokens: Token[] = []
   let depth = 0
   let at = 0
   const fail = (why: string, where: number): never => {
-    const { line, text } = lineOf(source, where)
+    const { line, text } = lineOf(where)
     throw new PythonSyntaxError(why, line, text)
   }
   while (at < source.length) {
@@ -232,10 +233,22 @@ function readString (source: string, start: number, prefix: string, quote: strin
   return fail(`the string opened with ${quote} is not closed`, start)
 }
 
-function lineOf (source: string, at: number): { line: number, text: string } {
-  const before = source.slice(0, at)
-  const line = before.split('\n').length
-  const begin = before.lastIndexOf('\n') + 1
-  const end = source.indexOf('\n', at)
-  return { line, text: source.slice(begin, end === -1 ? source.length : end) }
+type LineOf = (at: number) => { line: number, text: string }
+
+/** A position → its line, by binary search over where each line starts (no rescan per call). */
+function lineLocator (source: string): LineOf {
+  const starts = [0]
+  for (let at = source.indexOf('\n'); at !== -1; at = source.indexOf('\n', at + 1)) starts.push(at + 1)
+  return (at) => {
+    let low = 0
+    let high = starts.length - 1
+    while (low < high) {
+      const mid = (low + high + 1) >> 1
+      if (starts[mid]! <= at) low = mid
+      else high = mid - 1
+    }
+    const begin = starts[low]!
+    const end = source.indexOf('\n', begin)
+    return { line: low + 1, text: source.slice(begin, end === -1 ? source.length : end) }
+  }
 }
