@@ -261,3 +261,30 @@ t.test('huge code is read, then refused by the batch limit before anything runs'
   t.strictSame(long.body, badRequest('ERR_INVALID_ACTION', 'text may be at most 100000 characters (--max-text)'))
   t.strictSame(driver.calls, [])
 })
+
+t.test("literals: Python's string forms, continuations and separators are read as Python reads them", async (t) => {
+  const { app } = await build(t, { adapters: [pyautoguiAdapter] })
+  const code = [
+    "pyautogui.write('caf\\u00e9 \\x41\\tend')  # escapes",
+    'pyautogui.write(r"C:\\new\\table")',
+    "pyautogui.write('one ' \"two \" '''three''')",
+    'pyautogui.write("""a',
+    'b""")',
+    "pyautogui.click(x=10, \\",
+    '  y=20, logScreenshot=None, _pause=True); pyautogui.moveTo(1e2, 2.5e1)',
+  ].join('\n')
+  const { status, body } = await post(app, '/computer/pyautogui/translate', { response: code })
+  t.equal(status, 200)
+  t.strictSame(body.actions, [
+    { action: 'type_text', text: 'café A\tend' },
+    { action: 'type_text', text: 'C:\\new\\table' },
+    { action: 'type_text', text: 'one two three' },
+    { action: 'type_text', text: 'a\nb' },
+    { action: 'click_mouse', button: 'left', coordinates: [10, 20] },
+    { action: 'move_mouse', coordinates: [100, 25] },
+  ], 'as read')
+  t.strictSame(body.meta.calls.map((c: { line: number }) => c.line), [1, 2, 3, 4, 6, 7])
+  const named = await post(app, '/computer/pyautogui/translate', { response: "pyautogui.write('\\N{BULLET}')" })
+  t.equal(named.status, 400)
+  t.strictSame(named.body, badRequest('ERR_UNPARSEABLE_OUTPUT', `cannot run line 1 of the pyautogui code, "pyautogui.write('\\\\N{BULLET}')": \\N{…} escapes are not supported; write the character itself`))
+})
