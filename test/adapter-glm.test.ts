@@ -211,3 +211,12 @@ t.test('a point past the grid: a plain 400 from translate, the native answer wit
   })
   t.strictSame(driver.calls, [])
 })
+
+t.test('GET /adapters lists glm with its one version and its grid', async (t) => {
+  const { app } = await build(t)
+  const response = await app.inject({ method: 'GET', url: '/adapters' })
+  const listed = response.json().adapters.find((a: { name: string }) => a.name === 'glm')
+  t.ok(listed, 'listed')
+  t.strictSame(listed.versions.map((v: { name: string }) => v.name), ['pc'])
+  t.equal(listed.coordinates, "GLM-V's 0–999 grid (thousandths of the screenshot), whatever the display size")
+})
