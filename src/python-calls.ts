@@ -50,9 +50,18 @@ const ESCAPES: Record<string, string> = {
   '\\': '\\', "'": "'", '"': '"', n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', 0: '\0',
 }
 
-export function parsePythonCalls (source: string): PyCall[] {
+export interface ReadOptions {
+  /**
+   * A quote of a single-quoted string that is not followed by `)`, `,` + a keyword, `]` or the
+   * end is text, not the string's end — `type(content='it's here')` as models write it (the
+   * repair UI-TARS' own parser makes). Off: Python's own rule.
+   */
+  lenientQuotes?: boolean
+}
+
+export function parsePythonCalls (source: string, options: ReadOptions = {}): PyCall[] {
   const lineOf = lineLocator(source)
-  const tokens = tokenize(source, lineOf)
+  const tokens = tokenize(source, lineOf, options.lenientQuotes === true)
   const calls: PyCall[] = []
   let i = 0
   const peek = () => tokens[i]!
@@ -136,7 +145,7 @@ export function parsePythonCalls (source: string): PyCall[] {
   return calls
 }
 
-function tokenize (source: string, lineOf: LineOf): Token[] {
+function tokenize (source: string, lineOf: LineOf, lenient: boolean): Token[] {
   const tokens: Token[] = []
   let depth = 0
   let at = 0
@@ -157,7 +166,7 @@ function tokenize (source: string, lineOf: LineOf): Token[] {
       at += 2
     } else if (stringAt(source, at)) {
       const match = stringAt(source, at)!
-      const { value, end } = readString(source, at, match[1]!, match[2]!, fail)
+      const { value, end } = readString(source, at, match[1]!, match[2]!, lenient, fail)
       tokens.push({ kind: 'string', value, at })
       at = end
     } else if (/[A-Za-z_]/.test(char)) {
@@ -195,13 +204,21 @@ function stringAt (source: string, at: number): RegExpExecArray | null {
   return STRING_START.exec(source)
 }
 
-function readString (source: string, start: number, prefix: string, quote: string, fail: (why: string, at: number) => never): { value: string, end: number } {
+/** After a quote, what shows it closes a value: `)`, `]`, `,` then a keyword or value, or the end. */
+const CLOSES_VALUE = /[ \t]*(?:[)\]]|,\s*(?:[A-Za-z_]\w*\s*=|['"\d\-[(]|[A-Za-z_])|$)/y
+
+export function closesValue (source: string, at: number): boolean {
+  CLOSES_VALUE.lastIndex = at
+  return CLOSES_VALUE.test(source)
+}
+
+function readString (source: string, start: number, prefix: string, quote: string, lenient: boolean, fail: (why: string, at: number) => never): { value: string, end: number } {
   const raw = prefix === 'r' || prefix === 'R'
   const triple = quote.length === 3
   let value = ''
   let at = start + prefix.length + quote.length
   while (at < source.length) {
-    if (source.startsWith(quote, at)) return { value, end: at + quote.length }
+    if (source.startsWith(quote, at) && (!lenient || quote.length === 3 || closesValue(source, at + 1))) return { value, end: at + quote.length }
     const char = source[at]!
     if (char === '\n' && !triple) break
     if (char === '\\' && at + 1 < source.length) {

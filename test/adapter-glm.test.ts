@@ -112,6 +112,10 @@ t.test('translate: how the reference parser finds the action', async (t) => {
     { status: 200, call: 'WAIT()', thought: 'Nothing to do yet,', memory: '[]' }, 'a bare WAIT')
   t.strictSame(await actionOf("<|begin_of_box|>key(keys='ctrl+tab+tab')<|end_of_box|>"),
     { status: 200, call: "key(keys='ctrl+tab+tab')", thought: null, memory: null }, 'no Memory: is null')
+  t.strictSame(await actionOf("Type it.\n<|begin_of_box|>type(content='it's here, isn't it?')<|end_of_box|>\nMemory:\n[]"),
+    { status: 200, call: "type(content='it's here, isn't it?')", thought: 'Type it.', memory: '[]' }, 'an apostrophe in the text does not end it')
+  const apostrophes = await post(app, '/computer/glm/translate', { response: "left_click(start_box='[1,2]', element_info='Mike's file') then more prose's\nMemory:\n[]" })
+  t.strictSame(apostrophes.body.meta.element_info, "Mike's file", 'nor in element_info, with prose after the call')
   const { body } = await post(app, '/computer/glm/translate', { response: "key(keys='down+down')" })
   t.strictSame(body.actions, [{ action: 'press_key', keys: ['down'] }, { action: 'press_key', keys: ['down'] }], 'a repeated last key repeats the combo')
   const held = await post(app, '/computer/glm/translate', { response: "left_click(start_box='[500,500]', hold_keys='ctrl', element_info='row')" })

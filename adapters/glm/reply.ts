@@ -6,6 +6,7 @@
  * `Memory:`, which the model expects back in its next prompt.
  */
 import { UnparseableModelOutput } from '../../src/errors.ts'
+import { closesValue } from '../../src/python-calls.ts'
 import { FUNCTIONS, TERMINALS } from './functions.ts'
 
 export interface Reply {
@@ -78,7 +79,8 @@ function closingParen (text: string, open: number): number {
     const char = text[at]!
     if (quoteChar) {
       if (char === '\\') at++
-      else if (char === quoteChar) quoteChar = null
+      // A quote inside the text (type(content='it's here')) does not close it; see closesValue.
+      else if (char === quoteChar && closesValue(text, at + 1)) quoteChar = null
     } else if (char === "'" || char === '"') {
       quoteChar = char
     } else if (char === '(' || char === '[') {

@@ -43,7 +43,8 @@ export function toUnified (input: GlmInput, context: AdapterContext<ActionQuery>
   }
   let parsed
   try {
-    parsed = parsePythonCalls(reply.action)
+    // GLM writes text unescaped: type(content='it's here') is the text "it's here".
+    parsed = parsePythonCalls(reply.action, { lenientQuotes: true })
   } catch (error) {
     if (!(error instanceof PythonSyntaxError)) throw error
     return fail(error.message)
