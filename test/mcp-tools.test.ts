@@ -10,6 +10,7 @@ import AjvModule from 'ajv/dist/2020.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { build, post, type BuildOptions } from './helpers/build.ts'
+import { until } from './helpers/desktop.ts'
 
 const Ajv2020 = AjvModule.default
 const TOKEN = 'mcp-test-token-0123456789'
@@ -169,6 +170,21 @@ t.test('refusals are isError results with the HTTP route\'s message, and leave n
   const unknown = await client.callTool({ name: 'teleport', arguments: {} })
   t.equal(unknown.isError, true)
   t.match((unknown.content as Array<{ text: string }>)[0]!.text, /unknown tool 'teleport' \(one of: move_mouse, click_mouse/)
+})
+
+t.test('a client that goes away mid-call stops its action, and nothing stays held', async (t) => {
+  const { url, app } = await listening(t)
+  const controller = new AbortController()
+  const call = fetch(url, {
+    method: 'POST',
+    signal: controller.signal,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'batch', arguments: { actions: [{ action: 'press_key', keys: ['shift'], press_type: 'down' }, { action: 'wait', duration: 30 }] } } }),
+  }).catch((error: Error) => error)
+  t.ok(await until(() => app.executor.held().keys.length === 1), 'shift is down, the wait runs')
+  controller.abort()
+  t.type(await call, Error, 'the client gave up')
+  t.ok(await until(() => app.executor.pending === 0 && app.executor.held().keys.length === 0), 'the wait stopped and shift was released at once, not after 30 s')
 })
 
 t.test('/mcp is behind the token and the Origin/Host rules', async (t) => {
