@@ -120,6 +120,7 @@ t.test('the server option sets the size a client sees when a call declares none'
   t.strictSame([png.readUInt32BE(16), png.readUInt32BE(20)], [640, 400])
   const declared = await client.callTool({ name: 'get_cursor_position', arguments: { display_width_px: 1280, display_height_px: 800 } })
   t.match(declared.structuredContent, { cursor_position: [641, 401] }, 'a call\'s own size wins')
+  t.equal((declared.content as Array<{ text: string }>)[0]!.text, 'cursor at (641, 401)', 'said once')
 })
 
 /** What POST /computer (or /computer/batch) answers for the same action, and what MCP does. */

@@ -24,7 +24,8 @@ const png = (data: string): ImageContent => ({ type: 'image', data, mimeType: 'i
 function describe (response: ActionResponse): string[] {
   const { output, cursor_position: cursor, windows, window, element, accessibility, text: compact, truncated } = response
   const lines: string[] = []
-  lines.push([output, cursor && `cursor at (${cursor[0]}, ${cursor[1]})`].filter(Boolean).join('; '))
+  const at = cursor && `cursor at (${cursor[0]}, ${cursor[1]})`
+  lines.push([output, at && !output?.includes(at) && at].filter(Boolean).join('; '))
   if (compact !== undefined) lines.push(compact)
   if (truncated) lines.push('(the tree was cut short by max_depth or max_nodes)')
   const found = { ...(windows && { windows }), ...(window && { window }), ...(element && { element }), ...(accessibility && { accessibility }) }
