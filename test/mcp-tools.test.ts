@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { build, post, type BuildOptions } from './helpers/build.ts'
 import { until } from './helpers/desktop.ts'
+import { recordedSource } from './helpers/a11y.ts'
 
 const Ajv2020 = AjvModule.default
 const TOKEN = 'mcp-test-token-0123456789'
@@ -123,6 +124,28 @@ t.test('the server option sets the size a client sees when a call declares none'
   t.equal((declared.content as Array<{ text: string }>)[0]!.text, 'cursor at (641, 401)', 'said once')
 })
 
+t.test('get_accessibility_tree answers compact CUP text by default; element_action acts on its ids', async (t) => {
+  const { url } = await listening(t, { accessibility: await recordedSource() })
+  const client = await connect(t, url)
+  const compact = await client.callTool({ name: 'get_accessibility_tree', arguments: { scope: 'full' } })
+  t.notOk(compact.isError)
+  const text = (compact.content as Array<{ text: string }>)[0]!.text
+  t.match(text, /^# CUP \d+\.\d+\.\d+ \| linux \| 1280x800/m, 'CUP compact text')
+  t.match(compact.structuredContent, { text: String, truncated: false })
+  t.notOk(Object.hasOwn(compact.structuredContent ?? {}, 'accessibility'), 'no envelope unless asked')
+  const save = /\[(e\d+)\] btn "Save"/.exec(text)
+  t.ok(save, 'the Save button has an id')
+  // The SDK client checks structuredContent against the tool's outputSchema: the recursive CUP schema resolves.
+  const json = await client.callTool({ name: 'get_accessibility_tree', arguments: { scope: 'full', format: 'json' } })
+  t.match(json.structuredContent, { accessibility: { platform: 'linux', tree: Array } })
+  const clicked = await client.callTool({ name: 'element_action', arguments: { element: save![1], verb: 'click' } })
+  t.notOk(clicked.isError, (clicked.content as Array<{ text: string }>)[0]!.text)
+  t.match(clicked.structuredContent, { element: { role: 'button', name: 'Save' } })
+  const stale = await client.callTool({ name: 'element_action', arguments: { element: 'e9999', verb: 'click' } })
+  t.equal(stale.isError, true)
+  t.match((stale.content as Array<{ text: string }>)[0]!.text, /take a new snapshot/)
+})
+
 /** What POST /computer (or /computer/batch) answers for the same action, and what MCP does. */
 async function both (t: { teardown: (fn: () => unknown) => void }, built: Built & { url: string }, client: Client, name: string, args: Record<string, unknown>, query = '') {
   const auth = { authorization: `Bearer ${TOKEN}` }
@@ -158,6 +181,8 @@ t.test('refusals are isError results with the HTTP route\'s message, and leave n
     t.equal(mcp.isError, true, `${name}: MCP answers isError`)
     t.equal(text, http.body.message, `${name}: the same message: ${text}`)
   }
+  const shot = await client.callTool({ name: 'click_mouse', arguments: { button: 'left', coordinates: [9, 9], screenshot: true } })
+  t.strictSame((shot.content as Array<{ type: string }>).map((c) => c.type), ['text', 'image'], 'screenshot: true attaches an image')
   t.strictSame(built.app.executor.held(), { keys: [], buttons: [] }, 'nothing held')
 
   const failing = await listening(t, { fake: { beforeCall: (call) => { if (call.call === 'buttonUp') throw new Error('the X server broke') } } })
