@@ -6,6 +6,7 @@
 import sharp from 'sharp'
 import pino from 'pino'
 import t from 'tap'
+import AjvModule from 'ajv/dist/2020.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -16,6 +17,7 @@ import { heldOnX, startDesktop, until } from './helpers/desktop.ts'
 import { startOracle, type OracleEvent } from './helpers/oracle.ts'
 import { which } from './helpers/processes.ts'
 
+const Ajv2020 = AjvModule.default
 const TOKEN = 'e2e-mcp-token-0123456789abcdef'
 const of = (events: OracleEvent[], type: string) => events.filter((e) => e.type === type)
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -64,7 +66,13 @@ async function decode (base64: string) {
 
 t.test('tools/list over HTTP: every tool, the window tools too (jwm runs)', async (t) => {
   const client = await httpClient(t)
-  const names = (await client.listTools()).tools.map((tool) => tool.name)
+  const { tools } = await client.listTools()
+  const ajv = new Ajv2020({ strict: true })
+  for (const tool of tools) {
+    t.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name}: a valid input schema`)
+    t.doesNotThrow(() => ajv.compile(tool.outputSchema!), `${tool.name}: a valid output schema`)
+  }
+  const names = tools.map((tool) => tool.name)
   t.strictSame(names.sort(), [
     'batch', 'click_mouse', 'drag_mouse', 'element_action', 'focus_window', 'get_accessibility_tree', 'get_cursor_position',
     'launch_app', 'list_windows', 'move_mouse', 'press_key', 'scroll', 'set_window_geometry', 'take_screenshot', 'type_text', 'wait',
