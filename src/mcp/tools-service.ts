@@ -63,9 +63,10 @@ export class McpTools {
     const tool = this.#byName.get(name)
     if (!tool) return errorResult(`unknown tool '${name}' (one of: ${this.#tools.map((t) => t.name).join(', ')})`)
     const { display_width_px: width, display_height_px: height, ...rest } = args ?? {}
+    const display = { ...(width !== undefined && { display_width_px: width }), ...(height !== undefined && { display_height_px: height }) }
     const single = tool.name !== BATCH_TOOL
     try {
-      const options = this.#runOptions({ ...(width !== undefined && { display_width_px: width }), ...(height !== undefined && { display_height_px: height }) }, !single, signal)
+      const options = this.#runOptions(display, !single, signal)
       return single ? await this.#runOne(tool.name, rest, options) : await this.#runBatch(rest, options)
     } catch (error) {
       return this.#refused(name, error as Error)
@@ -74,9 +75,13 @@ export class McpTools {
 
   #runOptions (display: Arguments, indexed: boolean, signal: AbortSignal | undefined): RunOptions {
     if (!this.#validateDisplay(display)) throw new InvalidQuery(formatValidationErrors(this.#validateDisplay.errors ?? [], 'arguments'))
-    const declared = Object.keys(display).length ? display as { display_width_px?: number, display_height_px?: number } : undefined
+    const fallback = this.#options.display
+    // The call's own size, else the server's, checked as POST /computer checks its query.
+    const declared: { display_width_px?: number, display_height_px?: number } | undefined = Object.keys(display).length
+      ? display
+      : fallback && { display_width_px: fallback.width, display_height_px: fallback.height }
     const { limits } = this.#options.actionSchemas
-    const client = declared ? clientSpace(declared, limits) : this.#options.display && clientSpace({ display_width_px: this.#options.display.width, display_height_px: this.#options.display.height }, limits)
+    const client = declared && clientSpace(declared, limits)
     return { ...(client && { client }), screenshot: false, ...(signal && { signal }), limits, indexed }
   }
 
