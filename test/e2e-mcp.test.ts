@@ -204,6 +204,9 @@ t.test('stdio: `computer-gateway mcp` on the same desktop clicks and takes scree
   const png = await decode(imageOf(shot)!.data!)
   t.strictSame([png.width, png.height], [1024, 640])
   t.strictSame(png.at(760, 104), [255, 0, 0], 'the red target')
+  const refused = await client.callTool({ name: 'press_key', arguments: { keys: ['ctrl', 'nosuchkey'] } })
+  t.equal(refused.isError, true)
+  t.match(textOf(refused), /^unknown key 'nosuchkey' \(closest known names: /, 'the same refusal over stdio')
   t.match(stderr, /serving MCP on stdin\/stdout/, 'logs go to stderr')
   const pid = transport.pid!
   await client.close()
