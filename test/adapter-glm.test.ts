@@ -1,5 +1,5 @@
 /**
- * The glm adapter on the replies in fixtures/glm/replies.json (each names its source): every
+ * The glm adapter on the replies in fixtures/glm/translate.json (each names its source): every
  * reply through POST /computer/glm/translate as a whole body (points stay on the 0–999 grid);
  * outcomes through POST /computer/glm over the fake 1280x800 screen as whole bodies, with the
  * memory and element_info handed back; and every refusal with its whole error body on both
@@ -8,11 +8,11 @@
 import t from 'tap'
 import { glmAdapter } from '../adapters/glm/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, fixture, imageSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type AdapterCase, adapterCases, badRequest, imageSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
-interface Reply { id: string, source: string, text: string }
-const { replies } = fixture<{ replies: Reply[] }>('glm', 'replies.json')
-const byId = new Map(replies.map((r) => [r.id, r]))
+type Reply = AdapterCase<{ payload: string }>
+const replies: Reply[] = adapterCases<{ payload: string }>('glm')
+const byId = new Map(replies.map((r) => [r.name, r]))
 const reply = (id: string) => {
   const found = byId.get(id)
   if (!found) throw new Error(`no reply ${id} in the fixtures`)
@@ -69,7 +69,7 @@ const elementInfo = (args: Record<string, unknown>) => typeof args.element_info 
 t.test('translate: GLM-V PC replies become unified actions on the 0–999 grid', async (t) => {
   const { app, driver } = await build(t, { adapters: [glmAdapter] })
   for (const c of CASES) {
-    const { text, source } = reply(c.id)
+    const { payload: text, source } = reply(c.id)
     const { status, body } = await post(app, '/computer/glm/translate', { response: text })
     t.equal(status, 200, c.id)
     t.strictSame(body, {
@@ -124,7 +124,7 @@ t.test('translate: how the reference parser finds the action', async (t) => {
 
 t.test('execute: the issue example clicks the grid point on the screen and hands back memory and element_info', async (t) => {
   const { app, driver } = await build(t, { adapters: [glmAdapter] })
-  const { status, body } = await post(app, '/computer/glm', { response: reply('issue-box').text })
+  const { status, body } = await post(app, '/computer/glm', { response: reply('issue-box').payload })
   t.equal(status, 200)
   // (586, 446) on the 0–999 grid of a 1280x800 screen: floor(586.5 × 1.28) = 750, floor(446.5 × 0.8) = 357.
   t.strictSame(driver.calls, [
@@ -150,7 +150,7 @@ t.test('execute: the issue example clicks the grid point on the screen and hands
 
 t.test('execute: DONE() runs nothing and is reported', async (t) => {
   const { app, driver } = await build(t, { adapters: [glmAdapter] })
-  const { status, body } = await post(app, '/computer/glm', { response: reply('done').text })
+  const { status, body } = await post(app, '/computer/glm', { response: reply('done').payload })
   t.equal(status, 200)
   t.strictSame(driver.calls, [])
   t.strictSame(body, {

@@ -1,5 +1,5 @@
 /**
- * The pyautogui adapter on the replies in fixtures/pyautogui/replies.json (each names its
+ * The pyautogui adapter on the replies in fixtures/pyautogui/translate.json (each names its
  * source): every reply through POST /computer/pyautogui/translate as a whole body, in each
  * coordinate convention; outcomes through POST /computer/pyautogui over the fake 1280x800
  * screen as whole bodies; and every refusal — hostile code above all — with its whole error body
@@ -8,11 +8,11 @@
 import t from 'tap'
 import { pyautoguiAdapter } from '../adapters/pyautogui/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, fixture, imageSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type AdapterCase, adapterCases, badRequest, imageSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
-interface Reply { id: string, source: string, text: string }
-const { replies } = fixture<{ replies: Reply[] }>('pyautogui', 'replies.json')
-const byId = new Map(replies.map((r) => [r.id, r]))
+type Reply = AdapterCase<{ payload: string }>
+const replies: Reply[] = adapterCases<{ payload: string }>('pyautogui')
+const byId = new Map(replies.map((r) => [r.name, r]))
 const reply = (id: string) => {
   const found = byId.get(id)
   if (!found) throw new Error(`no reply ${id} in the fixtures`)
@@ -124,7 +124,7 @@ const CASES: Case[] = [
 t.test('translate: recorded and documented replies become unified actions', async (t) => {
   const { app, driver } = await build(t, { adapters: [pyautoguiAdapter] })
   for (const c of CASES) {
-    const { text, source } = reply(c.id)
+    const { payload: text, source } = reply(c.id)
     const { status, body } = await post(app, `/computer/pyautogui/translate${c.query ?? ''}`, { response: text })
     t.equal(status, 200, c.id)
     t.strictSame(body, {
@@ -144,7 +144,7 @@ t.test('translate: recorded and documented replies become unified actions', asyn
 
 t.test('execute: an OpenCUA click in the smart-resized space lands on the screen pixel, answered in full', async (t) => {
   const { app, driver } = await build(t, { adapters: [pyautoguiAdapter] })
-  const { status, body } = await post(app, '/computer/pyautogui?coordinates=smart-resize', { response: reply('opencua-click').text })
+  const { status, body } = await post(app, '/computer/pyautogui?coordinates=smart-resize', { response: reply('opencua-click').payload })
   t.equal(status, 200)
   // (644, 406) of the 1288x812 image: floor(644.5 × 1280/1288) = 640, floor(406.5 × 800/812) = 400.
   t.strictSame(driver.calls, [
@@ -165,7 +165,7 @@ t.test('execute: an OpenCUA click in the smart-resized space lands on the screen
 
 t.test('execute: terminate runs nothing, is reported with its answer, and the screen is still sent', async (t) => {
   const { app, driver } = await build(t, { adapters: [pyautoguiAdapter] })
-  const { status, body } = await post(app, '/computer/pyautogui', { response: 'pyautogui.press("enter")\n' + reply('opencua-terminate').text.split('```code\n')[1]!.replace('\n```', '') })
+  const { status, body } = await post(app, '/computer/pyautogui', { response: 'pyautogui.press("enter")\n' + reply('opencua-terminate').payload.split('```code\n')[1]!.replace('\n```', '') })
   t.equal(status, 200)
   t.strictSame(driver.calls, [{ call: 'keyDown', key: 'enter' }, { call: 'keyUp', key: 'enter' }, { call: 'screenshot' }])
   t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {
@@ -208,7 +208,7 @@ t.test('refusals: anything but literal-argument calls is a 400 quoting its line,
   const DEEP = 'pyautogui.hotkey(' + '['.repeat(5000) + ']'.repeat(5000) + ')'
   const payload = (code: string) => ({ response: '```python\n' + code + '\n```' })
   await refusedOnBothRoutes(t, app, driver, 'pyautogui', [
-    { name: "OSWorld's empty template", payload: { response: reply('osworld-template').text }, body: badRequest('ERR_UNPARSEABLE_OUTPUT', 'the pyautogui code has no call, only comments') },
+    { name: "OSWorld's empty template", payload: { response: reply('osworld-template').payload }, body: badRequest('ERR_UNPARSEABLE_OUTPUT', 'the pyautogui code has no call, only comments') },
     { name: 'an empty reply', payload: { response: '   ' }, body: badRequest('ERR_UNPARSEABLE_OUTPUT', "the pyautogui code is empty: send the model's reply with its ```python block, or the code itself") },
     { name: 'an import', payload: payload('import os\nos.system("id")'), body: refused(1, 'import os', 'not a call: only calls with literal arguments (and bare names like DONE) are read, no other Python') },
     { name: '__import__ in a call', payload: payload("pyautogui.click(10, 20)\n__import__('os').system('id')"), body: refused(2, "__import__('os').system('id')", "unexpected '.' after the call; one call per statement") },

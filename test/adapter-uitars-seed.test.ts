@@ -9,11 +9,10 @@
 import t from 'tap'
 import { uitarsAdapter } from '../adapters/uitars/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, fixture, imageSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { adapterCases, badRequest, imageSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
-interface Reply { id: string, source: string, text: string }
-const { replies } = fixture<{ replies: Reply[] }>('uitars', 'seed-xml.json')
-const reply = (id: string) => replies.find((r) => r.id === id)?.text ?? t.fail(`no reply ${id}`) as never
+const replies = adapterCases<{ payload: string }>('uitars', 'seed-xml.json')
+const reply = (id: string) => replies.find((r) => r.name === id)?.payload ?? t.fail(`no reply ${id}`) as never
 
 const THINK_10 = '需要模拟向上滚动的动作，使用scroll工具，direction设为up，point可以随便选一个页面内的坐标，比如<point>500 500</point>。这样就能完成向上滚动的操作了。'
 const click = (x: number, y: number) => ({ action: 'click_mouse', button: 'left', coordinates: [x, y] })
@@ -91,7 +90,7 @@ t.test('translate: Seed XML replies become the calls ByteDance reads, points on 
         display_width_px: 1000,
         display_height_px: 1000,
         meta: { thought: c.thought, reflection: null, action_summary: null, calls: c.calls, finished: null, call_user: null },
-      }, `${c.id} (${replies.find((r) => r.id === c.id)!.source})`)
+      }, `${c.id} (${replies.find((r) => r.name === c.id)!.source})`)
     }
     const raw = await app.inject({ method: 'POST', url: '/computer/uitars/translate', payload: text, headers: { 'content-type': 'text/plain; charset=utf-8' } })
     t.equal(raw.statusCode, 200, `${c.id} as text/plain`)

@@ -35,8 +35,8 @@ export interface AdapterCases<Extra = {}> {
   cases: Array<AdapterCase<Extra>>
 }
 
-/** An adapter's recorded cases (test/fixtures/<adapter>/translate.json). */
-export const adapterCases = <Extra = {}>(adapter: string) => fixture<AdapterCases<Extra>>(adapter, 'translate.json').cases
+/** An adapter's recorded cases (test/fixtures/<adapter>/translate.json, or another file of that shape). */
+export const adapterCases = <Extra = {}>(adapter: string, file = 'translate.json') => fixture<AdapterCases<Extra>>(adapter, file).cases
 
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 export function pngSize (base64: string) {
