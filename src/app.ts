@@ -35,6 +35,10 @@ import { accessibilityRoutes } from '../routes/accessibility.ts'
 import { ACCESSIBILITY_SCHEMAS } from './accessibility/schema.ts'
 import { Accessibility } from './accessibility/service.ts'
 import { noAccessibility, type AccessibilitySource } from './accessibility/source.ts'
+import { Activity } from './live/activity.ts'
+import { LiveSessions } from './live/sessions.ts'
+import type { LiveSource } from './live/source.ts'
+import { liveRoutes } from '../routes/live.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -74,6 +78,8 @@ export interface AppOptions {
    * its desktop. Default: none (those actions are refused).
    */
   accessibility?: AccessibilitySource
+  /** The desktop's VNC server, for the live view at GET /live; without one there is no live view. */
+  live?: LiveSource
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -171,6 +177,14 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   }))
   await app.register(adapterRoutes, { pipelines, compile: validatorCompiler })
   await app.register(accessibilityRoutes)
+  if (options.live) {
+    const activity = new Activity()
+    // What the live view's panel shows as the last action: every call that acts on the desktop.
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.routeOptions.url?.startsWith('/computer')) activity.record(request.routeOptions.url, request.body, reply.statusCode, reply.elapsedTime)
+    })
+    await app.register(liveRoutes, { source: options.live, sessions: new LiveSessions(), activity, token: Boolean(options.token) })
+  }
 
   app.addHook('onReady', async () => { await options.driver.start() })
   app.addHook('onClose', async () => {

@@ -32,6 +32,8 @@ export interface Config {
   launchTimeoutMs: number
   /** How long a shutdown may take before the process exits anyway. */
   shutdownGraceMs: number
+  /** The live view's browser may send mouse and keyboard input (otherwise it only watches). */
+  liveControl: boolean
   help: boolean
 }
 
@@ -86,6 +88,7 @@ export const FLAGS = {
   },
   'launch-timeout': { env: 'LAUNCH_TIMEOUT', default: '10', help: 'seconds launch_app waits for the application\'s first window' },
   'shutdown-grace': { env: 'SHUTDOWN_GRACE', default: '10', help: 'seconds a shutdown (SIGTERM, SIGINT) may take before the server exits anyway; what it started is ended within it' },
+  'live-control': { env: 'LIVE_CONTROL', boolean: true, help: 'let the live view (GET /live) send mouse and keyboard input to the desktop; without it the live view only watches' },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -194,6 +197,7 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
     apps: allowedApps(values['allow-app'] as string[] | undefined, env.ALLOW_APPS),
     launchTimeoutMs: Math.round(positiveNumber('launch-timeout', get('launch-timeout')!) * 1000),
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
+    liveControl: on('live-control'),
     help: on('help'),
   }
   if (config.headersTimeoutMs > config.requestTimeoutMs) {

@@ -29,10 +29,11 @@ async function main (): Promise<void> {
     return
   }
   const log = pino(loggerOptions(config.logLevel))
-  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log })
+  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log, liveControl: config.liveControl })
   const app = await buildApp({
     driver: desktop.driver,
     accessibility: desktop.accessibility,
+    ...(desktop.live && { live: desktop.live }),
     ...(config.token && { token: config.token }),
     listenHost: config.host,
     allowOrigins: config.allowOrigins,
