@@ -50,8 +50,9 @@ export async function startVnc (options: VncOptions): Promise<VncServer> {
     '-rfbport', '0', '-unixsock', socket, '-nopw', '-noipv6', '-nolookup',
     // Several tabs may watch at once, and the server keeps running after the last one leaves.
     '-shared', '-forever',
-    // Xvfb has no damage worth trusting for partial screens drawn with XPutImage; polling is sure.
-    '-noxdamage', '-nowf', '-cursor', 'arrow',
+    // No naps when the screen is idle, and short waits between polls: a change (a window an
+    // action moved) shows within a fraction of a second rather than after x11vnc wakes up.
+    '-nonap', '-wait', '10', '-defer', '10', '-nowf', '-cursor', 'arrow',
     ...(options.control ? [] : ['-viewonly']),
   ]
   const [command, argv] = diesWithUs('x11vnc', args)
