@@ -2,7 +2,8 @@
  * The live view (README "Live view"): GET /live (the page), live/novnc/* (noVNC's client
  * from the @novnc/novnc package), POST|DELETE /live/session (the token traded for a session
  * cookie, and back), GET /live/state (what the side panel shows) and GET /live/websockify
- * (a WebSocket bridged to the desktop's VNC server, inside this process).
+ * (a WebSocket bridged to the desktop's VNC server, inside this process). src/app.ts registers
+ * @fastify/websocket for it, before every other hook.
  *
  * With a token configured, everything but POST /live/session wants the session cookie, and
  * POST /live/session wants the token; the Origin/Host rules (src/http-guard.ts) hold for all
@@ -15,7 +16,7 @@ import { dirname, join, normalize, sep } from 'node:path'
 import type { Duplex } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import websocket from '@fastify/websocket'
+import type {} from '@fastify/websocket'
 import { Type } from '@sinclair/typebox'
 import type { RawData, WebSocket } from 'ws'
 import { RouteNotFound, Unauthorized } from '../src/errors.ts'
@@ -36,6 +37,8 @@ export interface LiveRouteOptions {
 /** noVNC's own files: its RFB library and what it imports. */
 const NOVNC_ROOT = dirname(dirname(createRequire(import.meta.url).resolve('@novnc/novnc')))
 const NOVNC_FILE = /^(core|vendor)\/[A-Za-z0-9_./-]+\.js$/
+/** The largest WebSocket message a viewer may send (noVNC's are a few bytes; clipboard text more). */
+export const LIVE_MAX_MESSAGE_BYTES = 2 << 20
 /** Unread bytes for a viewer before the bridge stops reading from the VNC server. */
 const MAX_BUFFERED = 8 << 20
 /** How long the VNC connection gets to take the last releases before it is cut. */
@@ -67,7 +70,6 @@ const PAGE_HEADERS = {
 export const liveRoutes: FastifyPluginAsyncTypebox<LiveRouteOptions> = async (fastify, options) => {
   const { source, sessions, activity } = options
   const { executor } = fastify
-  await fastify.register(websocket, { options: { maxPayload: 2 << 20 } })
 
   const signedIn = (request: FastifyRequest) => !options.token || sessions.use(cookieValue(request.headers.cookie, LIVE_COOKIE))
   const requireSession = async (request: FastifyRequest) => {

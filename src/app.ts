@@ -38,7 +38,8 @@ import { noAccessibility, type AccessibilitySource } from './accessibility/sourc
 import { Activity } from './live/activity.ts'
 import { LiveSessions } from './live/sessions.ts'
 import type { LiveSource } from './live/source.ts'
-import { liveRoutes } from '../routes/live.ts'
+import { LIVE_MAX_MESSAGE_BYTES, liveRoutes } from '../routes/live.ts'
+import websocket from '@fastify/websocket'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -147,6 +148,12 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   app.decorate('actionSchemas', actionSchemas)
   app.decorate('desktopInfo', options.desktop ?? {})
 
+  if (options.live) {
+    // First of all hooks: it marks WebSocket upgrades, and ends the socket of every upgrade that
+    // gets an HTTP answer (a 403 from the guard, a 401) — registered after them, it would not
+    // see those, and each refused upgrade would keep its socket open.
+    await app.register(websocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } })
+  }
   installErrorHandler(app, limits.maxBodyBytes)
   app.setNotFoundHandler((request) => {
     throw new RouteNotFound(`no route ${request.method} ${request.url.split('?')[0]}; the API is described at /docs and /openapi.json`)
