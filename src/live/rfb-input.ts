@@ -6,7 +6,9 @@
  * desktop and power actions never pass. Anything it cannot frame ends the connection.
  */
 
-export class RfbProtocolError extends Error {}
+export class RfbProtocolError extends Error {
+  override name = 'RfbProtocolError'
+}
 
 type Phase = 'version' | 'security' | 'init' | 'messages'
 
