@@ -68,6 +68,16 @@ t.test('without the token nothing of the live view is reachable; with it, only f
   t.equal(rebound.status, 403, 'and so is a rebound host name')
   const own = await upgrade(ws, { cookie, origin: base })
   t.same(own, { status: 101, first: 'RFB 003.008\n' }, 'this server\'s own page gets the desktop')
+  const handshake = new WebSocket(ws, { headers: { cookie, origin: base } })
+  const security = await new Promise<Buffer>((resolve, reject) => {
+    handshake.once('message', () => {
+      handshake.send(Buffer.from('RFB 003.008\n'))
+      handshake.once('message', (data) => resolve(data as Buffer))
+    })
+    handshake.once('close', () => reject(new Error('the VNC server closed during the handshake')))
+  })
+  handshake.close()
+  t.strictSame([...security], [1, 1], 'and the VNC server offers it no security but the bridge (one type: None)')
 
   t.equal((await fetch(`${base}/live/session`, { method: 'DELETE', headers: { cookie } })).status, 204, 'signing out')
   t.equal((await upgrade(ws, { cookie, origin: base })).status, 401, 'ends the session')

@@ -5,9 +5,9 @@
  * (the event oracle on the desktop records none); the live view comes back on its own after
  * the X server dies and is replaced.
  */
-import { execFileSync } from 'node:child_process'
 import t from 'tap'
 import { xEnv } from '../drivers/x11/authority.ts'
+import type { VncService } from '../drivers/x11/vnc-service.ts'
 import { cursorFromX, until, waitForWindow } from './helpers/desktop.ts'
 import { startOracle } from './helpers/oracle.ts'
 import { spawnOwned } from './helpers/processes.ts'
@@ -71,5 +71,5 @@ t.test('the live page shows the desktop, follows actions, takes no input, and su
 
   t.notOk(server.logged().includes('live-view-token'), 'the token is not in the log')
   t.notOk(/cg_live=[A-Za-z0-9_-]{10}/.test(server.logged()), 'nor the session cookie')
-  t.ok(execFileSync('pgrep', ['-x', 'x11vnc']).length > 0)
+  t.ok((server.desktop.live as VncService).pid, 'x11vnc runs on the new desktop')
 })

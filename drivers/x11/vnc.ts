@@ -48,7 +48,7 @@ export async function startVnc (options: VncOptions): Promise<VncServer> {
     '-display', display, ...(env.XAUTHORITY ? ['-auth', env.XAUTHORITY] : []),
     // No TCP listener at all, only the socket (-rfbport 0 alone still listened on [::]:5900;
     // -rfbportv6 -1 closes that); no password: the socket's directory is ours alone.
-    '-rfbport', '0', '-rfbportv6', '-1', '-localhost', '-unixsock', socket, '-nopw', '-noipv6', '-nolookup',
+    '-rfbport', '0', '-rfbportv6', '-1', '-unixsock', socket, '-nopw', '-noipv6', '-nolookup',
     // Several tabs may watch at once, and the server keeps running after the last one leaves.
     '-shared', '-forever',
     // No naps when the screen is idle, and short waits between polls: a change (a window an
