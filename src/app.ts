@@ -191,6 +191,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       if (request.routeOptions.url?.startsWith('/computer')) activity.record(request.routeOptions.url, request.body, reply.statusCode, reply.elapsedTime)
     })
     await app.register(liveRoutes, { source: options.live, sessions: new LiveSessions(), activity, token: Boolean(options.token) })
+  } else {
+    app.get('/live', { schema: { hide: true } }, async () => {
+      throw new RouteNotFound('this server has no live view: it needs an X desktop (--driver nut or xdotool) to show')
+    })
   }
 
   app.addHook('onReady', async () => { await options.driver.start() })

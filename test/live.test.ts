@@ -176,3 +176,10 @@ t.test('the state panel: readiness, queue, held inputs and the last action (its 
   t.match(after.json().last_action, { route: '/computer', action: 'type_text', status: 200, ms: Number })
   t.notMatch(after.body, /hunter2/)
 })
+
+t.test('a server without an X desktop says why it has no live view', async (t) => {
+  const { app } = await build(t)
+  const response = await app.inject({ url: '/live' })
+  t.equal(response.statusCode, 404)
+  t.match(response.json(), { code: 'ERR_NOT_FOUND', message: /needs an X desktop/ })
+})
