@@ -43,6 +43,9 @@ t.test('the live page shows the desktop, follows actions, takes no input, and su
   const shownIn = await viewer.untilPixel(...centre(newRect), RED, 1000)
   t.ok(shownIn !== undefined, `the moved window shows in the canvas within a second (${shownIn?.toFixed(0)} ms)`)
   t.ok(near(await viewer.pixel(...centre(rect)), BLUE), 'and is gone from where it was')
+  const panel = () => viewer.page.evaluate<string>('document.getElementById("panel").innerText')
+  t.ok(await until(async () => /last action\s+set_window_geometry → 200 in \d+ ms/.test(await panel()), 3000), 'the panel beside it names the last action, its status and duration')
+  t.match(await panel(), /desktop\s+ready \(1280×800\)\s+queue\s+0\s+held keys and buttons\s+nothing/, 'and the desktop\'s state')
 
   await t.test('a click in the canvas reaches nothing', async (t) => {
     const oracle = await startOracle(t, display)
@@ -71,5 +74,5 @@ t.test('the live page shows the desktop, follows actions, takes no input, and su
 
   t.notOk(server.logged().includes('live-view-token'), 'the token is not in the log')
   t.notOk(/cg_live=[A-Za-z0-9_-]{10}/.test(server.logged()), 'nor the session cookie')
-  t.ok((server.desktop.live as VncService).pid, 'x11vnc runs on the new desktop')
+  t.ok(await until(() => (server.desktop.live as VncService).pid !== undefined, 5000), 'x11vnc runs on the new desktop')
 })
