@@ -1,7 +1,7 @@
 /**
  * The live view with --live-control: a click in the canvas arrives at the desktop pixel it was
- * made on (the event oracle sees it there), and a tab closed in the middle of a drag leaves no
- * button held on the X server.
+ * made on (the event oracle sees it there), and a tab closed in the middle of a drag, shift held,
+ * leaves no button and no key held on the X server.
  */
 import t from 'tap'
 import { heldOnX, until } from './helpers/desktop.ts'
@@ -35,10 +35,13 @@ t.test('with control, clicks arrive where they were made, and a closed tab holds
   const [toX, toY] = await viewer.at(480, 560)
   await viewer.page.mouse('mouseMoved', fromX, fromY)
   await viewer.page.mouse('mousePressed', fromX, fromY, 1)
+  await viewer.page.key('rawKeyDown', 'Shift', 'ShiftLeft', 16)
   await viewer.page.mouse('mouseMoved', toX, toY, 1)
   t.ok(await until(async () => (await heldOnX(display)).some((line) => /button\[1\]=down/.test(line)), 5000), 'mid-drag, X holds the left button')
+  // Shift_L is keycode 50 on the US layout the desktop is pinned to.
+  t.ok(await until(async () => (await heldOnX(display)).some((line) => /key\[50\]=down/.test(line)), 5000), `and shift (${await heldOnX(display)})`)
   await viewer.page.close()
-  t.ok(await until(async () => (await heldOnX(display)).length === 0, 5000), `closing the tab mid-drag released the button (${await heldOnX(display)})`)
+  t.ok(await until(async () => (await heldOnX(display)).length === 0, 5000), `closing the tab mid-drag released the button and the key (${await heldOnX(display)})`)
   t.ok((await oracle.until((events) => events.some((e) => e.type === 'mouseup'), 3000)).some((e) => e.type === 'mouseup' && e.x === 480 && e.y === 560),
     'the page under the pointer saw the button go up where the drag ended')
 })

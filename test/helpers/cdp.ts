@@ -21,6 +21,8 @@ export interface Page {
   screenshot: (clip?: { x: number, y: number, width: number, height: number }) => Promise<Buffer>
   /** Input.dispatchMouseEvent: mousePressed / mouseReleased / mouseMoved at viewport (x, y). */
   mouse: (type: 'mousePressed' | 'mouseReleased' | 'mouseMoved', x: number, y: number, buttons?: number) => Promise<void>
+  /** Input.dispatchKeyEvent for a key without text (a modifier, an arrow): down or up. */
+  key: (type: 'rawKeyDown' | 'keyUp', key: string, code: string, keyCode: number) => Promise<void>
   navigate: (url: string) => Promise<void>
   close: () => Promise<void>
 }
@@ -88,6 +90,9 @@ export async function startBrowser (t: TestContext, extraArgs: string[] = []): P
           await call('Input.dispatchMouseEvent', {
             type, x, y, buttons, clickCount: type === 'mouseMoved' ? 0 : 1, ...(type !== 'mouseMoved' && { button: 'left' }),
           })
+        },
+        async key (type, key, code, keyCode) {
+          await call('Input.dispatchKeyEvent', { type, key, code, windowsVirtualKeyCode: keyCode, nativeVirtualKeyCode: keyCode })
         },
         async navigate (target) {
           await call('Page.navigate', { url: target })
