@@ -34,6 +34,8 @@ export interface Config {
   shutdownGraceMs: number
   /** The screen size MCP clients see when a call declares none; undefined: the real screen. */
   mcpDisplay?: { width: number, height: number }
+  /** The live view's browser may send mouse and keyboard input (otherwise it only watches). */
+  liveControl: boolean
   help: boolean
 }
 
@@ -92,6 +94,7 @@ export const FLAGS = {
     env: 'MCP_DISPLAY_SIZE',
     help: 'the screen size MCP clients see unless a call declares its own (WIDTHxHEIGHT, e.g. 1024x640): their coordinates are in it and screenshots are scaled to it. Default: the real screen',
   },
+  'live-control': { env: 'LIVE_CONTROL', boolean: true, help: 'let the live view (GET /live) send mouse and keyboard input to the desktop; without it the live view only watches' },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -213,6 +216,7 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
     apps: allowedApps(values['allow-app'] as string[] | undefined, env.ALLOW_APPS),
     launchTimeoutMs: Math.round(positiveNumber('launch-timeout', get('launch-timeout')!) * 1000),
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
+    liveControl: on('live-control'),
     help: on('help'),
   }
   const mcpDisplay = get('mcp-display-size')

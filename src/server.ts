@@ -35,10 +35,11 @@ async function main (): Promise<void> {
   }
   // Under stdio, stdout is the protocol's: every log line goes to stderr.
   const log = pino(loggerOptions(config.logLevel), pino.destination(stdio ? 2 : 1))
-  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log })
+  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log, liveControl: config.liveControl })
   const app = await buildApp({
     driver: desktop.driver,
     accessibility: desktop.accessibility,
+    ...(desktop.live && { live: desktop.live }),
     ...(config.token && { token: config.token }),
     listenHost: config.host,
     allowOrigins: config.allowOrigins,
