@@ -253,3 +253,11 @@ t.test('the screenshot Claude sees: a screen over its image limits is scaled dow
   const declared = await post(app, '/computer/anthropic/translate?display_width_px=1280&display_height_px=720', block('toolu_4', 'left_click', { coordinate: [640, 360] }))
   t.equal(declared.body.display_width_px, 1280, 'a declared display is used as declared')
 })
+
+t.test('GET /adapters lists the toolset first, as the default', async (t) => {
+  const { app } = await build(t, { adapters: [anthropicAdapter] })
+  const response = await app.inject({ method: 'GET', url: '/adapters' })
+  const anthropic = response.json().adapters.find((a: { name: string }) => a.name === 'anthropic')
+  t.strictSame(anthropic.versions.map((v: { name: string }) => v.name), ['computer_toolset_20260801', 'computer_20251124', 'computer_20250124', 'computer_20241022'])
+  t.match(anthropic.coordinates, /toolset: the pixels of the screenshot Claude is shown/)
+})

@@ -129,3 +129,11 @@ t.test('refusals, whole, on both routes, and nothing runs', async (t) => {
   }
   t.strictSame(driver.calls, [], 'nothing ran')
 })
+
+t.test('GET /adapters lists every family with its coordinates', async (t) => {
+  const { app } = await build(t, { adapters: [qwenAdapter] })
+  const response = await app.inject({ method: 'GET', url: '/adapters' })
+  const qwen = response.json().adapters.find((a: { name: string }) => a.name === 'qwen')
+  t.strictSame(qwen.versions.map((v: { name: string }) => v.name), ['2.5', '3', '3.5', 'kimi', 'fara'])
+  t.equal(qwen.coordinates, 'version 2.5 and fara: pixels of the smart-resized display; version 3: the 0–999 relative grid; versions 3.5 and kimi: the 0–1000 relative grid')
+})
