@@ -25,7 +25,8 @@ t.test('recorded member calls → unified actions (the default version)', async 
   const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
   const cases = fixture<TranslateCase[]>('anthropic', 'translate-computer_toolset_20260801.json')
   for (const c of cases) {
-    const blocks = Array.isArray(c.body) ? c.body : [c.body]
+    // The turn's other blocks (text, thinking) are passed over: one call per member block.
+    const blocks = (Array.isArray(c.body) ? c.body : [c.body]).filter((b) => b.toolset_name === 'computer')
     const { status, body } = await post(app, '/computer/anthropic/translate', c.body)
     t.equal(status, 200, c.source)
     t.strictSame(body, {
@@ -94,7 +95,7 @@ class ReportingToolset extends BetaAbstractComputerToolset20260801 {
 }
 
 /** What the SDK's tool runner answers for an assistant turn of these blocks (no request is made). */
-async function sdkAnswer (toolset: ReportingToolset, blocks: Block[]): Promise<BetaToolResultBlockParam[]> {
+async function sdkAnswer (toolset: ReportingToolset, blocks: Content[]): Promise<BetaToolResultBlockParam[]> {
   const client = new Anthropic({ apiKey: 'unused', fetch: () => { throw new Error('no request is made') } })
   const runner = client.beta.messages.toolRunner({
     model: 'claude-test',
@@ -108,7 +109,9 @@ async function sdkAnswer (toolset: ReportingToolset, blocks: Block[]): Promise<B
 
 const failOnKeys = (call: { call: string }) => { if (call.call === 'keyDown') throw new Error('keyboard unplugged') }
 
-const TURNS: Array<{ name: string, blocks: Block[], status: number, failKeys?: boolean }> = [
+type Content = Block | (Record<string, unknown> & { type: string })
+
+const TURNS: Array<{ name: string, blocks: Content[], status: number, failKeys?: boolean }> = [
   {
     name: 'every member, one turn',
     status: 200,
@@ -137,6 +140,8 @@ const TURNS: Array<{ name: string, blocks: Block[], status: number, failKeys?: b
     status: 500,
     failKeys: true,
     blocks: [
+      { type: 'thinking', thinking: 'The field is at the top.', signature: 'EqQBCgIYAhIM' },
+      { type: 'text', text: 'I will fill in the field.' },
       block('toolu_a', 'left_click', { coordinate: [100, 100] }),
       block('toolu_b', 'key', { text: 'Return' }),
       block('toolu_c', 'type', { text: 'never typed' }),
@@ -220,7 +225,11 @@ t.test('refusals before anything runs, whole', async (t) => {
       response: refused('missing required field \'start_coordinate\' in input') },
     { name: 'key repeat out of bounds', body: block('toolu_x', 'key', { text: 'a', repeat: 0 }),
       response: refused('repeat must be a whole number from 1 to 100') },
-    { name: 'an empty turn', body: [], response: refused('the list of tool_use blocks is empty: send at least one member tool_use block') },
+    { name: 'an empty turn', body: [], response: refused('the list of blocks is empty: send the turn\'s content, with at least one computer member tool_use block') },
+    { name: 'a turn with no member call', body: [{ type: 'text', text: 'Done.' }, { type: 'tool_use', id: 'toolu_x', name: 'computer', input: { action: 'screenshot' } }],
+      response: refused('the turn has no computer toolset member call: a member is a tool_use block with toolset_name "computer" (the computer tool\'s blocks, name "computer", take tool_version=computer_20251124)') },
+    { name: 'a block of the turn that is no block', body: [block('toolu_1', 'left_click'), 'left_click'],
+      response: refused('[1]: each item must be a content block of the turn, an object with a "type" (a computer member: a tool_use block with toolset_name "computer")', { failed_index: 1 }) },
     { name: 'the same id twice', body: [block('toolu_1', 'left_click'), block('toolu_1', 'right_click')],
       response: refused('[1]: tool_use id \'toolu_1\' is given twice; each block needs its own', { failed_index: 1 }) },
     { name: 'the tool_use_id query', body: block('toolu_x', 'screenshot'), query: '?tool_use_id=toolu_x',

@@ -46,7 +46,8 @@ const memberInput = (member: ToolsetMember): TObject => Type.Object(MEMBER_INPUT
   title: `AnthropicToolset${member.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Input`,
 })
 
-const when = (condition: Record<string, unknown>, message: string) => ({ if: condition, then: { not: {}, errorMessage: message } })
+// `type: 'object'`: a keyword like `required` holds of any non-object, which would refuse it with this message.
+const when = (condition: Record<string, unknown>, message: string) => ({ if: { type: 'object', ...condition }, then: { not: {}, errorMessage: message } })
 
 /**
  * One member call. Its input is checked by the member its `name` names. Further envelope
@@ -84,16 +85,34 @@ export interface ToolsetToolUse {
 }
 
 /**
+ * Any other block of the assistant's turn (text, thinking, another tool's tool_use): the content
+ * list can be forwarded as it came, and those blocks are passed over; the answer holds one
+ * tool_result per member block.
+ */
+const OtherBlock = Type.Object({ type: Type.String() }, {
+  additionalProperties: true,
+  errorMessage: 'each item must be a content block of the turn, an object with a "type" (a computer member: a tool_use block with toolset_name "computer")',
+})
+
+/** A block the API marks as a member call of this toolset. */
+const isMember = { type: 'object', properties: { type: { const: 'tool_use' }, toolset_name: { const: 'computer' } }, required: ['type', 'toolset_name'] }
+
+/**
  * A block, or a turn's blocks. Told apart by `if` rather than a union, so a mistake in a block
  * is reported as that block's (with its index in the list), not as a mismatch with the other shape.
  */
-export const AnthropicComputerToolset20260801 = Type.Unsafe<ToolsetToolUse | ToolsetToolUse[]>({
+export const AnthropicComputerToolset20260801 = Type.Unsafe<ToolsetToolUse | Array<ToolsetToolUse | { type: string }>>({
   $id: 'AnthropicComputerToolset20260801',
   title: 'AnthropicComputerToolset20260801',
-  description: 'One computer_toolset_20260801 member tool_use block (AnthropicToolsetToolUse), or the list of those of one assistant turn, in the model\'s order (run in order, stopping at the first failure).',
+  description: "One computer_toolset_20260801 member tool_use block (AnthropicToolsetToolUse), or the content of the assistant's turn, in the model's order: its member blocks run in order, stopping at the first failure; its other blocks (text, thinking, other tools' tool_use) are passed over.",
   anyOf: [{ type: 'object' }, { type: 'array' }],
   if: { type: 'array' },
-  then: { type: 'array', items: Type.Ref(ToolsetToolUse), minItems: 1, errorMessage: { minItems: 'the list of tool_use blocks is empty: send at least one member tool_use block' } },
+  then: {
+    type: 'array',
+    items: { if: isMember, then: Type.Ref(ToolsetToolUse), else: OtherBlock },
+    minItems: 1,
+    errorMessage: { minItems: 'the list of blocks is empty: send the turn\'s content, with at least one computer member tool_use block' },
+  },
   else: Type.Ref(ToolsetToolUse),
 })
 

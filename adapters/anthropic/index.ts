@@ -32,7 +32,7 @@ const isToolset = (version: string) => version === TOOLSET_VERSION
 
 export const anthropicAdapter: Adapter<AnthropicBody | ToolsetBody, AnthropicMeta | ToolsetMeta, AnthropicQuery> = {
   name: 'anthropic',
-  description: "Claude's computer toolset (default): a member tool_use block, or the list of a turn's, run in order and stopping at the first failure, answered with the tool_result blocks the SDK's toolset renders (the acknowledgment, the image for screenshot and zoom, is_error and the not-executed text; no screenshot after a pure action). " +
+  description: "Claude's computer toolset (default): a member tool_use block, or the content of the assistant's turn (its other blocks passed over), the member blocks run in order and stopping at the first failure, answered with the tool_result blocks the SDK's toolset renders (the acknowledgment, the image for screenshot and zoom, is_error and the not-executed text; no screenshot after a pure action). " +
     "Claude's computer tool (tool_version=computer_2025…/2024…): the tool_use block's input, or the whole block, answered with the tool_result block for the next user message (with tool_use_id when the block or the tool_use_id query gave it); every action but cursor_position, screenshot and zoom answers with a screenshot unless screenshot=false.",
   coordinates: 'toolset: the pixels of the screenshot Claude is shown (display_width_px/display_height_px; else the screen, scaled down to within 1568 px on the long edge and 1.15 megapixels); the computer tool: the display the tool was declared with (display_width_px/display_height_px, as in the tool definition; else the screen)',
   versions: [

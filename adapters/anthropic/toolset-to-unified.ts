@@ -11,7 +11,7 @@ import type { ToolsetMember, ToolsetToolUse } from './computer_toolset_20260801.
 import type { AnthropicQuery } from './query.ts'
 import { actionsFor, type ComputerInput } from './to-unified.ts'
 
-export type ToolsetBody = ToolsetToolUse | ToolsetToolUse[]
+export type ToolsetBody = ToolsetToolUse | Array<ToolsetToolUse | { type: string }>
 
 export interface ToolsetCall extends CallSpan {
   id: string
@@ -31,10 +31,15 @@ export function toolsetToUnified (body: ToolsetBody, context: AdapterContext<Ant
   if (context.query.screenshot === true) {
     throw new InvalidNativePayload('anthropic computer_toolset_20260801: screenshot=true does not apply: a member answers as the SDK does, and the model asks for the screen with the screenshot member')
   }
-  const blocks = Array.isArray(body) ? body : [body]
+  const members = (Array.isArray(body) ? body : [body])
+    .map((block, index) => ({ block, index }))
+    .filter((entry): entry is { block: ToolsetToolUse, index: number } => isMember(entry.block))
+  if (members.length === 0) {
+    throw new InvalidNativePayload('anthropic computer_toolset_20260801: the turn has no computer toolset member call: a member is a tool_use block with toolset_name "computer" (the computer tool\'s blocks, name "computer", take tool_version=computer_20251124)')
+  }
   const seen = new Set<string>()
   const actions: UnifiedAction[] = []
-  const calls: ToolsetCall[] = blocks.map((block, index) => {
+  const calls: ToolsetCall[] = members.map(({ block, index }) => {
     if (seen.has(block.id)) throw Object.assign(new InvalidNativePayload(`anthropic computer_toolset_20260801: [${index}]: tool_use id '${block.id}' is given twice; each block needs its own`), { failedIndex: index })
     seen.add(block.id)
     const own = memberActions(block)
@@ -44,6 +49,9 @@ export function toolsetToUnified (body: ToolsetBody, context: AdapterContext<Ant
   })
   return { actions, screenshot: false, meta: { calls } }
 }
+
+const isMember = (block: { type: string }): block is ToolsetToolUse =>
+  block.type === 'tool_use' && (block as { toolset_name?: unknown }).toolset_name === 'computer'
 
 function memberActions ({ name, input }: ToolsetToolUse): UnifiedAction[] {
   const { repeat, ...fields } = input as ComputerInput & { repeat?: number }
