@@ -270,3 +270,17 @@ t.test('GET /adapters lists the toolset first, as the default', async (t) => {
   t.strictSame(anthropic.versions.map((v: { name: string }) => v.name), ['computer_toolset_20260801', 'computer_20251124', 'computer_20250124', 'computer_20241022'])
   t.match(anthropic.coordinates, /toolset: the pixels of the screenshot Claude is shown/)
 })
+
+t.test('a turn that fails with the left button down releases it: nothing is left held', async (t) => {
+  const { app, driver } = await build(t, { adapters: [anthropicAdapter], fake: { beforeCall: failOnKeys } })
+  const { status, body } = await post(app, '/computer/anthropic', [
+    block('toolu_1', 'left_mouse_down'),
+    block('toolu_2', 'key', { text: 'shift+a' }),
+    block('toolu_3', 'left_mouse_up'),
+  ])
+  t.equal(status, 500)
+  t.strictSame(body.map((b: { is_error?: boolean }) => b.is_error ?? false), [false, true, true])
+  t.equal(body[2].content, NOT_EXECUTED)
+  const calls = driver.calls.map((c) => c.call)
+  t.ok(calls.indexOf('buttonUp') > calls.indexOf('buttonDown') && calls.includes('buttonDown'), `the button went up after the failure (${calls.join(', ')})`)
+})
