@@ -13,22 +13,21 @@ import { anthropicAdapter } from '../adapters/anthropic/index.ts'
 import { TOOLSET_MEMBERS } from '../adapters/anthropic/computer_toolset_20260801.ts'
 import { NOT_EXECUTED, NOT_EXECUTED_REFUSED } from '../adapters/anthropic/toolset-to-native-result.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, fixture, imageSize } from './helpers/adapter-cases.ts'
+import { adapterCases, badRequest, imageSize } from './helpers/adapter-cases.ts'
 
 interface Block { type: 'tool_use', id: string, name: string, toolset_name: 'computer', input: Record<string, unknown> }
-interface TranslateCase { source: string, body: Block | Block[], actions: unknown[] }
 
 const block = (id: string, name: string, input: Record<string, unknown> = {}): Block => ({ type: 'tool_use', id, name, toolset_name: 'computer', input })
 const withoutNulls = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null))
 
 t.test('recorded member calls → unified actions (the default version)', async (t) => {
   const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
-  const cases = fixture<TranslateCase[]>('anthropic', 'translate-computer_toolset_20260801.json')
+  const cases = adapterCases('anthropic', 'translate-computer_toolset_20260801.json') as Array<{ name: string, source: string, payload: Block | Block[], actions: unknown[] }>
   for (const c of cases) {
     // The turn's other blocks (text, thinking) are passed over: one call per member block.
-    const blocks = (Array.isArray(c.body) ? c.body : [c.body]).filter((b) => b.toolset_name === 'computer')
-    const { status, body } = await post(app, '/computer/anthropic/translate', c.body)
-    t.equal(status, 200, c.source)
+    const blocks = (Array.isArray(c.payload) ? c.payload : [c.payload]).filter((b) => b.toolset_name === 'computer')
+    const { status, body } = await post(app, '/computer/anthropic/translate', c.payload)
+    t.equal(status, 200, `${c.name} (${c.source})`)
     t.strictSame(body, {
       adapter: 'anthropic',
       version: 'computer_toolset_20260801',
@@ -39,12 +38,12 @@ t.test('recorded member calls → unified actions (the default version)', async 
       meta: {
         calls: blocks.map((b, i) => ({
           id: b.id, name: b.name, input: withoutNulls(b.input),
-          first: Array.isArray(c.body) ? i : 0, count: Array.isArray(c.body) ? 1 : c.actions.length,
+          first: Array.isArray(c.payload) ? i : 0, count: Array.isArray(c.payload) ? 1 : c.actions.length,
         })),
       },
-    }, `${c.source}: ${JSON.stringify(c.body)}`)
+    }, `${c.name} (${c.source})`)
   }
-  const covered = new Set(cases.flatMap((c) => (Array.isArray(c.body) ? c.body : [c.body]).map((b) => b.name)))
+  const covered = new Set(cases.flatMap((c) => (Array.isArray(c.payload) ? c.payload : [c.payload]).map((b) => b.name)))
   t.strictSame(TOOLSET_MEMBERS.filter((m) => !covered.has(m)), [], 'every member has a recorded case')
   t.strictSame(driver.calls, [], 'translating runs nothing')
 })

@@ -4,14 +4,14 @@
  * tool_calls, Qwen3-VL through an OpenAI-compatible server, and Fara-7B's actions. Whole
  * translate bodies, results over the fake driver, and every refusal, whole.
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { qwenAdapter } from '../adapters/qwen/index.ts'
 import { build } from './helpers/build.ts'
-import { badRequest, imageSize } from './helpers/adapter-cases.ts'
+import { adapterCases, badRequest, fixture, imageSize } from './helpers/adapter-cases.ts'
 
-interface Case { name: string, source: string, version: string, payload: unknown, actions: unknown[], calls: Array<[string, number]>, facts?: string[] }
-const FIXTURE = JSON.parse(readFileSync(new URL('./fixtures/qwen/families.json', import.meta.url), 'utf8')) as { _sources: Record<string, string>, cases: Case[] }
+interface Extra { version: string, calls: Array<[string, number]>, facts?: string[] }
+const CASES = adapterCases<Extra>('qwen', 'families.json') as Array<ReturnType<typeof adapterCases<Extra>>[number] & { actions: unknown[] }>
+const SOURCES = fixture<{ sources: Record<string, string> }>('qwen', 'families.json').sources
 
 type App = Awaited<ReturnType<typeof build>>['app']
 
@@ -36,8 +36,8 @@ const spans = (calls: Array<[string, number]>) => {
 
 t.test('recorded outputs → unified actions, whole translate bodies', async (t) => {
   const { app, driver } = await build(t, { adapters: [qwenAdapter] })
-  for (const c of FIXTURE.cases) {
-    t.ok(FIXTURE._sources[c.source], `${c.name}: its source is named`)
+  for (const c of CASES) {
+    t.ok(SOURCES[c.source], `${c.name}: its source is named`)
     const { status, body } = await send(app, `/computer/qwen/translate?version=${c.version}`, c.payload)
     t.equal(status, 200, c.name)
     const [width, height] = SPACE[c.version]!
@@ -51,14 +51,14 @@ t.test('recorded outputs → unified actions, whole translate bodies', async (t)
       meta: { calls: spans(c.calls), terminate: null, answer: null, ...(c.facts && { facts: c.facts }) },
     }, c.name)
   }
-  const fara = new Set(FIXTURE.cases.filter((c) => c.version === 'fara').flatMap((c) => c.calls.map(([action]) => action)))
+  const fara = new Set(CASES.filter((c) => c.version === 'fara').flatMap((c) => c.calls.map(([action]) => action)))
   t.strictSame(['key', 'type', 'scroll', 'visit_url', 'web_search', 'history_back', 'refresh', 'pause_and_memorize_fact'].filter((a) => !fara.has(a)), [], "every Fara action of its own has a case")
   t.strictSame(driver.calls, [], 'translating runs nothing')
 })
 
 t.test('results: the calls run in order, facts and the screen come back', async (t) => {
   const { app, driver } = await build(t, { adapters: [qwenAdapter] })
-  const fara = FIXTURE.cases.find((c) => c.name === 'Fara memorizes a fact and clicks')!
+  const fara = CASES.find((c) => c.name === 'Fara memorizes a fact and clicks')!
   const { status, body } = await send(app, '/computer/qwen?version=fara', fara.payload)
   t.equal(status, 200)
   t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {
@@ -74,7 +74,7 @@ t.test('results: the calls run in order, facts and the screen come back', async 
   // The last pixel of 1288x812 is the screen's last: floor(1287.5 * 1280 / 1288) = 1279, floor(811.5 * 800 / 812) = 799.
   t.strictSame(driver.calls.find((c) => c.call === 'moveMouse'), { call: 'moveMouse', x: 1279, y: 799 })
 
-  const xml = FIXTURE.cases.find((c) => c.name === 'Qwen3.5 XML left_click')!
+  const xml = CASES.find((c) => c.name === 'Qwen3.5 XML left_click')!
   driver.calls.length = 0
   const clicked = await send(app, '/computer/qwen?version=3.5&screenshot=false', xml.payload)
   t.strictSame(clicked.body.calls, [{ action: 'left_click', status: 'done' }])
@@ -85,7 +85,7 @@ t.test('results: the calls run in order, facts and the screen come back', async 
 
 t.test('a failing call stops the rest: Kimi tool_calls', async (t) => {
   const { app } = await build(t, { adapters: [qwenAdapter], fake: { beforeCall: (call) => { if (call.call === 'keyDown') throw new Error('keyboard unplugged') } } })
-  const kimi = FIXTURE.cases.find((c) => c.name === 'Kimi K2.5 several tool_calls, screenshot last')!
+  const kimi = CASES.find((c) => c.name === 'Kimi K2.5 several tool_calls, screenshot last')!
   const { status, body } = await send(app, '/computer/qwen?version=kimi', kimi.payload)
   t.equal(status, 500)
   t.strictSame(body.calls, [{ action: 'type', status: 'done' }, { action: 'key', status: 'failed' }, { action: 'screenshot', status: 'not_run' }])
