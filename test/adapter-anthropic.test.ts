@@ -9,12 +9,11 @@ import { ACTIONS_20241022 } from '../adapters/anthropic/computer_20241022.ts'
 import { ACTIONS_20250124 } from '../adapters/anthropic/computer_20250124.ts'
 import { ACTIONS_20251124 } from '../adapters/anthropic/computer_20251124.ts'
 import { build, post } from './helpers/build.ts'
-import { fixture as adapterFixture } from './helpers/adapter-cases.ts'
+import { adapterCases, fixture as adapterFixture } from './helpers/adapter-cases.ts'
 
-interface TranslateCase {
-  source: string
+interface TranslateFields {
   query?: string
-  body: { action?: string, input?: { action: string } }
+  payload: { action?: string, input?: { action: string } }
   actions: unknown[]
   screenshot: boolean
   tool_use_id?: string
@@ -44,12 +43,12 @@ const VERSIONS = {
 for (const [version, table] of Object.entries(VERSIONS)) {
   t.test(`${version}: recorded calls → unified actions`, async (t) => {
     const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
-    const cases = fixture<TranslateCase[]>(`translate-${version}.json`)
+    const cases = adapterCases<TranslateFields>('anthropic', `translate-${version}.json`)
     for (const c of cases) {
       const query = [`tool_version=${version}`, c.query].filter(Boolean).join('&')
-      const { status, body } = await post(app, `/computer/anthropic/translate?${query}`, c.body)
-      const input = c.body.input ?? c.body
-      t.equal(status, 200, c.source)
+      const { status, body } = await post(app, `/computer/anthropic/translate?${query}`, c.payload)
+      const input = c.payload.input ?? c.payload
+      t.equal(status, 200, `${c.source}: ${c.name}`)
       t.strictSame(body, {
         adapter: 'anthropic',
         version,
@@ -58,9 +57,9 @@ for (const [version, table] of Object.entries(VERSIONS)) {
         display_width_px: c.display?.[0] ?? 1280,
         display_height_px: c.display?.[1] ?? 800,
         meta: { tool_use_id: c.tool_use_id ?? null, action: input.action },
-      }, `${c.source}: ${JSON.stringify(c.body)}`)
+      }, `${c.source}: ${c.name}: ${JSON.stringify(c.payload)}`)
     }
-    const covered = new Set(cases.map((c) => (c.body.input ?? c.body).action))
+    const covered = new Set(cases.map((c) => (c.payload.input ?? c.payload).action))
     t.strictSame(Object.keys(table).filter((action) => !covered.has(action)), [], 'every action of the version has a recorded case')
     t.strictSame(driver.calls, [], 'translating runs nothing')
   })

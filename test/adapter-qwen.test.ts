@@ -2,18 +2,18 @@
  * The qwen adapter: every computer_use action of Qwen2.5-VL and Qwen3-VL translated (whole
  * translate bodies), every payload shape (arguments, call, JSON-string arguments, {response},
  * text/plain), the result (whole bodies, screenshots decoded), and every 4xx. Payloads come
- * from test/fixtures/qwen (sources named there).
+ * from test/fixtures/qwen/translate.json (sources named there).
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { qwenAdapter } from '../adapters/qwen/index.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import { build } from './helpers/build.ts'
-import { pngSize } from './helpers/adapter-cases.ts'
+import { adapterCases, pngSize } from './helpers/adapter-cases.ts'
 
-const FIXTURES = JSON.parse(readFileSync(new URL('./fixtures/qwen/outputs.json', import.meta.url), 'utf8'))
-const args = (name: string) => FIXTURES[name].arguments
-const text = (name: string) => FIXTURES[name].text as string
+const CASES = new Map(adapterCases('qwen').map((c) => [c.name, c.payload]))
+const recorded = (name: string) => CASES.get(name) ?? t.fail(`no recorded output ${name}`) as never
+const args = (name: string) => recorded(name) as { action: string } & Record<string, unknown>
+const text = (name: string) => recorded(name) as string
 
 type App = Awaited<ReturnType<typeof build>>['app']
 
