@@ -8,6 +8,13 @@ import { sleep } from './executor/sleep.ts'
 
 const POLL_MS = 40
 
+/**
+ * A settled screenshot waits for 300 ms without a change, at most 3 s: long enough for a
+ * click's repaint, a menu or a dialog of a running application, far below the 2 s sleep
+ * reference agents take before every screenshot.
+ */
+export const DEFAULT_SETTLE = { quietMs: 300, maxMs: 3000 } as const
+
 export async function settleByPixels (driver: Pick<Driver, 'screenshot'>, { quietMs, maxMs, signal }: SettleOptions): Promise<Settled> {
   const started = performance.now()
   let previous = (await driver.screenshot()).data

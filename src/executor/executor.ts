@@ -12,7 +12,7 @@ import type { Rect, Size } from '../geometry.ts'
 import { DesktopUnavailable, DriverFailure } from '../errors.ts'
 import { Scaler } from '../scaling.ts'
 import { DEFAULT_ENCODING, encodeImage, type ImageEncoding } from '../screenshot.ts'
-import { settleByPixels } from '../settle.ts'
+import { DEFAULT_SETTLE, settleByPixels } from '../settle.ts'
 import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
 import { planBatch, WINDOW_ACTIONS, type Plan, type PlanContext } from './plan.ts'
 import { runPlan } from './run.ts'
@@ -36,13 +36,6 @@ export interface ExecutorOptions {
   /** A settled screenshot's quiet window and cap when a request names none (default DEFAULT_SETTLE). */
   settle?: { quietMs: number, maxMs: number }
 }
-
-/**
- * A settled screenshot waits for 300 ms without a change, at most 3 s: long enough for a
- * click's repaint, a menu or a dialog of a running application, far below the 2 s sleep
- * reference agents take before every screenshot.
- */
-export const DEFAULT_SETTLE = { quietMs: 300, maxMs: 3000 } as const
 
 /** A wish to see the screen settled; what it leaves out comes from the executor's defaults. */
 export interface SettleRequest {
