@@ -307,6 +307,8 @@ export class NutDriver implements XDriver {
     const waiting = reader && this.#ready ? reader.settle(options) : undefined
     if (!waiting) return settleByPixels(this, options)
     return waiting.catch((error: Error) => {
+      // The client went away (ActionAborted): passed on as it is.
+      if (typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error
       throw this.#ready && !reader!.lost ? new DriverFailure(`could not watch the screen: ${error.message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
     })
   }
