@@ -7,6 +7,7 @@
  */
 import sharp from 'sharp'
 import t from 'tap'
+import { loadConfig } from '../src/config.ts'
 import { build, post } from './helpers/build.ts'
 
 async function decoded (base64: string) {
@@ -116,4 +117,12 @@ t.test('adapters settle by default and name the media type asked for', async (t)
   const shot = await post(app, '/computer/anthropic', { action: 'screenshot' })
   t.equal(shot.status, 200)
   t.equal(driver.settles.length, 3, "the model's own screenshot action follows no action: taken at once")
+})
+
+t.test('--settle-quiet-ms and --settle-max-ms (or their variables) set the defaults; a cap below the window is refused', async (t) => {
+  t.strictSame(loadConfig([], {}).settle, { quietMs: 300, maxMs: 3000 })
+  t.strictSame(loadConfig(['--settle-quiet-ms', '150', '--settle-max-ms', '2000'], {}).settle, { quietMs: 150, maxMs: 2000 })
+  t.strictSame(loadConfig([], { SETTLE_QUIET_MS: '80', SETTLE_MAX_MS: '900' }).settle, { quietMs: 80, maxMs: 900 })
+  t.throws(() => loadConfig(['--settle-quiet-ms', '500', '--settle-max-ms', '100'], {}), { code: 'ERR_INVALID_CONFIG', message: /--settle-max-ms \(100\) must not be below --settle-quiet-ms \(500\)/ })
+  t.throws(() => loadConfig(['--settle-quiet-ms', '0'], {}), { code: 'ERR_INVALID_CONFIG', message: /settle-quiet-ms/ })
 })
