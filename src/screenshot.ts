@@ -55,10 +55,14 @@ export function rgbx ({ data, width, height, order }: RawImage): Buffer {
 
 /** Encodes a screenshot, resized to `size` when that differs from the raw image. */
 export async function encodeImage (image: RawImage, size?: Size, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<Buffer> {
-  let pipeline = sharp(rgbx(image), { raw: { width: image.width, height: image.height, channels: 4 } }).removeAlpha()
+  const raw = { width: image.width, height: image.height, channels: 4 } as const
+  let pipeline = sharp(rgbx(image), { raw }).removeAlpha()
   if (size && (size.width !== image.width || size.height !== image.height)) {
+    // sharp resizes before it drops the fourth byte, and premultiplies by it as alpha: X's
+    // pad byte (often 0) would blacken the image. So the RGB comes out first, then is resized.
+    const rgb = await pipeline.raw().toBuffer()
     // fill: a client may declare another aspect ratio; its coordinates map per axis too.
-    pipeline = pipeline.resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
+    pipeline = sharp(rgb, { raw: { ...raw, channels: 3 } }).resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
   }
   const quality = encoding.quality ?? DEFAULT_QUALITY
   switch (encoding.format) {
