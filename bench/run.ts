@@ -18,6 +18,7 @@ import { startXvfb } from '../drivers/x11/xvfb.ts'
 import { chromiumBinary, spawnOwned, stopOwned } from '../test/helpers/processes.ts'
 import { client } from './http-client.ts'
 import { benchScreens } from './screens.ts'
+import { mcpBench } from './mcp.ts'
 
 const smoke = process.argv.includes('--smoke')
 const quick = smoke || process.argv.includes('--quick')
@@ -253,6 +254,7 @@ async function main () {
     console.log(`throughput: ${load.perSecond} moves/s with 10 keep-alive clients (${load.requests} requests, p99 ${fmt(load.p99)} ms, ${load.errors} errors)`)
     console.log(`cold start (npm start's server with its own Xvfb → first action): ${cold} ms`)
     console.log(`RSS after the run (server + driver worker): ${rss} MB`)
+    const mcp = await mcpBench(ours.port, ITERATIONS)
 
     const get = (kind: string, name = names[0]!) => rows.find((r) => r.kind === kind)!.results[name]!.p50
     const targets: Array<[string, boolean]> = [
@@ -267,7 +269,7 @@ async function main () {
     ]
     for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
     await mkdir(new URL('.', OUT), { recursive: true })
-    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), rows, accessibility: snapshots, throughput: load, coldStartMs: cold, rssMb: rss, targets, screens }, null, 2))
+    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), rows, mcp, accessibility: snapshots, throughput: load, coldStartMs: cold, rssMb: rss, targets, screens }, null, 2))
     console.log('bench: done')
   } finally {
     // SIGTERM first: our server ends what it started (the accessibility bus among them);

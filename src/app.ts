@@ -34,6 +34,9 @@ import { healthRoutes } from '../routes/health.ts'
 import { accessibilityRoutes } from '../routes/accessibility.ts'
 import { ACCESSIBILITY_SCHEMAS } from './accessibility/schema.ts'
 import { Accessibility } from './accessibility/service.ts'
+import { McpTools } from './mcp/tools-service.ts'
+import { mcpRoutes } from '../routes/mcp.ts'
+import type { Size } from './geometry.ts'
 import { noAccessibility, type AccessibilitySource } from './accessibility/source.ts'
 
 export interface DesktopInfo {
@@ -76,6 +79,8 @@ export interface AppOptions {
    * its desktop. Default: none (those actions are refused).
    */
   accessibility?: AccessibilitySource
+  /** The screen size MCP clients see when a call declares none (default: the real screen). */
+  mcpDisplay?: Size
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -88,6 +93,7 @@ declare module 'fastify' {
     executor: Executor
     actionSchemas: ReturnType<typeof buildActionSchemas>
     desktopInfo: DesktopInfo
+    mcpTools: McpTools
   }
 }
 
@@ -174,6 +180,13 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   }))
   await app.register(adapterRoutes, { pipelines, compile: validatorCompiler })
   await app.register(accessibilityRoutes)
+  app.decorate('mcpTools', new McpTools({
+    executor, actionSchemas, shared, compile: (schema) => validatorCompiler({ schema, httpPart: 'body' }),
+    windowsUnavailable: async () => options.driver.windows ? options.driver.windows.unavailable() : `the ${options.driver.name} driver has no window control`,
+    ...(options.mcpDisplay && { display: options.mcpDisplay }),
+    log: app.log.child({ component: 'mcp' }) as Logger,
+  }))
+  await app.register(mcpRoutes)
 
   app.addHook('onReady', async () => { await options.driver.start() })
   app.addHook('onClose', async () => {

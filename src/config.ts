@@ -35,6 +35,8 @@ export interface Config {
   settle: { quietMs: number, maxMs: number }
   /** How long a shutdown may take before the process exits anyway. */
   shutdownGraceMs: number
+  /** The screen size MCP clients see when a call declares none; undefined: the real screen. */
+  mcpDisplay?: { width: number, height: number }
   help: boolean
 }
 
@@ -91,6 +93,10 @@ export const FLAGS = {
   'settle-quiet-ms': { env: 'SETTLE_QUIET_MS', default: String(DEFAULT_SETTLE.quietMs), help: 'a settled screenshot waits until the screen has not changed for this long, ms (a request may say settle_quiet_ms)' },
   'settle-max-ms': { env: 'SETTLE_MAX_MS', default: String(DEFAULT_SETTLE.maxMs), help: 'the longest a settled screenshot waits for the screen to stop changing, ms (a request may say settle_max_ms)' },
   'shutdown-grace': { env: 'SHUTDOWN_GRACE', default: '10', help: 'seconds a shutdown (SIGTERM, SIGINT) may take before the server exits anyway; what it started is ended within it' },
+  'mcp-display-size': {
+    env: 'MCP_DISPLAY_SIZE',
+    help: 'the screen size MCP clients see unless a call declares its own (WIDTHxHEIGHT, e.g. 1024x640): their coordinates are in it and screenshots are scaled to it. Default: the real screen',
+  },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -113,7 +119,10 @@ export function usage (context: ConfigContext = {}): string {
     const choices = name === 'driver' && context.drivers?.length ? `: ${context.drivers.join(' | ')}` : ''
     return `  --${name}${value}\n      ${flag.help}${choices}${fallback}${env}`
   })
-  return `Usage: computer-gateway [options]\n\nServes POST /computer onto an X11 desktop; starts its own Xvfb when DISPLAY is unset.\n\nOptions:\n${rows.join('\n')}\n`
+  return 'Usage: computer-gateway [options]\n       computer-gateway mcp [options]\n\n' +
+    'Serves POST /computer (and MCP at /mcp) onto an X11 desktop; starts its own Xvfb when DISPLAY is unset.\n' +
+    '`mcp` speaks MCP over stdin/stdout instead of listening (logs go to stderr).\n\n' +
+    `Options:\n${rows.join('\n')}\n`
 }
 
 export const unknownDriver = (name: string, drivers: readonly string[]) => `--driver must be one of ${drivers.join(', ')} (got '${name}')`
@@ -146,6 +155,16 @@ export function parseScreen (value: string): Config['screen'] {
   if (width < 64 || height < 64 || width > 16384 || height > 16384) throw new InvalidConfig(`--screen ${value}: width and height must be 64..16384`)
   if (![8, 16, 24].includes(depth)) throw new InvalidConfig(`--screen ${value}: depth must be 8, 16 or 24`)
   return { width, height, depth }
+}
+
+/** --mcp-display-size: WIDTHxHEIGHT within --max-display-size, as a call's own declared size must be. */
+function parseDisplaySize (value: string, maxSide: number): { width: number, height: number } {
+  const match = /^(\d+)x(\d+)$/.exec(value.trim())
+  const [width, height] = match ? [Number(match[1]), Number(match[2])] : [0, 0]
+  if (!match || width < 1 || height < 1 || width > maxSide || height > maxSide) {
+    throw new InvalidConfig(`--mcp-display-size must look like 1024x640, each side 1..${maxSide} (--max-display-size) (got '${value}')`)
+  }
+  return { width, height }
 }
 
 export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: ConfigContext = {}): Config {
@@ -205,6 +224,8 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
   if (config.settle.maxMs < config.settle.quietMs) {
     throw new InvalidConfig(`--settle-max-ms (${config.settle.maxMs}) must not be below --settle-quiet-ms (${config.settle.quietMs}): the screen could never count as settled`)
   }
+  const mcpDisplay = get('mcp-display-size')
+  if (mcpDisplay) config.mcpDisplay = parseDisplaySize(mcpDisplay, config.limits.maxDisplaySide)
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new InvalidConfig(`--headers-timeout (${config.headersTimeoutMs / 1000} s) must not exceed --request-timeout (${config.requestTimeoutMs / 1000} s): the headers are part of the request`)
   }
