@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DEFAULT_QUALITY, IMAGE_FORMATS, MEDIA_TYPES } from '../screenshot.ts'
 
-/** Where a settled screenshot's query bounds come from; the defaults are the server's flags. */
+/** The most a request may ask a settled screenshot to wait (its defaults are the server's flags). */
 export const SETTLE_QUIET_MAX_MS = 10_000
 export const SETTLE_CAP_MAX_MS = 30_000
 
