@@ -17,6 +17,7 @@ import { readBusAddress } from '../drivers/atspi/root-address.ts'
 import { startXvfb } from '../drivers/x11/xvfb.ts'
 import { chromiumBinary, spawnOwned, stopOwned } from '../test/helpers/processes.ts'
 import { client } from './http-client.ts'
+import { benchScreens } from './screens.ts'
 import { mcpBench } from './mcp.ts'
 
 const smoke = process.argv.includes('--smoke')
@@ -231,6 +232,7 @@ async function main () {
     const rss = await rssMb(servers[0]!.process.pid!)
     const cold = await coldStart()
     const snapshots = await accessibilitySnapshots(ours.port, xvfb.display)
+    const screens = await benchScreens({ display: xvfb.display, port: ours.port, smoke, quick })
 
     const names = servers.map((s) => s.name)
     const header = ['action', ...names.map((n) => `${n} p50/p95 ms`), ...names.slice(1).map((n) => `÷ ${n.split(' ')[0]}`)]
@@ -267,7 +269,7 @@ async function main () {
     ]
     for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
     await mkdir(new URL('.', OUT), { recursive: true })
-    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), rows, mcp, accessibility: snapshots, throughput: load, coldStartMs: cold, rssMb: rss, targets }, null, 2))
+    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), rows, mcp, accessibility: snapshots, throughput: load, coldStartMs: cold, rssMb: rss, targets, screens }, null, 2))
     console.log('bench: done')
   } finally {
     // SIGTERM first: our server ends what it started (the accessibility bus among them);

@@ -6,10 +6,11 @@
  * user's desktop has its own).
  */
 import { setTimeout as delay } from 'node:timers/promises'
-import type { Driver, MouseButton, Point, Rect, WindowControl, XDriver, XDriverClass } from '../src/driver.ts'
+import type { Driver, MouseButton, Point, Rect, SettleOptions, WindowControl, XDriver, XDriverClass } from '../src/driver.ts'
 import { DesktopUnavailable } from '../src/errors.ts'
 import type { KeyInfo } from '../src/keys/index.ts'
 import type { Log } from '../src/logger.ts'
+import { settleByPixels } from '../src/settle.ts'
 import { NutDriver } from './nut/nut-driver.ts'
 import { Ewmh } from './x11/ewmh.ts'
 import { Launcher } from './x11/launcher.ts'
@@ -328,4 +329,8 @@ export class SupervisedDesktop implements Driver {
   async keyUp (key: KeyInfo) { return this.#current().keyUp(key) }
   async typeText (text: string) { return this.#current().typeText(text) }
   async screenshot (region?: Rect) { return this.#current().screenshot(region) }
+  async settle (options: SettleOptions) {
+    const driver = this.#current()
+    return driver.settle ? driver.settle(options) : settleByPixels(driver, options)
+  }
 }

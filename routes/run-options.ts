@@ -1,8 +1,9 @@
-/** What every action route derives from its request: the client's space, screenshot wish, abort signal, limits. */
+/** What every action route derives from its request: the client's space, screenshot wish and encoding, settling, abort signal, limits. */
 import type { FastifyReply } from 'fastify'
 import type { RunOptions } from '../src/executor/executor.ts'
 import type { ActionQuery } from '../src/schemas/action-query.ts'
 import { clientSpace } from '../src/scaling.ts'
+import { screenshotOptions } from '../src/screenshot-query.ts'
 
 /** Aborted when the client goes away: the response's 'close' before it finished. */
 export function clientGone (reply: FastifyReply): AbortSignal {
@@ -18,6 +19,8 @@ export function runOptions (query: ActionQuery, reply: FastifyReply, indexed = f
   return {
     ...(client && { client }),
     screenshot: query.screenshot === true,
+    // Off here unless asked: a unified client may take screenshots at once on purpose.
+    ...screenshotOptions(query, false),
     signal: clientGone(reply),
     limits,
     indexed,

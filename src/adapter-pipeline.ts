@@ -21,6 +21,8 @@ import { ActionQuery } from './schemas/action-query.ts'
 import type { TranslateResponse } from './schemas/adapter-responses.ts'
 import { formatValidationErrors, validationFailedIndex } from './validation.ts'
 import type { Static } from '@sinclair/typebox'
+import { mediaTypeOf, screenshotOptions } from './screenshot-query.ts'
+import type { ImageMediaType } from './screenshot.ts'
 
 /** A compiled validator, as the app's validator compiler returns it. */
 export type Validate = ((data: unknown) => boolean) & { errors?: Parameters<typeof formatValidationErrors>[0] | null }
@@ -110,6 +112,8 @@ export function adapterPipeline (adapter: Adapter, { executor, limits, compile }
       indexed: translation.actions.length > 1,
       screenshot: translation.screenshot,
       ...(space && { client: space.size, clientName: space.name, screenshotSize: space.screenshot ?? context.display }),
+      // Settled unless asked otherwise: the models behind adapters act on what the screenshot shows.
+      ...screenshotOptions(call.query, true),
     }
   }
 
@@ -131,7 +135,7 @@ export function adapterPipeline (adapter: Adapter, { executor, limits, compile }
   const run = async (translation: Translation, options: RunOptions): Promise<{ outcome: AdapterOutcome, error?: Error }> => {
     try {
       const { results, failedIndex, error } = await executor.run(translation.actions, options)
-      const outcome = outcomeOf(results, failedIndex, error ?? null)
+      const outcome = outcomeOf(results, failedIndex, error ?? null, mediaTypeOf(options.image))
       if (outcome.error && failedIndex !== null && !outcome.screenshot && wantsScreenshot(translation)) {
         outcome.screenshot = await screenAfterFailure(options, outcome.error.statusCode)
       }
@@ -139,7 +143,7 @@ export function adapterPipeline (adapter: Adapter, { executor, limits, compile }
     } catch (caught) {
       const error = caught as Error & { statusCode?: number }
       if (typeof error.statusCode !== 'number') throw caught
-      return { outcome: outcomeOf([], null, error), error }
+      return { outcome: outcomeOf([], null, error, mediaTypeOf(options.image)), error }
     }
   }
 
@@ -171,7 +175,7 @@ export function adapterPipeline (adapter: Adapter, { executor, limits, compile }
 const wantsScreenshot = (translation: Translation) =>
   translation.screenshot || translation.actions.some((action) => action.screenshot === true || action.action === 'take_screenshot')
 
-function outcomeOf (results: ActionResponse[], failedIndex: number | null, error: Error | null): AdapterOutcome {
+function outcomeOf (results: ActionResponse[], failedIndex: number | null, error: Error | null, mediaType: ImageMediaType): AdapterOutcome {
   const last = results.at(-1)
   return {
     results,
@@ -179,6 +183,7 @@ function outcomeOf (results: ActionResponse[], failedIndex: number | null, error
     error: error ? errorBody(error) : null,
     screenshot: [...results].reverse().find((r) => r.base64_image)?.base64_image ?? null,
     cursor: last?.cursor_position ?? null,
+    mediaType,
   }
 }
 

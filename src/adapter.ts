@@ -10,6 +10,7 @@ import type { ActionResponse } from './actions/response.ts'
 import type { Size } from './driver.ts'
 import type { XY } from './scaling.ts'
 import type { ErrorBody } from './schemas/error-body.ts'
+import type { ImageMediaType } from './screenshot.ts'
 
 /** One version of a native format: its own input schema (with a `$id`, so OpenAPI names it). */
 export interface AdapterVersion {
@@ -80,8 +81,10 @@ export interface AdapterOutcome {
   failedIndex: number | null
   /** Why the batch stopped, as the error body the unified routes would send. */
   error: ErrorBody | null
-  /** The last screenshot taken (base64 PNG), if any. */
+  /** The last screenshot taken (base64, PNG unless the query asked for another format), if any. */
   screenshot: string | null
+  /** The media type of every screenshot of the outcome (the query's `format`; default image/png). */
+  mediaType: ImageMediaType
   /** The pointer after the last action, in the adapter's space; null when nothing ran. */
   cursor: XY | null
 }

@@ -71,6 +71,8 @@ export interface AppOptions {
   apps?: Readonly<Record<string, readonly string[]>>
   /** How long launch_app waits for the application's first window (default 10 s). */
   launchTimeoutMs?: number
+  /** A settled screenshot's quiet window and cap when a request names none (default DEFAULT_SETTLE). */
+  settle?: { quietMs: number, maxMs: number }
   /** A ready logger (tests pass one writing to a capture stream), or a level for the default one. */
   logger?: Logger | { level: string }
   desktop?: DesktopInfo
@@ -145,6 +147,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     holdTimeoutMs: options.holdTimeoutMs ?? DEFAULT_HOLD_TIMEOUT_MS,
     ...(options.apps && { apps: options.apps }),
     ...(options.launchTimeoutMs !== undefined && { launchTimeoutMs: options.launchTimeoutMs }),
+    ...(options.settle && { settle: options.settle }),
   })
   app.decorate('executor', executor)
   options.driver.onReplaced?.(() => {

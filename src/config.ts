@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_LIMITS, type Limits } from './actions/index.ts'
 import { InvalidConfig } from './errors.ts'
 import { isLoopbackAddress, normalizeHostName, normalizeOrigin } from './http-guard.ts'
+import { DEFAULT_SETTLE } from './settle.ts'
 
 export interface Config {
   host: string
@@ -30,6 +31,8 @@ export interface Config {
   apps: Record<string, string[]>
   /** How long launch_app waits for the application's first window. */
   launchTimeoutMs: number
+  /** A settled screenshot's quiet window and cap when a request names none. */
+  settle: { quietMs: number, maxMs: number }
   /** How long a shutdown may take before the process exits anyway. */
   shutdownGraceMs: number
   /** The screen size MCP clients see when a call declares none; undefined: the real screen. */
@@ -89,6 +92,8 @@ export const FLAGS = {
       'ALLOW_APPS holds them all: a JSON object {"name": ["command", "arg", …]} or \'name=command arg …;name2=…\'',
   },
   'launch-timeout': { env: 'LAUNCH_TIMEOUT', default: '10', help: 'seconds launch_app waits for the application\'s first window' },
+  'settle-quiet-ms': { env: 'SETTLE_QUIET_MS', default: String(DEFAULT_SETTLE.quietMs), help: 'a settled screenshot waits until the screen has not changed for this long, ms (a request may say settle_quiet_ms)' },
+  'settle-max-ms': { env: 'SETTLE_MAX_MS', default: String(DEFAULT_SETTLE.maxMs), help: 'the longest a settled screenshot waits for the screen to stop changing, ms (a request may say settle_max_ms)' },
   'shutdown-grace': { env: 'SHUTDOWN_GRACE', default: '10', help: 'seconds a shutdown (SIGTERM, SIGINT) may take before the server exits anyway; what it started is ended within it' },
   'mcp-display-size': {
     env: 'MCP_DISPLAY_SIZE',
@@ -215,9 +220,13 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
     },
     apps: allowedApps(values['allow-app'] as string[] | undefined, env.ALLOW_APPS),
     launchTimeoutMs: Math.round(positiveNumber('launch-timeout', get('launch-timeout')!) * 1000),
+    settle: { quietMs: positiveInteger('settle-quiet-ms', get('settle-quiet-ms')!), maxMs: positiveInteger('settle-max-ms', get('settle-max-ms')!) },
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
     liveControl: on('live-control'),
     help: on('help'),
+  }
+  if (config.settle.maxMs < config.settle.quietMs) {
+    throw new InvalidConfig(`--settle-max-ms (${config.settle.maxMs}) must not be below --settle-quiet-ms (${config.settle.quietMs}): the screen could never count as settled`)
   }
   const mcpDisplay = get('mcp-display-size')
   if (mcpDisplay) config.mcpDisplay = parseDisplaySize(mcpDisplay, config.limits.maxDisplaySide)

@@ -25,6 +25,24 @@ export interface RawImage {
   data: Buffer
 }
 
+/** How long a settled screenshot waits: until the screen has not changed for `quietMs`, at most `maxMs`. */
+export interface SettleOptions {
+  quietMs: number
+  maxMs: number
+  signal?: AbortSignal
+}
+
+/** What waiting for the screen to settle found. */
+export interface Settled {
+  waitedMs: number
+  /** Changes seen while waiting (damage reports, or grabs that differed from the one before). */
+  changes: number
+  /** False when `maxMs` ran out while the screen was still changing. */
+  quiet: boolean
+  /** How changes were seen: X's damage reports, comparing grabs, or an in-memory screen that never changes by itself. */
+  via: 'damage' | 'pixels' | 'memory'
+}
+
 export interface Driver {
   /** A short name for logs and GET /health ('nut', 'xdotool', 'fake'). */
   readonly name: string
@@ -70,6 +88,12 @@ export interface Driver {
 
   /** Grabs the screen (or a rectangle of it) as raw pixels. */
   screenshot(region?: Rect): Promise<RawImage>
+
+  /**
+   * Waits until the screen has stopped changing (SettleOptions). Without it the executor
+   * compares consecutive grabs (src/settle.ts), which costs a grab every poll.
+   */
+  settle?(options: SettleOptions): Promise<Settled>
 
   /**
    * Calls `listener` each time the desktop behind the driver is replaced (its X server died

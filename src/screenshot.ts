@@ -1,38 +1,79 @@
 /**
- * Raw pixels from the driver → the PNG a model sees, at the size it believes the screen is.
- * sharp (libvips) encodes and resizes off the main thread; we only reorder the bytes, which
- * X hands out as BGRA and PNG wants as RGB.
+ * Raw pixels from the driver → the image a model sees (PNG by default, JPEG or WebP when a
+ * client asks), at the size it believes the screen is. sharp (libvips) encodes and resizes on
+ * libuv's threads, so the event loop only reorders bytes with one native call: X hands out
+ * BGRX, every encoder wants RGB.
  */
 import sharp from 'sharp'
 import type { RawImage } from './driver.ts'
 import type { Size } from './geometry.ts'
+import { unreachable } from './unreachable.ts'
 
-/**
- * zlib level 1: measured ~5x faster than the default for ~1.6x the bytes (feasibility §6c).
- * On loopback the bytes are cheap and the milliseconds are not; the image a model sees is
- * pixel-identical either way.
- */
-const PNG_COMPRESSION_LEVEL = 1
+export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const
+export type ImageFormat = typeof IMAGE_FORMATS[number]
 
-/** Packs 4-byte pixels into 3-byte RGB, swapping B and R when the source is BGRA. */
-export function toRgb ({ data, width, height, order }: RawImage): Buffer {
-  const pixels = width * height
-  const rgb = Buffer.allocUnsafe(pixels * 3)
-  const [r, b] = order === 'bgra' ? [2, 0] : [0, 2]
-  for (let i = 0, o = 0, end = pixels * 4; i < end; i += 4, o += 3) {
-    rgb[o] = data[i + r]!
-    rgb[o + 1] = data[i + 1]!
-    rgb[o + 2] = data[i + b]!
-  }
-  return rgb
+/** How a screenshot is encoded. `quality` (1–100) applies to jpeg and webp only. */
+export interface ImageEncoding {
+  format: ImageFormat
+  quality?: number
 }
 
-/** Encodes a screenshot as PNG, resized to `size` when that differs from the raw image. */
-export async function encodePng (image: RawImage, size?: Size): Promise<Buffer> {
-  let pipeline = sharp(toRgb(image), { raw: { width: image.width, height: image.height, channels: 3 } })
+export const DEFAULT_ENCODING: ImageEncoding = { format: 'png' }
+/** sharp's own default for both lossy formats; named here so the OpenAPI text can say it. */
+export const DEFAULT_QUALITY = 80
+
+export const MEDIA_TYPES = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const satisfies Record<ImageFormat, string>
+export type ImageMediaType = typeof MEDIA_TYPES[ImageFormat]
+
+/**
+ * zlib level 1 without adaptive filtering: measured ~5x faster than the default for ~1.6x the
+ * bytes (feasibility §6c). On loopback the bytes are cheap and the milliseconds are not; the
+ * image a model sees is pixel-identical either way.
+ */
+const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const
+/**
+ * WebP's fastest method: its default (4) took ~100 ms for one 1280x800 screen here, for a
+ * file a few percent smaller; a screenshot is looked at once.
+ */
+const WEBP_EFFORT = 0
+
+/**
+ * The pixels as RGBX rows sharp can read as 4 raw channels. For BGRX, Buffer#swap32 (one
+ * native call) turns each pixel into XRGB; read from one byte further on, that is RGBX, whose
+ * fourth byte (the next pixel's X, or the spare byte at the end) is dropped before encoding.
+ */
+export function rgbx ({ data, width, height, order }: RawImage): Buffer {
+  const bytes = width * height * 4
+  if (data.length < bytes) throw new Error(`a ${width}x${height} image needs ${bytes} bytes, got ${data.length}`)
+  if (order === 'rgba') return data.subarray(0, bytes)
+  const swapped = Buffer.allocUnsafe(bytes + 1)
+  data.copy(swapped, 0, 0, bytes)
+  swapped.subarray(0, bytes).swap32()
+  swapped[bytes] = 0
+  return swapped.subarray(1)
+}
+
+/** Encodes a screenshot, resized to `size` when that differs from the raw image. */
+export async function encodeImage (image: RawImage, size?: Size, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<Buffer> {
+  const raw = { width: image.width, height: image.height, channels: 4 } as const
+  let pipeline = sharp(rgbx(image), { raw }).removeAlpha()
   if (size && (size.width !== image.width || size.height !== image.height)) {
+    // sharp resizes before it drops the fourth byte, and premultiplies by it as alpha: X's
+    // pad byte (often 0) would blacken the image. So the RGB comes out first, then is resized.
+    const rgb = await pipeline.raw().toBuffer()
     // fill: a client may declare another aspect ratio; its coordinates map per axis too.
-    pipeline = pipeline.resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
+    pipeline = sharp(rgb, { raw: { ...raw, channels: 3 } }).resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
   }
-  return pipeline.png({ compressionLevel: PNG_COMPRESSION_LEVEL, adaptiveFiltering: false }).toBuffer()
+  const quality = encoding.quality ?? DEFAULT_QUALITY
+  switch (encoding.format) {
+    case 'png': return pipeline.png(PNG_OPTIONS).toBuffer()
+    case 'jpeg': return pipeline.jpeg({ quality }).toBuffer()
+    case 'webp': return pipeline.webp({ quality, effort: WEBP_EFFORT }).toBuffer()
+    default: return unreachable(encoding.format)
+  }
+}
+
+/** Encodes a screenshot as PNG (the seed's format), resized to `size` when that differs. */
+export function encodePng (image: RawImage, size?: Size): Promise<Buffer> {
+  return encodeImage(image, size, DEFAULT_ENCODING)
 }

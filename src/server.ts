@@ -51,6 +51,7 @@ async function main (): Promise<void> {
     holdTimeoutMs: config.holdTimeoutMs,
     apps: config.apps,
     launchTimeoutMs: config.launchTimeoutMs,
+    settle: config.settle,
     logger: log,
     desktop,
     ...(config.mcpDisplay && { mcpDisplay: config.mcpDisplay }),

@@ -79,7 +79,7 @@ t.test('query parameters are validated too', async (t) => {
     ['/computer?display_width_px=1024', 'display_width_px and display_height_px go together: give both, or neither for the real screen size'],
     ['/computer?display_width_px=0&display_height_px=10', 'display_width_px must be >= 1'],
     ['/computer?screenshot=maybe', 'screenshot must be boolean'],
-    ['/computer?zoom=2', "unknown field 'zoom' (allowed: screenshot, display_width_px, display_height_px)"],
+    ['/computer?zoom=2', "unknown field 'zoom' (allowed: screenshot, display_width_px, display_height_px, format, quality, settle, settle_quiet_ms, settle_max_ms)"],
   ]
   for (const [url, message] of cases) {
     const response = await post(app, url, { action: 'get_cursor_position' })

@@ -18,7 +18,7 @@ const run = promisify(execFile)
 const { driver, display } = driverConformance({
   name: 'xdotool',
   create: (display) => new XdotoolDriver({ display }),
-  order: 'rgba',
+  order: 'bgra',
   moreWheel: [[1, 1, '5 7']],
 })
 

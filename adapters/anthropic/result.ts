@@ -3,6 +3,7 @@
  * as the reference demo's loop builds it (`_make_api_tool_result`).
  */
 import { Type, type Static } from '@sinclair/typebox'
+import { ImageMediaType } from '../../src/schemas/action-query.ts'
 
 const TextBlock = Type.Object({
   type: Type.Literal('text'),
@@ -13,7 +14,7 @@ const ImageBlock = Type.Object({
   type: Type.Literal('image'),
   source: Type.Object({
     type: Type.Literal('base64'),
-    media_type: Type.Literal('image/png'),
+    media_type: ImageMediaType,
     data: Type.String({ description: 'The PNG, base64, at display_width_px x display_height_px (a zoom: the region at its own size).' }),
   }),
 }, { title: 'AnthropicImageBlock' })

@@ -15,7 +15,7 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
   const content: Block[] = []
   if (text) content.push({ type: 'text', text })
   if (outcome.screenshot) {
-    content.push({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: outcome.screenshot } })
+    content.push({ type: 'image', source: { type: 'base64', media_type: outcome.mediaType, data: outcome.screenshot } })
   }
   return { ...head, content, is_error: false }
 }

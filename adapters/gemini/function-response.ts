@@ -6,10 +6,11 @@
  * call, a list for a list, in the same order.
  */
 import { Type, type Static } from '@sinclair/typebox'
+import { ImageMediaType } from '../../src/schemas/action-query.ts'
 
 const InlinePng = Type.Object({
   inlineData: Type.Object({
-    mimeType: Type.Literal('image/png'),
+    mimeType: ImageMediaType,
     data: Type.String({ description: 'Base64 PNG of the screen after the call, at the display size.' }),
   }),
 })

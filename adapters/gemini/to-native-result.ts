@@ -25,7 +25,7 @@ function responsePart (call: GeminiCallMeta, outcome: AdapterOutcome, failed: Ge
         ...(call.safety_acknowledgement && { safety_acknowledgement: 'true' as const }),
         ...(error !== null && { error }),
       },
-      ...(image && { parts: [{ inlineData: { mimeType: 'image/png' as const, data: image } }] }),
+      ...(image && { parts: [{ inlineData: { mimeType: outcome.mediaType, data: image } }] }),
     },
   }
 }

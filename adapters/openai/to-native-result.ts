@@ -17,7 +17,7 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
     output: {
       type: 'computer_screenshot',
       ...(outcome.screenshot && {
-        image_url: `data:image/png;base64,${outcome.screenshot}`,
+        image_url: `data:${outcome.mediaType};base64,${outcome.screenshot}`,
         // The computer tool's guide asks for full resolution, for click accuracy.
         ...(version === 'computer' && { detail: 'original' as const }),
       }),

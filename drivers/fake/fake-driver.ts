@@ -4,7 +4,7 @@
  * evidence that a desktop works; the end-to-end tests drive a real X server for that.
  */
 import { basename } from 'node:path'
-import type { Driver, LaunchedApp, MouseButton, Point, RawImage, Rect, Size, WindowControl, WindowState } from '../../src/driver.ts'
+import type { Driver, LaunchedApp, MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, WindowControl, WindowState } from '../../src/driver.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 
 export type FakeCall =
@@ -46,6 +46,8 @@ export interface FakeDriverOptions {
 export class FakeDriver implements Driver {
   readonly name = 'fake'
   readonly calls: FakeCall[] = []
+  /** The quiet window and cap of every settled screenshot, in order. */
+  readonly settles: Array<{ quietMs: number, maxMs: number }> = []
   readonly screen: Size
   /** The in-memory screen, RGBA; tests may paint on it. */
   readonly pixels: Buffer
@@ -96,6 +98,15 @@ export class FakeDriver implements Driver {
       this.pixels.copy(data, row * width * 4, from, from + width * 4)
     }
     return { width, height, order: 'rgba', data }
+  }
+
+  /**
+   * The in-memory screen changes only when a test paints it, never by itself: it is settled
+   * at once. Each wait is kept in `settles` (not `calls`: it sends no input).
+   */
+  async settle ({ quietMs, maxMs }: SettleOptions): Promise<Settled> {
+    this.settles.push({ quietMs, maxMs })
+    return { waitedMs: 0, changes: 0, quiet: true, via: 'memory' }
   }
 
   /** Paints a filled rectangle (RGB) on the in-memory screen. */

@@ -7,9 +7,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { MouseButton, Point, RawImage, Rect, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
+import type { MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
 import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
+import { settleByPixels } from '../../src/settle.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
 import { diesWithUs } from '../x11/orphan.ts'
@@ -298,6 +299,18 @@ export class NutDriver implements XDriver {
     // The V8 serializer may hand a Uint8Array back; the contract says Buffer (no copy).
     const data = image.data as Uint8Array
     return Buffer.isBuffer(data) ? image : { ...image, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) }
+  }
+
+  /** From X's damage reports through the display reader; else by comparing grabs. */
+  settle (options: SettleOptions): Promise<Settled> {
+    const reader = this.#reader
+    const waiting = reader && this.#ready ? reader.settle(options) : undefined
+    if (!waiting) return settleByPixels(this, options)
+    return waiting.catch((error: Error) => {
+      // The client went away (ActionAborted): passed on as it is.
+      if (typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error
+      throw this.#ready && !reader!.lost ? new DriverFailure(`could not watch the screen: ${error.message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
+    })
   }
 
   #call<K extends Op> (op: K, ...args: Calls[K]['args']): Promise<Calls[K]['result']> {

@@ -4,10 +4,16 @@
  * process. The nut driver's worker would otherwise send 4 MB of pixels over IPC for every
  * screenshot, and a round trip through it for every cursor read; this asks X directly.
  * A lost X connection is an error here, never an exit.
+ *
+ * Pixels come through MIT-SHM when the X server takes a shared segment from us (a local
+ * server: node-x11 passes a tmpfs file's descriptor, and reads it back with one pread), else
+ * through the socket (core GetImage, about ten times slower for a full screen).
  */
 import { type Display, type XClient } from 'x11'
 import { createClient } from './connect.ts'
-import type { Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import { DamageWatch } from './damage-watch.ts'
+import { openShmGrabber, type ShmGrabber } from './shm-grabber.ts'
+import type { Point, RawImage, Rect, SettleOptions, Settled, Size } from '../../src/driver.ts'
 
 const Z_PIXMAP = 2
 const ALL_PLANES = 0xffffffff
@@ -16,6 +22,8 @@ export class DisplayReader {
   readonly #client: XClient
   readonly #root: number
   readonly size: Size
+  #shm: ShmGrabber | undefined
+  #damage: DamageWatch | undefined
   #failure: Error | undefined
   #closed = false
   readonly #lostListeners: Array<(error: Error) => void> = []
@@ -60,16 +68,27 @@ export class DisplayReader {
           reject(new Error(`the root window is depth ${screen.root_depth}, ${format?.bits_per_pixel ?? '?'} bits a pixel, byte order ${info.image_byte_order}: only 32-bit LSB-first pixels are read directly`))
           return
         }
-        resolve(new DisplayReader(client, screen.root, { width: screen.pixel_width, height: screen.pixel_height }))
+        const size = { width: screen.pixel_width, height: screen.pixel_height }
+        const reader = new DisplayReader(client, screen.root, size)
+        // Without shared memory the socket does the same work, only slower; without DAMAGE,
+        // settling compares grabs (the caller's fallback).
+        void Promise.allSettled([
+          openShmGrabber(client, screen.root, size).then((shm) => { reader.#shm = shm }),
+          DamageWatch.open(client, screen.root).then((damage) => { reader.#damage = damage }),
+        ]).then(() => resolve(reader))
       })
       client.once('error', reject)
     })
   }
 
-  /** The whole screen, or a rectangle of it, as tightly packed BGRA rows. */
+  /** Whether pixels come through MIT-SHM (else through the socket). */
+  get sharedMemory (): boolean { return this.#shm !== undefined }
+
+  /** The whole screen, or a rectangle of it, as tightly packed BGRA rows (a buffer of the caller's own). */
   grab (region?: Rect): Promise<RawImage> {
     if (this.#failure) return Promise.reject(new Error(`lost the X connection: ${this.#failure.message}`))
     const { x, y, width, height } = region ?? { x: 0, y: 0, ...this.size }
+    if (this.#shm) return this.#shm.grab({ x, y, width, height })
     return new Promise((resolve, reject) => {
       this.#client.GetImage(Z_PIXMAP, this.#root, x, y, width, height, ALL_PLANES, (error, image) => {
         if (error) { reject(error); return }
@@ -77,6 +96,15 @@ export class DisplayReader {
         resolve({ width, height, order: 'bgra', data: image.data.subarray(0, width * height * 4) })
       })
     })
+  }
+
+  /** Whether the X server reports changes (XDamage), so `settle` needs no grabs. */
+  get reportsDamage (): boolean { return this.#damage !== undefined }
+
+  /** Waits until the screen stopped changing, from X's damage reports; undefined without DAMAGE. */
+  settle (options: SettleOptions): Promise<Settled> | undefined {
+    if (this.#failure) return Promise.reject(new Error(`lost the X connection: ${this.#failure.message}`))
+    return this.#damage?.settle(options)
   }
 
   /** Where the pointer is, in root window pixels. */
@@ -92,6 +120,7 @@ export class DisplayReader {
 
   close (): void {
     this.#closed = true
+    this.#damage?.close()
     this.#client.terminate()
   }
 }

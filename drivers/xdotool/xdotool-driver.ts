@@ -7,17 +7,22 @@
  * - keys: XTest on the keycode that carries the keysym on its first level (faster, and
  *   xdotool reads the key name 'Help' as a request for its usage text); other keysyms go
  *   through `xdotool keydown/keyup`, which adds Shift or binds a spare keycode;
- * - screenshots: screenshot-desktop (ImageMagick's `import`), as the reference servers take
- *   them; the screen size: GetGeometry on a pure-JS X connection.
+ * - screenshots: GetImage (through MIT-SHM where X offers it) and XDamage for settling, on
+ *   the display reader's pure-JS connection, as the nut driver has them; screenshot-desktop
+ *   (ImageMagick's `import`, as the reference servers take them) only when the root window's
+ *   pixels are not the 32-bit layout the reader reads; the screen size: GetGeometry on a
+ *   pure-JS X connection.
  * Nothing native runs in this process: when X dies, the xdotool processes fail and the X
  * connection ends; calls then reject with DesktopUnavailable (503), ready() turns false and
  * onExit listeners hear why, so a supervisor can bring the desktop back.
  */
 import screenshotDesktop from 'screenshot-desktop'
 import sharp from 'sharp'
-import type { MouseButton, Point, RawImage, Rect, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
+import type { MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
 import { DesktopUnavailable, DriverFailure, InvalidConfig, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
+import { settleByPixels } from '../../src/settle.ts'
+import { DisplayReader } from '../x11/display-reader.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
 import { keysymCode } from '../x11/keysym-codes.ts'
@@ -37,7 +42,7 @@ const X_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, b
 
 /** Errors of the catalogue pass through as they are; anything else is explained. */
 const isCatalogued = (error: unknown): error is Error =>
-  error instanceof Error && ['ERR_UNSUPPORTED_ACTION', 'ERR_DESKTOP_UNAVAILABLE', 'ERR_DRIVER_FAILURE', 'ERR_INVALID_CONFIG'].includes((error as { code?: string }).code ?? '')
+  error instanceof Error && ['ERR_UNSUPPORTED_ACTION', 'ERR_DESKTOP_UNAVAILABLE', 'ERR_DRIVER_FAILURE', 'ERR_INVALID_CONFIG', 'ERR_ACTION_ABORTED'].includes((error as { code?: string }).code ?? '')
 
 class Hung extends Error {}
 
@@ -52,6 +57,7 @@ export class XdotoolDriver implements XDriver {
   #options: XdotoolDriverOptions
   #xdotool: XdotoolRunner
   #x?: XConnection
+  #reader?: DisplayReader
   #typer?: TextTyper
   #ready = false
   #closed = false
@@ -107,6 +113,10 @@ export class XdotoolDriver implements XDriver {
     try {
       this.#x = await XConnection.open(this.display)
       this.#typer = await TextTyper.open(this.display)
+      this.#reader = await DisplayReader.open(this.display).catch((error: Error) => {
+        this.#options.log?.warn({ display: this.display, error: error.message }, 'screenshots go through screenshot-desktop')
+        return undefined
+      })
       await this.#xdotool(['getmouselocation'], this.#options.callTimeoutMs ?? 10_000)
     } catch (error) {
       void this.#typer?.close().catch(() => {})
@@ -120,6 +130,7 @@ export class XdotoolDriver implements XDriver {
     }
     this.#x.onLost((error) => this.#lose(`the X server on ${this.display} went away (${error.message})`))
     this.#typer.onLost((error) => this.#lose(`the X server on ${this.display} went away (the typing connection: ${error.message})`))
+    this.#reader?.onLost((error) => this.#lose(`the X server on ${this.display} went away (the display reader: ${error.message})`))
     this.#ready = true
   }
 
@@ -194,6 +205,7 @@ export class XdotoolDriver implements XDriver {
           x + width <= size.width && y + height <= size.height
         if (!inside) throw new UnsupportedAction(`region x=${x} y=${y} ${width}x${height} is not a whole-pixel rectangle inside the ${size.width}x${size.height} screen`)
       }
+      if (this.#reader) return this.#reader.grab(region)
       // screenshot-desktop runs xrandr and import on the DISPLAY of this process' environment.
       process.env.DISPLAY = this.display
       // Its capture leaves a failing xrandr unhandled: the promise never settles and Node ends
@@ -206,6 +218,11 @@ export class XdotoolDriver implements XDriver {
       const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true })
       return { width: info.width, height: info.height, order: 'rgba', data }
     })
+  }
+
+  /** From X's damage reports through the display reader; else by comparing grabs. */
+  settle (options: SettleOptions): Promise<Settled> {
+    return this.#do('wait for the screen to settle', () => this.#reader?.settle(options) ?? settleByPixels(this, options), options.maxMs)
   }
 
   async #key (keysym: string, state: 'down' | 'up'): Promise<void> {
@@ -299,6 +316,8 @@ export class XdotoolDriver implements XDriver {
   #disconnect (): void {
     this.#x?.close()
     this.#x = undefined
+    this.#reader?.close()
+    this.#reader = undefined
     this.#typer = undefined
   }
 

@@ -7,11 +7,12 @@ import type { Logger } from 'pino'
 import type { Limits, UnifiedAction } from '../actions/index.ts'
 import type { ActionResponse } from '../actions/response.ts'
 import type { Accessibility } from '../accessibility/service.ts'
-import type { Driver } from '../driver.ts'
+import type { Driver, SettleOptions } from '../driver.ts'
 import type { Rect, Size } from '../geometry.ts'
 import { DesktopUnavailable, DriverFailure } from '../errors.ts'
 import { Scaler } from '../scaling.ts'
-import { encodePng } from '../screenshot.ts'
+import { DEFAULT_ENCODING, encodeImage, type ImageEncoding } from '../screenshot.ts'
+import { DEFAULT_SETTLE, settleByPixels } from '../settle.ts'
 import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
 import { planBatch, WINDOW_ACTIONS, type Plan, type PlanContext } from './plan.ts'
 import { runPlan } from './run.ts'
@@ -32,7 +33,18 @@ export interface ExecutorOptions {
   accessibility?: Accessibility
   /** The deadline of a driver call and the fixed part of a request's slot (defaults CALL_MS, SLOT_MS). */
   deadlines?: { callMs?: number, slotMs?: number }
+  /** A settled screenshot's quiet window and cap when a request names none (default DEFAULT_SETTLE). */
+  settle?: { quietMs: number, maxMs: number }
 }
+
+/** A wish to see the screen settled; what it leaves out comes from the executor's defaults. */
+export interface SettleRequest {
+  quietMs?: number
+  maxMs?: number
+}
+
+/** Plans that change nothing on the screen: a screenshot after only these is taken at once. */
+const LOOKS_ONLY = new Set<Plan['kind']>(['take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree', 'wait'])
 
 export const DEFAULT_LAUNCH_TIMEOUT_MS = 10_000
 
@@ -59,6 +71,10 @@ export interface RunOptions {
   screenshotSize?: Size
   /** Attach a screenshot after the last action. */
   screenshot?: boolean
+  /** How screenshots are encoded (default PNG). */
+  image?: ImageEncoding
+  /** Screenshots taken after an action that may change the screen wait until it settles. */
+  settle?: SettleRequest
   signal?: AbortSignal
   /** The bounds every action is checked against while planning (default DEFAULT_LIMITS). */
   limits?: Limits
@@ -89,6 +105,7 @@ export class Executor {
   readonly #slotBaseMs: number
   #screen?: Size
   #idleTimer?: NodeJS.Timeout
+  readonly #settleDefaults: { quietMs: number, maxMs: number }
 
   constructor (options: ExecutorOptions) {
     this.#driver = options.driver
@@ -99,6 +116,7 @@ export class Executor {
     this.#accessibility = options.accessibility
     this.#callMs = options.deadlines?.callMs ?? CALL_MS
     this.#slotBaseMs = options.deadlines?.slotMs ?? SLOT_MS
+    this.#settleDefaults = options.settle ?? DEFAULT_SETTLE
     this.#timed = withDeadlines(this.#driver, this.#callMs)
     this.#tracked = trackedDriver(this.#timed, this.#held)
   }
@@ -124,7 +142,7 @@ export class Executor {
   /** Plans every action first (any 4xx is thrown before input is sent), then runs them as one unit. */
   async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
     const { plans, scaler } = await this.#plan(actions, options)
-    const deadlineMs = this.#slotMs(plans)
+    const deadlineMs = this.#slotMs(plans, options)
     return this.#queue.run((slot) => this.#runPlans(plans, scaler, {
       ...options,
       // The client's going away, or the slot's deadline, stops the batch at its next step.
@@ -151,10 +169,13 @@ export class Executor {
   }
 
   /** The slot deadline of a batch: a fixed allowance plus the time its actions may take on purpose. */
-  #slotMs (plans: Plan[]): number {
+  #slotMs (plans: Plan[], options: RunOptions): number {
     let ms = this.#slotBaseMs
+    const settleMs = options.settle ? this.#settleFor(options.settle).maxMs : 0
+    ms += settleMs
     for (const plan of plans) {
       ms += ACTION_MS
+      if (plan.screenshot) ms += settleMs
       if (plan.kind === 'wait') ms += plan.durationMs
       if (plan.kind === 'press_key') ms += plan.durationMs ?? 0
       if (plan.kind === 'type_text') ms += CHAR_MS * plan.text.length
@@ -218,6 +239,8 @@ export class Executor {
     clearTimeout(this.#idleTimer)
     const results: ActionResponse[] = []
     const describe = (point: { x: number, y: number }) => `(${scaler.toClient(point).join(', ')})`
+    // Whether an action of this batch may have changed the screen since the last screenshot.
+    let changed = false
     for (const [index, plan] of plans.entries()) {
       const started = performance.now()
       try {
@@ -238,7 +261,12 @@ export class Executor {
         const last = index === plans.length - 1
         const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
         const region = plan.kind === 'take_screenshot' ? plan.region : undefined
-        const base64Image = attach ? await this.#screenshot(region ? region.size : options.screenshotSize ?? scaler.client, region?.rect) : null
+        if (!LOOKS_ONLY.has(plan.kind)) changed = true
+        if (attach && changed && options.settle) {
+          await this.#settle({ ...this.#settleFor(options.settle), ...(options.signal && { signal: options.signal }) })
+        }
+        if (attach) changed = false
+        const base64Image = attach ? await this.#screenshot(region ? region.size : options.screenshotSize ?? scaler.client, region?.rect, options.image) : null
         const cursor = scaler.toClient(await this.#timed.cursorPosition())
         const output = plan.kind === 'get_cursor_position' ? `cursor at (${cursor.join(', ')})` : outcome.output
         results.push({
@@ -265,10 +293,20 @@ export class Executor {
     return { results, failedIndex: null }
   }
 
-  async #screenshot (size: Size, rect?: Rect): Promise<string> {
+  async #screenshot (size: Size, rect: Rect | undefined, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<string> {
     const raw = await this.#timed.screenshot(rect)
-    const png = await encodePng(raw, size)
-    return png.toString('base64')
+    const image = await encodeImage(raw, size, encoding)
+    return image.toString('base64')
+  }
+
+  #settleFor (request: SettleRequest): { quietMs: number, maxMs: number } {
+    return { quietMs: request.quietMs ?? this.#settleDefaults.quietMs, maxMs: request.maxMs ?? this.#settleDefaults.maxMs }
+  }
+
+  /** Waits for the screen to stop changing, by the driver's own signal or by comparing grabs. */
+  async #settle (options: SettleOptions): Promise<void> {
+    const settled = this.#timed.settle ? await this.#timed.settle(options) : await settleByPixels(this.#timed, options)
+    this.#log.debug({ ...settled, waitedMs: round(settled.waitedMs) }, 'screen settled')
   }
 
   async #releaseHeld (reason: string): Promise<void> {
@@ -327,6 +365,7 @@ function withDeadlines (driver: Driver, callMs: number): Driver {
     wheel: timed('wheel', (dx: number, dy: number) => driver.wheel(dx, dy)),
     typeText: timed('typeText', (text: string) => driver.typeText(text), (text) => CHAR_MS * text.length),
     screenshot: timed('screenshot', (region) => driver.screenshot(region)),
+    ...(driver.settle && { settle: timed('settle', (options: SettleOptions) => driver.settle!(options), (options) => options.maxMs) }),
     keyDown: timed('keyDown', (key) => driver.keyDown(key)),
     keyUp: timed('keyUp', (key) => driver.keyUp(key)),
     buttonDown: timed('buttonDown', (button) => driver.buttonDown(button)),

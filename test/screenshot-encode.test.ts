@@ -1,0 +1,63 @@
+/**
+ * src/screenshot.ts on known pixels: X's BGRX and RGBA both come out as the right RGB in every
+ * format (PNG exactly, the lossy ones closely), at the raw size or the one asked for, the last
+ * pixel included; the caller's buffer is left as it was.
+ */
+import sharp from 'sharp'
+import t from 'tap'
+import type { RawImage } from '../src/driver.ts'
+import { encodeImage, rgbx } from '../src/screenshot.ts'
+
+// 3x2: red, green, blue / white, black, a colour with every channel different.
+const RGB = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255], [0, 0, 0], [10, 120, 230]]
+const image = (order: 'bgra' | 'rgba', padding = 0): RawImage => {
+  const data = Buffer.alloc(RGB.length * 4 + padding, 0x77)
+  RGB.forEach(([r, g, b], i) => data.set(order === 'bgra' ? [b!, g!, r!, 0] : [r!, g!, b!, 0xff], i * 4))
+  return { width: 3, height: 2, order, data }
+}
+
+const decode = async (encoded: Buffer) => {
+  const { data, info } = await sharp(encoded).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  return { width: info.width, height: info.height, pixels: Array.from({ length: info.width * info.height }, (_, i) => [...data.subarray(i * 3, i * 3 + 3)]) }
+}
+
+t.test('PNG keeps every pixel exactly, from either byte order', async (t) => {
+  for (const order of ['bgra', 'rgba'] as const) {
+    const raw = image(order, 8)
+    const before = Buffer.from(raw.data)
+    const { width, height, pixels } = await decode(await encodeImage(raw))
+    t.strictSame({ width, height, pixels }, { width: 3, height: 2, pixels: RGB }, order)
+    t.ok(raw.data.equals(before), `${order}: the caller's pixels are untouched`)
+  }
+})
+
+t.test('rgbx reads as RGB plus a byte to drop, and refuses a short buffer', async (t) => {
+  const out = rgbx(image('bgra'))
+  t.equal(out.length, 6 * 4)
+  t.strictSame([...out.subarray(20, 23)], [10, 120, 230], 'the last pixel')
+  t.throws(() => rgbx({ width: 3, height: 2, order: 'bgra', data: Buffer.alloc(10) }), /needs 24 bytes, got 10/)
+})
+
+t.test('every format decodes at the asked size with its colours, whatever X puts in the pad byte', async (t) => {
+  // Large flat areas, so lossy encoders keep the colours: red on the left, blue on the right.
+  const width = 64
+  const height = 32
+  const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) <= 40)
+  for (const pad of [0, 0xff, 0x80]) {
+    const data = Buffer.alloc(width * height * 4)
+    for (let i = 0; i < width * height; i++) data.set(i % width < 32 ? [0, 0, 255, pad] : [255, 0, 0, pad], i * 4)
+    for (const format of ['png', 'jpeg', 'webp'] as const) {
+      for (const size of [{ width, height }, { width: 32, height: 16 }, { width: 100, height: 10 }]) {
+        const what = `${format} ${size.width}x${size.height}, pad ${pad}`
+        const encoded = await encodeImage({ width, height, order: 'bgra', data }, size, { format, ...(format !== 'png' && { quality: 90 }) })
+        const meta = await sharp(encoded).metadata()
+        t.strictSame([meta.format, meta.width, meta.height], [format, size.width, size.height], what)
+        const { pixels } = await decode(encoded)
+        const row = Math.floor(size.height / 2) * size.width
+        const left = pixels[row + Math.floor(size.width / 8)]!
+        const right = pixels[row + Math.floor((size.width * 7) / 8)]!
+        t.ok(near(left, [255, 0, 0]) && near(right, [0, 0, 255]), `${what}: red left (${left}), blue right (${right})`)
+      }
+    }
+  }
+})
