@@ -55,7 +55,7 @@ t.test('bad encoding and settling parameters are 400s that say what to change', 
     t.equal(status, 400, query)
     t.equal(body.code, 'ERR_INVALID_QUERY', query)
     t.match(body.message, message, query)
-    const adapter = await post(app, `/computer/anthropic?${query}`, { action: 'left_click', coordinate: [10, 10] })
+    const adapter = await post(app, `/computer/anthropic?tool_version=computer_20251124&${query}`, { action: 'left_click', coordinate: [10, 10] })
     t.equal(adapter.status, 400, `anthropic ${query}`)
   }
   t.strictSame(driver.calls.filter((c) => c.call !== 'screenshot'), [], 'nothing ran')
@@ -88,14 +88,14 @@ t.test('the server sets the defaults', async (t) => {
 
 t.test('adapters settle by default and name the media type asked for', async (t) => {
   const { app, driver } = await build(t)
-  const anthropic = await post(app, '/computer/anthropic', { action: 'left_click', coordinate: [10, 10] })
+  const anthropic = await post(app, '/computer/anthropic?tool_version=computer_20251124', { action: 'left_click', coordinate: [10, 10] })
   t.equal(anthropic.status, 200)
   t.equal(driver.settles.length, 1, 'settled')
   const image = anthropic.body.content.find((block: { type: string }) => block.type === 'image')
   t.equal(image.source.media_type, 'image/png')
   t.equal((await decoded(image.source.data)).format, 'png')
 
-  const jpeg = await post(app, '/computer/anthropic?format=jpeg&settle=false', { action: 'left_click', coordinate: [10, 10] })
+  const jpeg = await post(app, '/computer/anthropic?tool_version=computer_20251124&format=jpeg&settle=false', { action: 'left_click', coordinate: [10, 10] })
   t.equal(driver.settles.length, 1, 'settle=false: at once')
   const jpegImage = jpeg.body.content.find((block: { type: string }) => block.type === 'image')
   t.equal(jpegImage.source.media_type, 'image/jpeg')
@@ -114,9 +114,16 @@ t.test('adapters settle by default and name the media type asked for', async (t)
   t.equal((await decoded(inline.data)).format, 'jpeg')
   t.equal(driver.settles.length, 3, 'each adapter call settled once')
 
-  const shot = await post(app, '/computer/anthropic', { action: 'screenshot' })
+  const shot = await post(app, '/computer/anthropic?tool_version=computer_20251124', { action: 'screenshot' })
   t.equal(shot.status, 200)
   t.equal(driver.settles.length, 3, "the model's own screenshot action follows no action: taken at once")
+
+  const member = { type: 'tool_use', id: 'toolu_01R', name: 'screenshot', toolset_name: 'computer', input: {} }
+  const toolset = await post(app, '/computer/anthropic?format=webp', member)
+  t.equal(toolset.status, 200)
+  const toolsetImage = toolset.body[0].content.find((block: { type: string }) => block.type === 'image')
+  t.equal(toolsetImage.source.media_type, 'image/webp', 'the computer toolset names it too')
+  t.equal((await decoded(toolsetImage.source.data)).format, 'webp')
 })
 
 t.test('--settle-quiet-ms and --settle-max-ms (or their variables) set the defaults; a cap below the window is refused', async (t) => {

@@ -4,6 +4,7 @@
  * `renderResult` of @anthropic-ai/sdk's lib/internal/toolsets).
  */
 import { Type, type Static } from '@sinclair/typebox'
+import { ImageMediaType } from '../../src/schemas/action-query.ts'
 
 const TextBlock = Type.Object({ type: Type.Literal('text'), text: Type.String() }, { title: 'AnthropicToolsetTextBlock' })
 
@@ -11,8 +12,8 @@ const ImageBlock = Type.Object({
   type: Type.Literal('image'),
   source: Type.Object({
     type: Type.Literal('base64'),
-    media_type: Type.Literal('image/png'),
-    data: Type.String({ description: 'The PNG, base64, in the pixels of the screenshot the model sees (a zoom: the region at its own size).' }),
+    media_type: ImageMediaType,
+    data: Type.String({ description: 'The image (PNG unless the query asks for another format), base64, in the pixels of the screenshot the model sees (a zoom: the region at its own size).' }),
   }),
 }, { title: 'AnthropicToolsetImageBlock' })
 

@@ -85,7 +85,7 @@ function rendered (call: ToolsetCall, outcome: AdapterOutcome): Content {
     return at ? [text(`X=${at[0]},Y=${at[1]}`)] : []
   }
   const data = result?.base64_image
-  return data ? [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data } }] : []
+  return data ? [{ type: 'image', source: { type: 'base64', media_type: outcome.mediaType, data } }] : []
 }
 
 // The SDK's one-line rule for a quoted field (sanitize.ts LINE_UNSAFE, oneLine): control, line
