@@ -43,7 +43,7 @@ t.test('png, jpeg and webp at the real size and scaled', async (t) => {
 })
 
 t.test('an adapter names the media type of the image it returns', async (t) => {
-  const response = await app.inject({ method: 'POST', url: '/computer/anthropic?format=webp&settle=false', payload: { action: 'screenshot' } })
+  const response = await app.inject({ method: 'POST', url: '/computer/anthropic?tool_version=computer_20251124&format=webp&settle=false', payload: { action: 'screenshot' } })
   t.equal(response.statusCode, 200)
   const image = response.json().content.find((block: { type: string }) => block.type === 'image')
   t.equal(image.source.media_type, 'image/webp')
