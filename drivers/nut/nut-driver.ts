@@ -7,12 +7,13 @@
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { MouseButton, Point, RawImage, Rect, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
+import type { InputStep, MouseButton, Point, RawImage, Rect, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
 import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
 import { diesWithUs } from '../x11/orphan.ts'
+import { toXSteps, type XInputStep } from '../x11/xtest-input.ts'
 import { stopChild } from '../stop-child.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
 
@@ -280,6 +281,8 @@ export class NutDriver implements XDriver {
   keyDown (key: KeyInfo): Promise<void> { return this.#call('keyDown', key.keysym) }
   keyUp (key: KeyInfo): Promise<void> { return this.#call('keyUp', key.keysym) }
   typeText (text: string): Promise<void> { return this.#call('typeText', text) }
+  /** The whole plan crosses to the worker in one message, and X is waited for once. */
+  input (steps: readonly InputStep[]): Promise<Point> { return this.#call('input', toXSteps(steps)) }
 
   async screenshot (region?: Rect): Promise<RawImage> {
     const reader = this.#reader
@@ -306,7 +309,8 @@ export class NutDriver implements XDriver {
       return Promise.reject(this.#closed ? this.#closedError() : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`))
     }
     const id = this.#nextId++
-    const timeoutMs = (this.#options.callTimeoutMs ?? 10_000) + (op === 'typeText' ? 10 * (args[0] as string).length : 0)
+    const timeoutMs = (this.#options.callTimeoutMs ?? 10_000) + (op === 'typeText' ? 10 * (args[0] as string).length : 0) +
+      (op === 'input' ? (args[0] as XInputStep[]).reduce((ms, step) => ms + (step.kind === 'pause' ? step.ms : 0), 0) : 0)
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#options.log?.warn({ display: this.display, op, timeoutMs }, 'nut driver hung; killing it')

@@ -3,23 +3,26 @@
  * when the X server dies — Xlib then calls exit(), or libnut segfaults — only this process
  * goes, never the HTTP server. It answers requests one at a time, in arrival order.
  *
- * Where nut-js cannot do a thing exactly, this file does it another way:
- * - buttons 8/9 (back/forward): xdotool, since libnut knows only left/middle/right;
- * - keys libnut has no name for: XTest on their keycode when the live keymap has them on the
- *   first level, else `xdotool keydown/keyup <keysym>` (see keysym-to-nut.ts);
- * - text: nut-js types shifted punctuation unshifted and drops non-ASCII, xdotool type loses
- *   characters (feasibility §4), so all text goes through TextTyper (drivers/x11): XTest on
- *   the live keymap, spare keycodes bound for the rest — exact on any layout.
+ * Input does not go through nut-js: each nut-js call is a blocking native call with a sync of
+ * its own, three for a click. A whole input plan (a click, a drag, a combo) arrives as one
+ * message and goes out as XTest requests on one node-x11 connection, with one round trip at
+ * the end (drivers/x11/xtest-input.ts): every button including back/forward (8/9), the wheel,
+ * and keys on the first level of the live keymap. Other keys come back here (key()): XTest on
+ * a spare keycode bound to them, else `xdotool keydown/keyup <keysym>`.
+ * Text: nut-js types shifted punctuation unshifted and drops non-ASCII, xdotool type loses
+ * characters (feasibility §4), so all text goes through TextTyper (drivers/x11): XTest on
+ * the live keymap, spare keycodes bound for the rest — exact on any layout.
  */
 import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { Button, keyboard, mouse, Point as NutPoint, Region, screen } from '@nut-tree-fork/nut-js'
-import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import { keyboard, mouse, Region, screen } from '@nut-tree-fork/nut-js'
+import type { Point, RawImage, Rect, Size } from '../../src/driver.ts'
 import { readKeymap, type Keymap } from './keymap.ts'
 import { KEYSYM_TO_NUT } from './keysym-to-nut.ts'
 import { WorkerError, type Calls, type Command, type Reply } from './protocol.ts'
 import { keysymCode } from '../x11/keysym-codes.ts'
 import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
+import { XTestInput, type XInputStep } from '../x11/xtest-input.ts'
 import { UnsupportedAction } from '../../src/errors.ts'
 
 /** The native calls nut-js does not expose with the behaviour needed here. */
@@ -49,20 +52,6 @@ function xdotool (args: string[]): Promise<{ stderr: string }> {
     child.stdin?.on('error', () => {})
     child.stdin?.end()
   })
-}
-
-const NUT_BUTTONS: Partial<Record<MouseButton, Button>> = { left: Button.LEFT, middle: Button.MIDDLE, right: Button.RIGHT }
-// libnut throws "Invalid mouse button specified" for anything but left/middle/right; xdotool
-// presses X buttons 8 and 9 over XTest, which browsers read as back and forward.
-const X_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 }
-
-async function button (which: MouseButton, state: 'down' | 'up'): Promise<void> {
-  const nut = NUT_BUTTONS[which]
-  if (nut === undefined) {
-    await xdotool([state === 'down' ? 'mousedown' : 'mouseup', String(X_BUTTONS[which])])
-    return
-  }
-  await (state === 'down' ? mouse.pressButton(nut) : mouse.releaseButton(nut))
 }
 
 let keymap: Keymap = { firstLevel: new Set() }
@@ -95,6 +84,7 @@ async function key (keysym: string, state: 'down' | 'up'): Promise<void> {
 }
 
 let typer: TextTyper | undefined
+let xinput: XTestInput | undefined
 
 async function typeText (text: string): Promise<void> {
   if (!typer) throw new WorkerError('failure', 'the typing connection to the X server is not open')
@@ -126,23 +116,24 @@ async function screenshot (region?: Rect): Promise<RawImage> {
   return { width: image.width, height: image.height, order: 'bgra', data }
 }
 
+/** Sends input steps over XTest; keys off the keymap's first level go through key(). */
+function input (steps: XInputStep[]): Promise<Point> {
+  if (!xinput) throw new WorkerError('failure', 'the input connection to the X server is not open')
+  return xinput.run(steps, { press: key, reserved: () => typer?.boundKeycodes ?? new Set() })
+}
+
 const handlers: { [K in keyof Calls]: (...args: Calls[K]['args']) => Promise<Calls[K]['result']> } = {
   screenSize,
-  moveMouse: async (point: Point) => {
-    await mouse.setPosition(new NutPoint(Math.round(point.x), Math.round(point.y)))
-    // A round trip on libnut's own connection: the warp is only flushed, and the server reads
-    // the pointer over another connection right after this answers, which could overtake it.
-    await mouse.getPosition()
-  },
+  // Single primitives are one-step plans: every input goes out on one connection, in order,
+  // and each answers once X has processed it (the server reads the pointer on another one).
+  moveMouse: async (to) => { await input([{ kind: 'move', to }]) },
   cursorPosition: async () => { const { x, y } = await mouse.getPosition(); return { x, y } },
-  buttonDown: (which) => button(which, 'down'),
-  buttonUp: (which) => button(which, 'up'),
-  // libnut's scrollMouse(x, y) sends button 4 (up) for y > 0 and button 6 (LEFT) for x > 0:
-  // the reverse of our contract on both axes (dy > 0 down = 5, dx > 0 right = 7). nut-js'
-  // own scrollRight passes +x and so scrolls left (feasibility §4); negating both is right.
-  wheel: async (dx, dy) => { libnut.scrollMouse(-Math.round(dx), -Math.round(dy)) },
-  keyDown: (keysym) => key(keysym, 'down'),
-  keyUp: (keysym) => key(keysym, 'up'),
+  buttonDown: async (button) => { await input([{ kind: 'button', button, down: true }]) },
+  buttonUp: async (button) => { await input([{ kind: 'button', button, down: false }]) },
+  wheel: async (dx, dy) => { await input([{ kind: 'wheel', dx: Math.round(dx), dy: Math.round(dy) }]) },
+  keyDown: async (keysym) => { await input([{ kind: 'key', keysym, down: true }]) },
+  keyUp: async (keysym) => { await input([{ kind: 'key', keysym, down: false }]) },
+  input,
   typeText,
   screenshot,
 }
@@ -155,6 +146,11 @@ function send (reply: Reply): void {
 async function connect (): Promise<void> {
   await mouse.getPosition()
   typer = await TextTyper.open(process.env.DISPLAY ?? '')
+  xinput = await XTestInput.open(process.env.DISPLAY ?? '')
+  xinput.onLost((error) => {
+    process.stderr.write(`nut-worker: ${error.message}\n`)
+    process.exit(3)
+  })
   // The typer's connection ends by itself only when X went away or stopped answering (its
   // requests have deadlines): libnut's own connection is as good as gone, and a call blocked
   // in it would never return. Exiting tells the server now.
@@ -180,7 +176,7 @@ process.on('message', (command: Command) => {
       const handler = handlers[command.op] as (...args: unknown[]) => Promise<unknown>
       send({ id: command.id, ok: true, value: await handler(...command.args) })
     } catch (error) {
-      const kind = error instanceof WorkerError ? error.kind : error instanceof UnsupportedAction ? 'unsupported' : typer?.lost ? 'unavailable' : 'failure'
+      const kind = error instanceof WorkerError ? error.kind : error instanceof UnsupportedAction ? 'unsupported' : typer?.lost || xinput?.lost ? 'unavailable' : 'failure'
       send({ id: command.id, ok: false, kind, message: error instanceof Error ? error.message : String(error) })
     }
   }).catch((error: unknown) => {

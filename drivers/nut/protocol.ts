@@ -4,6 +4,7 @@
  * Requests carry a numeric id; the worker answers each id exactly once, in order.
  */
 import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import type { XInputStep } from '../x11/xtest-input.ts'
 
 /** Every operation: its arguments and what it answers. */
 export interface Calls {
@@ -17,6 +18,8 @@ export interface Calls {
   keyDown: { args: [string], result: void }
   keyUp: { args: [string], result: void }
   typeText: { args: [string], result: void }
+  /** A whole input plan in one message; answers the pointer position once X processed it. */
+  input: { args: [XInputStep[]], result: Point }
   screenshot: { args: [Rect | undefined], result: RawImage }
 }
 
