@@ -25,15 +25,27 @@ export const keysDown = (keys: readonly KeyInfo[]): InputStep[] => keys.map((key
 /** Releases in the reverse order of pressing. */
 export const keysUp = (keys: readonly KeyInfo[]): InputStep[] => [...keys].reverse().map((key) => ({ kind: 'key', key, down: false }))
 
-/** `steps` with `hold` pressed before and released after. */
-export const holdingSteps = (hold: readonly KeyInfo[], steps: InputStep[]): InputStep[] => [...keysDown(hold), ...steps, ...keysUp(hold)]
+/**
+ * X stamps events with its clock in milliseconds, and Chromium takes two presses with one
+ * timestamp for one native event: the second press of a double click must come a millisecond
+ * later to count as one (ui/events MouseEvent::IsRepeatedClickEvent), and a pointer event in
+ * the same millisecond as the modifier press before it was seen without the modifier.
+ */
+export const NEXT_MS: InputStep = { kind: 'pause', ms: 1 }
+
+/** `steps` with `hold` pressed before and released after, each a millisecond apart from them. */
+export const holdingSteps = (hold: readonly KeyInfo[], steps: InputStep[]): InputStep[] =>
+  hold.length ? [...keysDown(hold), NEXT_MS, ...steps, NEXT_MS, ...keysUp(hold)] : steps
 
 export const moveTo = (to: Point): InputStep => ({ kind: 'move', to })
 
 /** n press/release pairs at one spot: what X applications count as a double or triple click. */
 export function clickSteps (button: MouseButton, count: number): InputStep[] {
   const steps: InputStep[] = []
-  for (let i = 0; i < count; i++) steps.push({ kind: 'button', button, down: true }, { kind: 'button', button, down: false })
+  for (let i = 0; i < count; i++) {
+    if (i > 0) steps.push(NEXT_MS)
+    steps.push({ kind: 'button', button, down: true }, { kind: 'button', button, down: false })
+  }
   return steps
 }
 
