@@ -1,7 +1,8 @@
 /**
- * The `nut` driver as the server sees it: a proxy to nut-worker, a child process holding
- * nut-js. When the X server dies, libnut takes its own process down (Xlib's exit(), or
- * SIGSEGV); here that ends only the child: every pending and later call rejects with
+ * The `nut` driver as the server sees it: a proxy to nut-worker, a child process that sends
+ * input (XTest over a pure-JS connection) and holds nut-js when it needs it. When the X server
+ * dies, the worker exits (its connections end; libnut, if loaded, takes it down with Xlib's
+ * exit() or SIGSEGV); here that ends only the child: every pending and later call rejects with
  * DesktopUnavailable (503), ready() turns false, and onExit listeners hear why, so a
  * supervisor can bring the desktop back. nut-js is never loaded in the calling process.
  */
@@ -18,7 +19,7 @@ import { stopChild } from '../stop-child.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
 
 export interface NutDriverOptions extends XDriverOptions {
-  /** How long the worker may take to load nut-js, and then to reach the display (default 15 s each). */
+  /** How long the worker may take to load, and then to reach the display (default 15 s each). */
   startTimeoutMs?: number
   /**
    * How long one call may take before the worker counts as hung — an X server that stopped
@@ -102,7 +103,7 @@ export class NutDriver implements XDriver {
   }
 
   /**
-   * Forks the worker and waits until it has loaded nut-js, without touching the display:
+   * Forks the worker and waits until it has loaded its modules, without touching the display:
    * that is most of start()'s time, so a supervisor can keep a spare driver prepared.
    * start() calls it when nobody did.
    */

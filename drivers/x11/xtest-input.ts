@@ -10,7 +10,7 @@
  * other key is handed back to the caller (`fallback`), which binds or shifts it its own way.
  */
 import { type XClient, type XTest } from 'x11'
-import type { InputStep, MouseButton, Point } from '../../src/driver.ts'
+import type { InputStep, MouseButton, Point, Size } from '../../src/driver.ts'
 import { createClient } from './connect.ts'
 import { keysymCode } from './keysym-codes.ts'
 
@@ -45,9 +45,12 @@ export class XTestInput {
   /** Keys the fallback pressed: their release goes there too, whatever the keymap says by then. */
   readonly #pressedElsewhere = new Set<string>()
   readonly #lostListeners: Array<(error: Error) => void> = []
+  /** The screen's size in pixels, from the connection's handshake. */
+  readonly size: Size
 
-  private constructor (client: XClient, xtest: XTest, root: number, minKeycode: number, maxKeycode: number) {
+  private constructor (client: XClient, xtest: XTest, root: number, size: Size, minKeycode: number, maxKeycode: number) {
     this.#client = client
+    this.size = size
     this.#xtest = xtest
     this.#root = root
     this.#minKeycode = minKeycode
@@ -62,7 +65,10 @@ export class XTestInput {
         if (error) { reject(error); return }
         client.require('xtest', (xtestError, xtest) => {
           if (xtestError) reject(xtestError)
-          else resolve(new XTestInput(client, xtest, info.screen[0]!.root, info.min_keycode, info.max_keycode))
+          else {
+            const screen = info.screen[0]!
+            resolve(new XTestInput(client, xtest, screen.root, { width: screen.pixel_width, height: screen.pixel_height }, info.min_keycode, info.max_keycode))
+          }
         })
       })
       client.once('error', reject)
