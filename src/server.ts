@@ -30,6 +30,9 @@ async function main (): Promise<void> {
   }
   const log = pino(loggerOptions(config.logLevel))
   const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log })
+  // The desktop's processes start while this one builds the app (the schemas' compilation is
+  // most of a cold start); the app's onReady waits for this same start and reports its failure.
+  desktop.driver.start().catch(() => {})
   const app = await buildApp({
     driver: desktop.driver,
     accessibility: desktop.accessibility,
