@@ -6,8 +6,10 @@
  * trip to X, where nut-js makes one blocking native call per press, release and warp.
  *
  * Keys are pressed here only when their keysym sits on the first level of some keycode of the
- * live keymap (read once per list that has keys: setxkbmap may change it at any time); any
- * other key is handed back to the caller (`fallback`), which binds or shifts it its own way.
+ * live keymap; any other key is handed back to the caller (`fallback`), which binds or shifts
+ * it its own way. The keymap is read once and again after every MappingNotify (X sends one to
+ * every client when the keymap changes: setxkbmap, xmodmap, a spare keycode bound) and after
+ * the fallback ran; keycodes the fallback's connection bound are never pressed here.
  */
 import { type XClient, type XTest } from 'x11'
 import type { InputStep, MouseButton, Point, Size } from '../../src/driver.ts'
@@ -44,6 +46,8 @@ export class XTestInput {
   #closed = false
   /** Keys the fallback pressed: their release goes there too, whatever the keymap says by then. */
   readonly #pressedElsewhere = new Set<string>()
+  /** keysym → keycode on the first level; dropped when the keymap changes. */
+  #keycodes: Promise<Map<number, number>> | undefined
   readonly #lostListeners: Array<(error: Error) => void> = []
   /** The screen's size in pixels, from the connection's handshake. */
   readonly size: Size
@@ -57,6 +61,7 @@ export class XTestInput {
     this.#count = maxKeycode - minKeycode + 1
     client.on('error', (error: Error) => { this.#lose(error) })
     client.on('end', () => { this.#lose(new Error('the X connection closed')) })
+    client.on('event', (event: { name?: string }) => { if (event.name === 'MappingNotify') this.#keycodes = undefined })
   }
 
   static open (display: string): Promise<XTestInput> {
@@ -95,7 +100,6 @@ export class XTestInput {
     this.#check()
     const { KeyPress, KeyRelease, ButtonPress, ButtonRelease, MotionNotify } = this.#xtest
     const fake = (type: number, detail: number, x = 0, y = 0) => this.#xtest.FakeInput(type, detail, 0, type === MotionNotify ? this.#root : 0, x, y)
-    let keycodes: Map<number, number> | undefined
     for (const step of steps) {
       switch (step.kind) {
         case 'move':
@@ -111,9 +115,12 @@ export class XTestInput {
           for (let i = 0; i < Math.abs(step.dx); i++) { fake(ButtonPress, step.dx > 0 ? 7 : 6); fake(ButtonRelease, step.dx > 0 ? 7 : 6) }
           break
         case 'key': {
-          keycodes ??= await this.#firstLevelKeycodes(fallback.reserved())
+          this.#keycodes ??= this.#firstLevelKeycodes()
+          const keycodes = await this.#keycodes
+          const reserved = fallback.reserved()
           const keysym = keysymCode(step.keysym)
-          const keycode = keysym === undefined || this.#pressedElsewhere.has(step.keysym) ? undefined : keycodes.get(keysym)
+          let keycode = keysym === undefined || this.#pressedElsewhere.has(step.keysym) ? undefined : keycodes.get(keysym)
+          if (keycode !== undefined && reserved.has(keycode)) keycode = undefined
           if (keycode !== undefined) {
             fake(step.down ? KeyPress : KeyRelease, keycode)
           } else {
@@ -122,8 +129,8 @@ export class XTestInput {
             if (step.down) this.#pressedElsewhere.add(step.keysym)
             await fallback.press(step.keysym, step.down ? 'down' : 'up')
             if (!step.down) this.#pressedElsewhere.delete(step.keysym)
-            // It may have bound a spare keycode: read the keymap again for the next key.
-            keycodes = undefined
+            // It may have changed the keymap, and its MappingNotify may not have been read yet.
+            this.#keycodes = undefined
           }
           break
         }
@@ -148,19 +155,21 @@ export class XTestInput {
   }
 
   /** keysym → the lowest keycode that carries it on its first level, as XKeysymToKeycode finds it. */
-  #firstLevelKeycodes (reserved: ReadonlySet<number>): Promise<Map<number, number>> {
-    return new Promise((resolve, reject) => {
+  #firstLevelKeycodes (): Promise<Map<number, number>> {
+    const reading = new Promise<Map<number, number>>((resolve, reject) => {
       this.#client.GetKeyboardMapping(this.#minKeycode, this.#count, (error, rows) => {
         if (error) { reject(this.#failure ? this.#lostError() : error); return }
         const map = new Map<number, number>()
         rows.forEach((row, i) => {
           const first = row[0]
-          const keycode = this.#minKeycode + i
-          if (first && !map.has(first) && !reserved.has(keycode)) map.set(first, keycode)
+          if (first && !map.has(first)) map.set(first, this.#minKeycode + i)
         })
         resolve(map)
       })
     })
+    // A failed read is not kept: the next plan reads again.
+    reading.catch(() => { if (this.#keycodes === reading) this.#keycodes = undefined })
+    return reading
   }
 
   async #sync (): Promise<void> {
