@@ -93,13 +93,25 @@ export class XTestInput {
 
   /**
    * Sends `steps` in order and resolves with the pointer position once X has processed them.
-   * Pauses are kept as pauses after what came before them has been processed (a drag's press
-   * must have reached applications before the pause that lets them see it as a press).
+   * A pause is XTest's own delay on the next fake input: the X server processes that request
+   * (and every later one of this connection) that many milliseconds after the one before, so
+   * applications get the events apart, with their own timestamps, and no timer or round trip
+   * runs here. A pause before a key the fallback presses, or at the end, is waited out here
+   * once what came before it has been processed.
    */
   async run (steps: readonly XInputStep[], fallback: KeyFallback): Promise<Point> {
     this.#check()
     const { KeyPress, KeyRelease, ButtonPress, ButtonRelease, MotionNotify } = this.#xtest
-    const fake = (type: number, detail: number, x = 0, y = 0) => this.#xtest.FakeInput(type, detail, 0, type === MotionNotify ? this.#root : 0, x, y)
+    let delay = 0
+    const fake = (type: number, detail: number, x = 0, y = 0) => {
+      this.#xtest.FakeInput(type, detail, delay, type === MotionNotify ? this.#root : 0, x, y)
+      delay = 0
+    }
+    const waitOut = async () => {
+      await this.#sync()
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay))
+      delay = 0
+    }
     for (const step of steps) {
       switch (step.kind) {
         case 'move':
@@ -125,7 +137,7 @@ export class XTestInput {
             fake(step.down ? KeyPress : KeyRelease, keycode)
           } else {
             // The fallback uses connections of its own: what went before must be processed first.
-            await this.#sync()
+            await waitOut()
             if (step.down) this.#pressedElsewhere.add(step.keysym)
             await fallback.press(step.keysym, step.down ? 'down' : 'up')
             if (!step.down) this.#pressedElsewhere.delete(step.keysym)
@@ -135,11 +147,11 @@ export class XTestInput {
           break
         }
         case 'pause':
-          await this.#sync()
-          await new Promise((resolve) => setTimeout(resolve, step.ms))
+          delay += step.ms
           break
       }
     }
+    if (delay) await waitOut()
     return this.pointer()
   }
 

@@ -19,7 +19,7 @@ const DRAG_STEP_PX = 32
  * between go out back to back. Chromium needs the press read before the first move to start
  * a drag (the oracle's drag rows), and the last move read before the release to end it there.
  */
-export const DRAG_SETTLE_MS = 5
+export const DRAG_SETTLE_MS = 2
 
 export const keysDown = (keys: readonly KeyInfo[]): InputStep[] => keys.map((key) => ({ kind: 'key', key, down: true }))
 /** Releases in the reverse order of pressing. */
