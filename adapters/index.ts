@@ -4,10 +4,12 @@ import { anthropicAdapter } from './anthropic/index.ts'
 import { conatusAdapter } from './conatus/index.ts'
 import { cupAdapter } from './cup/index.ts'
 import { geminiAdapter } from './gemini/index.ts'
+import { glmAdapter } from './glm/index.ts'
 import { hudAdapter } from './hud/index.ts'
 import { openaiAdapter } from './openai/index.ts'
 import { operatorAdapter } from './operator/index.ts'
+import { pyautoguiAdapter } from './pyautogui/index.ts'
 import { qwenAdapter } from './qwen/index.ts'
 import { uitarsAdapter } from './uitars/index.ts'
 
-export const ADAPTERS: Adapter[] = [anthropicAdapter, openaiAdapter, geminiAdapter, uitarsAdapter, qwenAdapter, hudAdapter, conatusAdapter, cupAdapter, operatorAdapter]
+export const ADAPTERS: Adapter[] = [anthropicAdapter, openaiAdapter, geminiAdapter, uitarsAdapter, qwenAdapter, pyautoguiAdapter, glmAdapter, hudAdapter, conatusAdapter, cupAdapter, operatorAdapter]

@@ -17,7 +17,8 @@ import { readBusAddress } from '../drivers/atspi/root-address.ts'
 import { startXvfb } from '../drivers/x11/xvfb.ts'
 import { chromiumBinary, spawnOwned, stopOwned } from '../test/helpers/processes.ts'
 import { client } from './http-client.ts'
-import { httpFloor, xtestFloor, type Floor } from './floor.ts'
+import { httpFloor, xtestFloor } from './floor.ts'
+import { mcpBench } from './mcp.ts'
 
 const smoke = process.argv.includes('--smoke')
 const quick = smoke || process.argv.includes('--quick')
@@ -277,6 +278,7 @@ async function main () {
     console.log(`cold start (npm start's server with its own Xvfb → first action): ${cold} ms`)
     console.log(`RSS after the run (server + driver worker): ${rss.total} MB (server ${rss.server} MB, worker ${rss.children.join(' + ') || 0} MB)`)
     console.log(`load average while measuring (1/5/15 min): ${load1}`)
+    const mcp = await mcpBench(ours.port, ITERATIONS)
 
     const get = (kind: string, name = names[0]!) => rows.find((r) => r.kind === kind)!.results[name]!.p50
     const p95 = (kind: string) => rows.find((r) => r.kind === kind)!.results[names[0]!]!.p95
@@ -301,7 +303,7 @@ async function main () {
     ]
     for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
     await mkdir(new URL('.', OUT), { recursive: true })
-    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), loadAverage: load1, floors, inputFloorMs: inputFloor, rows, accessibility: snapshots, throughput: load, coldStartMs: cold, rssMb: rss.total, rss, targets }, null, 2))
+    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), loadAverage: load1, floors, inputFloorMs: inputFloor, rows, mcp, accessibility: snapshots, throughput: load, coldStartMs: cold, rssMb: rss.total, rss, targets }, null, 2))
     console.log('bench: done')
   } finally {
     // SIGTERM first: our server ends what it started (the accessibility bus among them);

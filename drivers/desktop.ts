@@ -12,12 +12,16 @@ import { AtspiDesktop } from './atspi/atspi-desktop.ts'
 import { fakeAccessibility } from './fake/fake-accessibility.ts'
 import { FakeDriver } from './fake/fake-driver.ts'
 import { SupervisedDesktop } from './supervised-desktop.ts'
+import { VncService } from './x11/vnc-service.ts'
+import type { LiveSource } from '../src/live/source.ts'
 
 export interface DesktopOptions {
   screen: { width: number, height: number, depth: number }
   /** An X display to use (e.g. ':0'); none starts our own Xvfb. */
   display?: string | undefined
   log: Logger
+  /** The live view may send input (--live-control); default view-only. */
+  liveControl?: boolean
 }
 
 export interface Desktop {
@@ -26,6 +30,8 @@ export interface Desktop {
   accessibility: AccessibilitySource
   /** The X display in use, once started. */
   readonly display?: string | undefined
+  /** The desktop's VNC server for the live view (X desktops only). */
+  live?: LiveSource
   stop: () => Promise<void>
 }
 
@@ -44,10 +50,14 @@ export const supervisedDesktop = (Driver: XDriverClass) => (options: DesktopOpti
     log: options.log.child({ component: 'desktop' }),
     driver: Driver,
   })
+  const live = new VncService({ display: () => driver.display, control: options.liveControl === true, log: options.log.child({ component: 'live' }) })
+  // The old x11vnc died with its X server; the new desktop gets one as soon as it is up.
+  driver.onReplaced(() => live.desktopReplaced())
   return {
     driver,
     accessibility: new AtspiDesktop({ display: () => driver.display, log: options.log.child({ component: 'atspi' }) }),
     get display () { return driver.display },
-    stop: () => driver.close(),
+    live,
+    stop: async () => { await Promise.all([live.close(), driver.close()]) },
   }
 }

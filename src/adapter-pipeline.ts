@@ -109,7 +109,7 @@ export function adapterPipeline (adapter: Adapter, { executor, limits, compile }
       // of the translate path's `actions`.
       indexed: translation.actions.length > 1,
       screenshot: translation.screenshot,
-      ...(space && { client: space.size, clientName: space.name, screenshotSize: context.display }),
+      ...(space && { client: space.size, clientName: space.name, screenshotSize: space.screenshot ?? context.display }),
     }
   }
 

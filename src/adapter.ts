@@ -23,6 +23,11 @@ export interface CoordinateSpace {
   size: Size
   /** Words for error messages, e.g. "Gemini's 1000x1000 normalised grid". */
   name: string
+  /**
+   * The size screenshots come back at, when the model is shown an image the adapter sized
+   * (default: the client's display, which the model's own processor then resizes).
+   */
+  screenshot?: Size
 }
 
 export interface AdapterContext<Query = Record<string, unknown>> {

@@ -34,7 +34,15 @@ import { healthRoutes } from '../routes/health.ts'
 import { accessibilityRoutes } from '../routes/accessibility.ts'
 import { ACCESSIBILITY_SCHEMAS } from './accessibility/schema.ts'
 import { Accessibility } from './accessibility/service.ts'
+import { McpTools } from './mcp/tools-service.ts'
+import { mcpRoutes } from '../routes/mcp.ts'
+import type { Size } from './geometry.ts'
 import { noAccessibility, type AccessibilitySource } from './accessibility/source.ts'
+import { Activity } from './live/activity.ts'
+import { LiveSessions } from './live/sessions.ts'
+import type { LiveSource } from './live/source.ts'
+import { LIVE_MAX_MESSAGE_BYTES, liveRoutes } from '../routes/live.ts'
+import websocket from '@fastify/websocket'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -74,6 +82,10 @@ export interface AppOptions {
    * its desktop. Default: none (those actions are refused).
    */
   accessibility?: AccessibilitySource
+  /** The screen size MCP clients see when a call declares none (default: the real screen). */
+  mcpDisplay?: Size
+  /** The desktop's VNC server, for the live view at GET /live; without one there is no live view. */
+  live?: LiveSource
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -86,6 +98,7 @@ declare module 'fastify' {
     executor: Executor
     actionSchemas: ReturnType<typeof buildActionSchemas>
     desktopInfo: DesktopInfo
+    mcpTools: McpTools
   }
 }
 
@@ -141,6 +154,12 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   app.decorate('actionSchemas', actionSchemas)
   app.decorate('desktopInfo', options.desktop ?? {})
 
+  if (options.live) {
+    // First of all hooks: it marks WebSocket upgrades, and ends the socket of every upgrade that
+    // gets an HTTP answer (a 403 from the guard, a 401) — registered after them, it would not
+    // see those, and each refused upgrade would keep its socket open.
+    await app.register(websocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } })
+  }
   installErrorHandler(app, limits.maxBodyBytes)
   app.setNotFoundHandler((request) => {
     throw new RouteNotFound(`no route ${request.method} ${request.url.split('?')[0]}; the API is described at /docs and /openapi.json`)
@@ -171,6 +190,25 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   }))
   await app.register(adapterRoutes, { pipelines, compile: validatorCompiler })
   await app.register(accessibilityRoutes)
+  app.decorate('mcpTools', new McpTools({
+    executor, actionSchemas, shared, compile: (schema) => validatorCompiler({ schema, httpPart: 'body' }),
+    windowsUnavailable: async () => options.driver.windows ? options.driver.windows.unavailable() : `the ${options.driver.name} driver has no window control`,
+    ...(options.mcpDisplay && { display: options.mcpDisplay }),
+    log: app.log.child({ component: 'mcp' }) as Logger,
+  }))
+  await app.register(mcpRoutes)
+  if (options.live) {
+    const activity = new Activity()
+    // What the live view's panel shows as the last action: every call that acts on the desktop.
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.routeOptions.url?.startsWith('/computer')) activity.record(request.routeOptions.url, request.body, reply.statusCode, reply.elapsedTime)
+    })
+    await app.register(liveRoutes, { source: options.live, sessions: new LiveSessions(), activity, token: Boolean(options.token) })
+  } else {
+    app.get('/live', { schema: { hide: true } }, async () => {
+      throw new RouteNotFound('this server has no live view: it needs an X desktop (--driver nut or xdotool) to show')
+    })
+  }
 
   app.addHook('onReady', async () => { await options.driver.start() })
   app.addHook('onClose', async () => {

@@ -32,6 +32,10 @@ export interface Config {
   launchTimeoutMs: number
   /** How long a shutdown may take before the process exits anyway. */
   shutdownGraceMs: number
+  /** The screen size MCP clients see when a call declares none; undefined: the real screen. */
+  mcpDisplay?: { width: number, height: number }
+  /** The live view's browser may send mouse and keyboard input (otherwise it only watches). */
+  liveControl: boolean
   help: boolean
 }
 
@@ -86,6 +90,11 @@ export const FLAGS = {
   },
   'launch-timeout': { env: 'LAUNCH_TIMEOUT', default: '10', help: 'seconds launch_app waits for the application\'s first window' },
   'shutdown-grace': { env: 'SHUTDOWN_GRACE', default: '10', help: 'seconds a shutdown (SIGTERM, SIGINT) may take before the server exits anyway; what it started is ended within it' },
+  'mcp-display-size': {
+    env: 'MCP_DISPLAY_SIZE',
+    help: 'the screen size MCP clients see unless a call declares its own (WIDTHxHEIGHT, e.g. 1024x640): their coordinates are in it and screenshots are scaled to it. Default: the real screen',
+  },
+  'live-control': { env: 'LIVE_CONTROL', boolean: true, help: 'let the live view (GET /live) send mouse and keyboard input to the desktop; without it the live view only watches' },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -108,7 +117,10 @@ export function usage (context: ConfigContext = {}): string {
     const choices = name === 'driver' && context.drivers?.length ? `: ${context.drivers.join(' | ')}` : ''
     return `  --${name}${value}\n      ${flag.help}${choices}${fallback}${env}`
   })
-  return `Usage: computer-gateway [options]\n\nServes POST /computer onto an X11 desktop; starts its own Xvfb when DISPLAY is unset.\n\nOptions:\n${rows.join('\n')}\n`
+  return 'Usage: computer-gateway [options]\n       computer-gateway mcp [options]\n\n' +
+    'Serves POST /computer (and MCP at /mcp) onto an X11 desktop; starts its own Xvfb when DISPLAY is unset.\n' +
+    '`mcp` speaks MCP over stdin/stdout instead of listening (logs go to stderr).\n\n' +
+    `Options:\n${rows.join('\n')}\n`
 }
 
 export const unknownDriver = (name: string, drivers: readonly string[]) => `--driver must be one of ${drivers.join(', ')} (got '${name}')`
@@ -141,6 +153,16 @@ export function parseScreen (value: string): Config['screen'] {
   if (width < 64 || height < 64 || width > 16384 || height > 16384) throw new InvalidConfig(`--screen ${value}: width and height must be 64..16384`)
   if (![8, 16, 24].includes(depth)) throw new InvalidConfig(`--screen ${value}: depth must be 8, 16 or 24`)
   return { width, height, depth }
+}
+
+/** --mcp-display-size: WIDTHxHEIGHT within --max-display-size, as a call's own declared size must be. */
+function parseDisplaySize (value: string, maxSide: number): { width: number, height: number } {
+  const match = /^(\d+)x(\d+)$/.exec(value.trim())
+  const [width, height] = match ? [Number(match[1]), Number(match[2])] : [0, 0]
+  if (!match || width < 1 || height < 1 || width > maxSide || height > maxSide) {
+    throw new InvalidConfig(`--mcp-display-size must look like 1024x640, each side 1..${maxSide} (--max-display-size) (got '${value}')`)
+  }
+  return { width, height }
 }
 
 export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: ConfigContext = {}): Config {
@@ -194,8 +216,11 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
     apps: allowedApps(values['allow-app'] as string[] | undefined, env.ALLOW_APPS),
     launchTimeoutMs: Math.round(positiveNumber('launch-timeout', get('launch-timeout')!) * 1000),
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
+    liveControl: on('live-control'),
     help: on('help'),
   }
+  const mcpDisplay = get('mcp-display-size')
+  if (mcpDisplay) config.mcpDisplay = parseDisplaySize(mcpDisplay, config.limits.maxDisplaySide)
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new InvalidConfig(`--headers-timeout (${config.headersTimeoutMs / 1000} s) must not exceed --request-timeout (${config.requestTimeoutMs / 1000} s): the headers are part of the request`)
   }

@@ -73,6 +73,10 @@ export const AppLaunchTimeout = createError<'ERR_APP_LAUNCH_TIMEOUT', 504, [stri
 export const AppLaunchFailed = createError<'ERR_APP_LAUNCH_FAILED', 500, [string]>(
   'ERR_APP_LAUNCH_FAILED', '%s', 500)
 
+/** A method the route does not answer (GET or DELETE on the stateless /mcp); Allow names the one it does. */
+export const MethodNotAllowed = createError<'ERR_METHOD_NOT_ALLOWED', 405, [string]>(
+  'ERR_METHOD_NOT_ALLOWED', '%s', 405)
+
 /** Missing or wrong API token. */
 export const Unauthorized = createError<'ERR_UNAUTHORIZED', 401, [string]>(
   'ERR_UNAUTHORIZED', '%s', 401)

@@ -47,7 +47,8 @@ const DNS_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?
 
 /** The methods and request headers a front-end may use (Authorization for the token). */
 const ALLOW_METHODS = 'GET, POST, OPTIONS'
-const ALLOW_HEADERS = 'Authorization, Content-Type, X-Api-Key'
+// Mcp-Protocol-Version: browser MCP clients send it on every request to /mcp after initialize.
+const ALLOW_HEADERS = 'Authorization, Content-Type, X-Api-Key, Mcp-Protocol-Version'
 /** Retry-After on a 503 tells a front-end when to try again. */
 const EXPOSE_HEADERS = 'Retry-After'
 const PREFLIGHT_MAX_AGE_SECONDS = '600'

@@ -1,7 +1,9 @@
 /**
  * The entry point: reads the configuration, brings up the desktop (its own Xvfb when DISPLAY
  * is unset), builds the app and listens. The only file that listens; it also owns shutdown:
- * held input released, driver closed, Xvfb stopped.
+ * held input released, driver closed, Xvfb stopped. `computer-gateway mcp` serves the same
+ * app's MCP tools on stdin/stdout instead of listening, logging to stderr, and shuts down
+ * when the client closes stdin.
  */
 import { setTimeout as delay } from 'node:timers/promises'
 import closeWithGrace from 'close-with-grace'
@@ -9,6 +11,7 @@ import pino from 'pino'
 import { buildApp } from './app.ts'
 import { loadConfig, usage } from './config.ts'
 import { loggerOptions } from './logger.ts'
+import { serveStdio } from './mcp/stdio.ts'
 import { DRIVER_NAMES, openDesktop } from '../drivers/index.ts'
 
 /** How long requests in flight get to finish before the desktop is stopped under them (at most). */
@@ -17,9 +20,11 @@ const APP_CLOSE_MS = 2000
 const FINISH_MS = 3000
 
 async function main (): Promise<void> {
+  const args = process.argv.slice(2)
+  const stdio = args[0] === 'mcp'
   let config
   try {
-    config = loadConfig(process.argv.slice(2), process.env, { drivers: DRIVER_NAMES })
+    config = loadConfig(stdio ? args.slice(1) : args, process.env, { drivers: DRIVER_NAMES })
   } catch (error) {
     process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)
     process.exit(2)
@@ -28,14 +33,16 @@ async function main (): Promise<void> {
     process.stdout.write(usage({ drivers: DRIVER_NAMES }))
     return
   }
-  const log = pino(loggerOptions(config.logLevel))
-  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log })
+  // Under stdio, stdout is the protocol's: every log line goes to stderr.
+  const log = pino(loggerOptions(config.logLevel), pino.destination(stdio ? 2 : 1))
+  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log, liveControl: config.liveControl })
   // The desktop's processes start while this one builds the app (the schemas' compilation is
   // most of a cold start); the app's onReady waits for this same start and reports its failure.
   desktop.driver.start().catch(() => {})
   const app = await buildApp({
     driver: desktop.driver,
     accessibility: desktop.accessibility,
+    ...(desktop.live && { live: desktop.live }),
     ...(config.token && { token: config.token }),
     listenHost: config.host,
     allowOrigins: config.allowOrigins,
@@ -49,6 +56,7 @@ async function main (): Promise<void> {
     launchTimeoutMs: config.launchTimeoutMs,
     logger: log,
     desktop,
+    ...(config.mcpDisplay && { mcpDisplay: config.mcpDisplay }),
   })
   // --shutdown-grace is what close-with-grace allows before it exits anyway (children die with
   // us: setpriv); each stage below takes at most a quarter of it, so the desktop is always stopped.
@@ -67,6 +75,13 @@ async function main (): Promise<void> {
     await Promise.race([closed, delay(stageMs(FINISH_MS))])
   })
   try {
+    if (stdio) {
+      await app.ready()
+      await serveStdio(app.mcpTools, log)
+      // The client has gone: shut down as on a signal (held input released, desktop stopped).
+      process.kill(process.pid, 'SIGTERM')
+      return
+    }
     await app.listen({ host: config.host, port: config.port })
   } catch (error) {
     log.fatal({ err: error }, (error as Error).message)

@@ -373,12 +373,12 @@ export function heavyCases (screen: Screen): FuzzCase[] {
   return [
     c('huge scroll (unified)', '/computer', { action: 'scroll', delta_y: 2_000_000 }),
     c('huge scroll (unified, x)', '/computer', { action: 'scroll', coordinates: centre, delta_x: -1e9 }),
-    c('huge scroll (anthropic)', '/computer/anthropic', { action: 'scroll', coordinate: centre, scroll_direction: 'down', scroll_amount: 1_000_000 }),
+    c('huge scroll (anthropic)', '/computer/anthropic?tool_version=computer_20251124', { action: 'scroll', coordinate: centre, scroll_direction: 'down', scroll_amount: 1_000_000 }),
     c('huge scroll (openai, px)', '/computer/openai', { type: 'scroll', x: centre[0], y: centre[1], scroll_x: 0, scroll_y: 1e9 }),
     c('huge scroll in a batch', '/computer/batch', { actions: Array.from({ length: 100 }, () => ({ action: 'scroll', delta_y: 100_000 })) }),
     c('batch of 100 waits (100 × 60 s)', '/computer/batch', { actions: Array.from({ length: 100 }, () => ({ action: 'wait', duration: 60 })) }),
     c('batch of 100 key holds (100 × 30 s)', '/computer/batch', { actions: Array.from({ length: 100 }, () => ({ action: 'press_key', keys: ['shift'], duration: 30 })) }),
     c('huge declared display', '/computer?display_width_px=16384&display_height_px=16384', { action: 'take_screenshot' }),
-    c('huge declared display (anthropic)', '/computer/anthropic?display_width_px=16384&display_height_px=16384', { action: 'screenshot' }),
+    c('huge declared display (anthropic)', '/computer/anthropic?tool_version=computer_20251124&display_width_px=16384&display_height_px=16384', { action: 'screenshot' }),
   ]
 }

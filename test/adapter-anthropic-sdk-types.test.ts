@@ -16,8 +16,12 @@ import type {
   BetaComputerScreenshotInput, BetaComputerScrollInput, BetaComputerTripleClickInput,
   BetaComputerTypeInput, BetaComputerWaitInput, BetaComputerZoomInput, BetaMessageParam,
   BetaToolComputerUse20241022, BetaToolComputerUse20250124, BetaToolComputerUse20251124,
-  BetaToolResultBlockParam, BetaToolUseBlock,
+  BetaToolResultBlockParam, BetaToolUseBlock, BetaComputerToolset20260801, BetaComputerToolUseBlock,
 } from '@anthropic-ai/sdk/resources/beta/messages/messages'
+import type { TObject } from '@sinclair/typebox'
+import type { MEMBER_INPUTS, ToolsetMember, ToolsetToolUse } from '../adapters/anthropic/computer_toolset_20260801.ts'
+import type { AnthropicToolsetResultBlock } from '../adapters/anthropic/toolset-result.ts'
+import type { NULLABLE_MEMBER_FIELDS } from '../adapters/anthropic/without-nulls.ts'
 import { anthropicAdapter, AnthropicToolResult, type AnthropicBody } from '../adapters/anthropic/index.ts'
 import type { ComputerAction, ComputerInput } from '../adapters/anthropic/to-unified.ts'
 import type { ToolVersion } from '../adapters/anthropic/query.ts'
@@ -33,7 +37,7 @@ const toBeta = (answer: Answer): BetaToolResultBlockParam => answer
 const toStable = (answer: Answer): ToolResultBlockParam => answer
 
 // The tool versions are the SDK's computer tool types, no more and no fewer.
-same<ToolVersion, BetaToolComputerUse20241022['type'] | BetaToolComputerUse20250124['type'] | BetaToolComputerUse20251124['type']>(true)
+same<ToolVersion, BetaComputerToolset20260801['type'] | BetaToolComputerUse20241022['type'] | BetaToolComputerUse20250124['type'] | BetaToolComputerUse20251124['type']>(true)
 
 // The newest version's actions are the members the SDK lists for the computer tool.
 same<ComputerAction, BetaComputerMemberName>(true)
@@ -59,6 +63,22 @@ type Inputs = {
 type SdkNullable = { [A in keyof Inputs as [NullableOf<Inputs[A]>] extends [never] ? never : A]: NullableOf<Inputs[A]> }
 type OursNullable = { -readonly [A in keyof typeof NULLABLE_FIELDS]: (typeof NULLABLE_FIELDS)[A][number] }
 same<SdkNullable, OursNullable>(true)
+
+// computer_toolset_20260801: the members are the SDK's, each member's input has the SDK's fields
+// and accepts every input the SDK types (nulls read as absent, exactly where it types them).
+same<ToolsetMember, BetaComputerMemberName>(true)
+type MemberInput<M extends ToolsetMember> = Static<TObject<(typeof MEMBER_INPUTS)[M]>>
+type SdkMemberInput<M extends ToolsetMember> = Extract<BetaComputerToolUseBlock, { name: M }>['input']
+type MemberFits = { [M in ToolsetMember]: Equal<keyof MemberInput<M>, keyof SdkMemberInput<M>> extends true
+  ? ({ [K in keyof SdkMemberInput<M>]: Exclude<SdkMemberInput<M>[K], null> } extends MemberInput<M> ? true : false)
+  : false }
+same<MemberFits, { [M in ToolsetMember]: true }>(true)
+type SdkMemberNullable = { [M in ToolsetMember as [NullableOf<SdkMemberInput<M>>] extends [never] ? never : M]: NullableOf<SdkMemberInput<M>> }
+type OursMemberNullable = { -readonly [M in keyof typeof NULLABLE_MEMBER_FIELDS]: (typeof NULLABLE_MEMBER_FIELDS)[M][number] }
+same<SdkMemberNullable, OursMemberNullable>(true)
+// A member block the SDK types is one our schema's type takes; our result block is the SDK's tool_result.
+const toolsetBlock = (block: BetaComputerToolUseBlock): ToolsetToolUse => block
+const toolsetAnswer = (answer: AnthropicToolsetResultBlock): BetaToolResultBlockParam => answer
 
 const inputs: Array<true> = [
   true satisfies Fits<'key', Omit<BetaComputerKeyInput, 'repeat'>>,
@@ -101,4 +121,20 @@ t.test('a tool_use block typed by the SDK goes in, and the answer is the SDK\'s 
   t.strictSame(message.content, [answer])
   t.equal(toStable(answer).tool_use_id, block.id)
   t.strictSame(answer.content.map((c) => c.type), ['text', 'image'])
+})
+
+t.test('computer_toolset_20260801: SDK-typed member blocks go in, and the answer is the SDK\'s tool_result blocks', async (t) => {
+  const entry: BetaComputerToolset20260801 = { type: 'computer_toolset_20260801' }
+  const blocks: BetaComputerToolUseBlock[] = [
+    { type: 'tool_use', id: 'toolu_01', name: 'left_click', toolset_name: 'computer', input: { coordinate: [512, 384], text: null } },
+    { type: 'tool_use', id: 'toolu_02', name: 'key', toolset_name: 'computer', input: { text: 'ctrl+s', repeat: null }, caller: { type: 'direct' } },
+  ]
+  const { app } = await build(t, { adapters: [anthropicAdapter] })
+  const { status, body } = await post(app, `/computer/anthropic?tool_version=${entry.type}`, blocks.map(toolsetBlock))
+  t.equal(status, 200)
+  const message: BetaMessageParam = { role: 'user', content: (body as AnthropicToolsetResultBlock[]).map(toolsetAnswer) }
+  t.strictSame(message.content, [
+    { type: 'tool_result', tool_use_id: 'toolu_01', toolset_name: 'computer', content: [{ type: 'text', text: 'Clicked.' }] },
+    { type: 'tool_result', tool_use_id: 'toolu_02', toolset_name: 'computer', content: [{ type: 'text', text: 'Pressed ctrl+s.' }] },
+  ])
 })

@@ -9,12 +9,11 @@ import { ACTIONS_20241022 } from '../adapters/anthropic/computer_20241022.ts'
 import { ACTIONS_20250124 } from '../adapters/anthropic/computer_20250124.ts'
 import { ACTIONS_20251124 } from '../adapters/anthropic/computer_20251124.ts'
 import { build, post } from './helpers/build.ts'
-import { fixture as adapterFixture } from './helpers/adapter-cases.ts'
+import { adapterCases, fixture as adapterFixture } from './helpers/adapter-cases.ts'
 
-interface TranslateCase {
-  source: string
+interface TranslateFields {
   query?: string
-  body: { action?: string, input?: { action: string } }
+  payload: { action?: string, input?: { action: string } }
   actions: unknown[]
   screenshot: boolean
   tool_use_id?: string
@@ -31,6 +30,10 @@ interface ErrorCase {
 
 const fixture = <T>(name: string): T => adapterFixture<T>('anthropic', name)
 
+/** The computer tool these tests speak when a case names no version: the toolset is the default now. */
+const TOOL = 'tool_version=computer_20251124'
+const versioned = (query?: string) => query?.includes('tool_version=') ? query : [TOOL, query].filter(Boolean).join('&')
+
 const VERSIONS = {
   computer_20241022: ACTIONS_20241022,
   computer_20250124: ACTIONS_20250124,
@@ -40,12 +43,12 @@ const VERSIONS = {
 for (const [version, table] of Object.entries(VERSIONS)) {
   t.test(`${version}: recorded calls → unified actions`, async (t) => {
     const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
-    const cases = fixture<TranslateCase[]>(`translate-${version}.json`)
+    const cases = adapterCases<TranslateFields>('anthropic', `translate-${version}.json`)
     for (const c of cases) {
       const query = [`tool_version=${version}`, c.query].filter(Boolean).join('&')
-      const { status, body } = await post(app, `/computer/anthropic/translate?${query}`, c.body)
-      const input = c.body.input ?? c.body
-      t.equal(status, 200, c.source)
+      const { status, body } = await post(app, `/computer/anthropic/translate?${query}`, c.payload)
+      const input = c.payload.input ?? c.payload
+      t.equal(status, 200, `${c.source}: ${c.name}`)
       t.strictSame(body, {
         adapter: 'anthropic',
         version,
@@ -54,17 +57,19 @@ for (const [version, table] of Object.entries(VERSIONS)) {
         display_width_px: c.display?.[0] ?? 1280,
         display_height_px: c.display?.[1] ?? 800,
         meta: { tool_use_id: c.tool_use_id ?? null, action: input.action },
-      }, `${c.source}: ${JSON.stringify(c.body)}`)
+      }, `${c.source}: ${c.name}: ${JSON.stringify(c.payload)}`)
     }
-    const covered = new Set(cases.map((c) => (c.body.input ?? c.body).action))
+    const covered = new Set(cases.map((c) => (c.payload.input ?? c.payload).action))
     t.strictSame(Object.keys(table).filter((action) => !covered.has(action)), [], 'every action of the version has a recorded case')
     t.strictSame(driver.calls, [], 'translating runs nothing')
   })
 }
 
-t.test('the version defaults to the newest, computer_20251124', async (t) => {
+t.test('the version defaults to the newest, the computer toolset; the newest computer tool is named in the query', async (t) => {
   const { app } = await build(t, { adapters: [anthropicAdapter] })
-  const { body } = await post(app, '/computer/anthropic/translate', { action: 'zoom', region: [10, 20, 110, 70] })
+  const toolset = await post(app, '/computer/anthropic/translate', { type: 'tool_use', id: 'toolu_1', name: 'zoom', toolset_name: 'computer', input: { region: [10, 20, 110, 70] } })
+  t.equal(toolset.body.version, 'computer_toolset_20260801')
+  const { body } = await post(app, `/computer/anthropic/translate?${TOOL}`, { action: 'zoom', region: [10, 20, 110, 70] })
   t.equal(body.version, 'computer_20251124')
   t.strictSame(body.actions, [{ action: 'take_screenshot', region: [10, 20, 110, 70] }])
 })
@@ -81,7 +86,7 @@ t.test('a null means absent only where the SDK types the field nullable: left_cl
   t.strictSame(wrapped.body.actions, bare.body.actions)
   await post(app, '/computer/batch', { actions: [{ action: 'move_mouse', coordinates: [40, 50] }] })
   driver.calls.length = 0
-  const run = await post(app, '/computer/anthropic?screenshot=false', input)
+  const run = await post(app, `/computer/anthropic?${TOOL}&screenshot=false`, input)
   t.equal(run.status, 200)
   t.strictSame(driver.calls.map((c) => c.call), ['buttonDown', 'buttonUp'], 'clicked without moving: where the pointer was')
   t.strictSame(run.body.content, [{ type: 'text', text: 'clicked left' }])
@@ -103,7 +108,7 @@ t.test('a null means absent only where the SDK types the field nullable: left_cl
 t.test('refusals before anything runs, whole', async (t) => {
   const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
   for (const c of fixture<ErrorCase[]>('errors.json')) {
-    const url = `/computer/anthropic${c.query ? `?${c.query}` : ''}`
+    const url = `/computer/anthropic?${versioned(c.query)}`
     for (const route of [url, url.replace('/computer/anthropic', '/computer/anthropic/translate')]) {
       const { status, body } = await post(app, route, c.body)
       t.equal(status, c.status, `${c.source} (${route})`)
@@ -254,7 +259,7 @@ t.test('outcomes → tool_result blocks', async (t) => {
   for (const run of RUNS) {
     t.test(run.name, async (t) => {
       const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
-      const url = `/computer/anthropic${run.query ? `?${run.query}` : ''}`
+      const url = `/computer/anthropic?${versioned(run.query)}`
       if (run.before) t.equal((await post(app, url, run.before)).status, 200)
       const already = driver.calls.length
       const { status, body } = await post(app, url, run.body)
@@ -268,7 +273,7 @@ t.test('outcomes → tool_result blocks', async (t) => {
 t.test('failures are tool_result blocks with is_error and the error status', async (t) => {
   t.test('an unknown key is refused before anything runs', async (t) => {
     const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
-    const { status, body } = await post(app, '/computer/anthropic', block({ action: 'key', text: 'hyperspace' }))
+    const { status, body } = await post(app, `/computer/anthropic?${TOOL}`, block({ action: 'key', text: 'hyperspace' }))
     t.equal(status, 400)
     t.strictSame(body, {
       type: 'tool_result',
@@ -281,7 +286,7 @@ t.test('failures are tool_result blocks with is_error and the error status', asy
 
   t.test('a point off the declared display', async (t) => {
     const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
-    const { status, body } = await post(app, '/computer/anthropic?display_width_px=1024&display_height_px=768', { action: 'left_click', coordinate: [1024, 10] })
+    const { status, body } = await post(app, `/computer/anthropic?${TOOL}&display_width_px=1024&display_height_px=768`, { action: 'left_click', coordinate: [1024, 10] })
     t.equal(status, 400)
     t.strictSame(body, {
       type: 'tool_result',
@@ -293,7 +298,7 @@ t.test('failures are tool_result blocks with is_error and the error status', asy
 
   t.test('a zoom region off the screen', async (t) => {
     const { app } = await build(t, { adapters: [anthropicAdapter] })
-    const { status, body } = await post(app, '/computer/anthropic', { action: 'zoom', region: [1200, 0, 1300, 10] })
+    const { status, body } = await post(app, `/computer/anthropic?${TOOL}`, { action: 'zoom', region: [1200, 0, 1300, 10] })
     t.equal(status, 400)
     t.strictSame(body, {
       type: 'tool_result',

@@ -6,10 +6,9 @@
 import t from 'tap'
 import { conatusAdapter } from '../adapters/conatus/index.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, fixture, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
-interface Case { name: string, source: string, payload: { type?: string }, actions: unknown[], meta?: unknown }
-const { cases } = fixture<{ cases: Case[] }>('conatus', 'translate.json')
+const cases = adapterCases<{ payload: { type?: string }, actions: unknown[], meta?: unknown }>('conatus')
 
 /** The body with the screenshot replaced by its PNG size, so whole bodies can be compared. */
 const withImageSize = (body: { screenshot: string | null }) =>

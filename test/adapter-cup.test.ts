@@ -9,10 +9,9 @@ import { cupAdapter } from '../adapters/cup/index.ts'
 import type { CupNode } from '../src/accessibility/schema.ts'
 import { flatten, recordedSource } from './helpers/a11y.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, fixture, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
-interface Case { name: string, source: string, payload: unknown, actions: unknown[], steps: unknown[], batch?: boolean }
-const { cases } = fixture<{ cases: Case[] }>('cup', 'translate.json')
+const cases = adapterCases<{ actions: unknown[], steps: unknown[], batch?: boolean }>('cup')
 
 const ACTION_LIST = 'press_keys, press, wait, click, collapse, decrement, dismiss, doubleclick, expand, focus, increment, longpress, rightclick, scroll, select, setvalue, toggle, type'
 

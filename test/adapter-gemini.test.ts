@@ -1,17 +1,17 @@
 /**
  * The gemini adapter: every function of both Computer Use sets translated (whole translate
  * bodies), the function responses it answers with (whole bodies, screenshots decoded), the
- * safety hold, and every 4xx. Payloads come from test/fixtures/gemini (sources named there).
+ * safety hold, and every 4xx. Payloads and the actions they become are in
+ * test/fixtures/gemini/translate.json (sources named there).
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { geminiAdapter } from '../adapters/gemini/index.ts'
-import type { UnifiedAction } from '../src/actions/index.ts'
 import { build, post } from './helpers/build.ts'
-import { pngSize } from './helpers/adapter-cases.ts'
+import { adapterCases, pngSize } from './helpers/adapter-cases.ts'
 
-const FIXTURES = JSON.parse(readFileSync(new URL('./fixtures/gemini/function-calls.json', import.meta.url), 'utf8'))
-const call = (name: string) => FIXTURES[name].call
+const CASES = adapterCases<{ payload: { name: string, id?: string, args?: { intent?: string } } }>('gemini')
+const call = (name: string) => CASES.find((c) => c.name === name)!.payload
+const translations = CASES.filter((c) => c.actions)
 
 /** The body with each inline screenshot replaced by its size. */
 function withImageSizes (body: unknown): unknown {
@@ -19,75 +19,17 @@ function withImageSizes (body: unknown): unknown {
     key === 'inlineData' ? { mimeType: value.mimeType, png: pngSize(value.data) } : value)
 }
 
-const shot = { screenshot: true } as const
-const translations: Array<[string, UnifiedAction[]]> = [
-  ['click_at', [{ action: 'click_mouse', button: 'left', coordinates: [500, 300], ...shot }]],
-  ['hover_at', [{ action: 'move_mouse', coordinates: [120, 45], ...shot }]],
-  ['type_text_at', [
-    { action: 'click_mouse', button: 'left', coordinates: [371, 470] },
-    { action: 'press_key', keys: ['ctrl+a'] },
-    { action: 'press_key', keys: ['delete'] },
-    { action: 'type_text', text: 'highly rated smart fridges with touchscreen' },
-    { action: 'press_key', keys: ['enter'], ...shot },
-  ]],
-  ['type_text_at_keep', [
-    { action: 'click_mouse', button: 'left', coordinates: [371, 470] },
-    { action: 'type_text', text: ' 2 doors', ...shot },
-  ]],
-  ['scroll_document_down', [{ action: 'press_key', keys: ['pagedown'], ...shot }]],
-  // Half of the 1280 px screen is 640 px: 5 notches of 120 px.
-  ['scroll_document_right', [{ action: 'scroll', delta_x: 5, ...shot }]],
-  // 800/1000 of 800 px is 640 px: 5 notches.
-  ['scroll_at_default', [{ action: 'scroll', coordinates: [500, 500], delta_y: 5, ...shot }]],
-  // 400/1000 of 1280 px is 512 px: 4 notches.
-  ['scroll_at_left', [{ action: 'scroll', coordinates: [500, 500], delta_x: -4, ...shot }]],
-  ['wait_5_seconds', [{ action: 'wait', duration: 5, ...shot }]],
-  ['go_back', [{ action: 'press_key', keys: ['alt+left'], ...shot }]],
-  ['go_forward', [{ action: 'press_key', keys: ['alt+right'], ...shot }]],
-  ['search', [
-    { action: 'press_key', keys: ['ctrl+l'] },
-    { action: 'type_text', text: 'https://www.google.com' },
-    { action: 'press_key', keys: ['enter'], ...shot },
-  ]],
-  ['navigate', [
-    { action: 'press_key', keys: ['ctrl+l'] },
-    { action: 'type_text', text: 'https://www.wikipedia.org' },
-    { action: 'press_key', keys: ['enter'], ...shot },
-  ]],
-  ['open_web_browser', [{ action: 'take_screenshot' }]],
-  ['key_combination', [{ action: 'press_key', keys: ['Control+C'], ...shot }]],
-  ['drag_and_drop', [{ action: 'drag_mouse', path: [[100, 200], [600, 250]], ...shot }]],
-  ['click', [{ action: 'click_mouse', button: 'left', coordinates: [500, 300], ...shot }]],
-  ['double_click', [{ action: 'click_mouse', button: 'left', coordinates: [10, 20], num_clicks: 2, ...shot }]],
-  ['triple_click', [{ action: 'click_mouse', button: 'left', coordinates: [10, 20], num_clicks: 3, ...shot }]],
-  ['middle_click', [{ action: 'click_mouse', button: 'middle', coordinates: [10, 20], ...shot }]],
-  ['right_click', [{ action: 'click_mouse', button: 'right', coordinates: [10, 20], ...shot }]],
-  ['mouse_down', [{ action: 'click_mouse', button: 'left', click_type: 'down', coordinates: [100, 200], ...shot }]],
-  ['mouse_up', [{ action: 'click_mouse', button: 'left', click_type: 'up', coordinates: [600, 250], ...shot }]],
-  ['move', [{ action: 'move_mouse', coordinates: [999, 0], ...shot }]],
-  ['type', [{ action: 'type_text', text: 'Buy groceries' }, { action: 'press_key', keys: ['enter'], ...shot }]],
-  ['wait', [{ action: 'wait', duration: 2, ...shot }]],
-  ['wait_default', [{ action: 'wait', duration: 1, ...shot }]],
-  ['press_key', [{ action: 'press_key', keys: ['Enter'], ...shot }]],
-  ['key_down', [{ action: 'press_key', keys: ['Shift'], press_type: 'down', ...shot }]],
-  ['key_up', [{ action: 'press_key', keys: ['Shift'], press_type: 'up', ...shot }]],
-  ['hotkey', [{ action: 'press_key', keys: ['Control', 'a'], ...shot }]],
-  ['take_screenshot', [{ action: 'take_screenshot' }]],
-  // 200/1000 of 800 px is 160 px: 1 notch.
-  ['scroll', [{ action: 'scroll', coordinates: [500, 600], delta_y: -1, ...shot }]],
-]
-
 const callMeta = (name: string, count: number, extra: Record<string, unknown> = {}) =>
   ({ name, id: null, first: 0, count, safety_acknowledgement: false, intent: null, ...extra })
 
 t.test('every function of both sets translates to unified actions on the grid', async (t) => {
   const { app, driver } = await build(t, { adapters: [geminiAdapter] })
-  const named = new Set(translations.map(([name]) => call(name).name))
+  t.equal(translations.length, 33, 'every recorded call with its actions')
+  const named = new Set(translations.map(({ payload }) => payload.name))
   t.equal(named.size, 29, 'the 13 legacy and 20 newer functions (4 shared) are all covered')
-  for (const [name, actions] of translations) {
-    const { status, body } = await post(app, '/computer/gemini/translate', call(name))
+  for (const { name, payload: fixture, actions } of translations) {
+    const { status, body } = await post(app, '/computer/gemini/translate', fixture)
     t.equal(status, 200, name)
-    const fixture = call(name)
     t.strictSame(body, {
       adapter: 'gemini',
       version: 'computer_use',
@@ -97,7 +39,7 @@ t.test('every function of both sets translates to unified actions on the grid', 
       display_height_px: 1000,
       meta: {
         list: false,
-        calls: [callMeta(fixture.name, actions.length, {
+        calls: [callMeta(fixture.name, actions!.length, {
           ...(fixture.id && { id: fixture.id }),
           ...(fixture.args?.intent && { intent: fixture.args.intent }),
         })],

@@ -6,10 +6,9 @@
 import t from 'tap'
 import { hudAdapter } from '../adapters/hud/index.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, fixture, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
-interface Case { name: string, source: string, payload: unknown, actions: unknown[], meta?: unknown }
-const { cases } = fixture<{ cases: Case[] }>('hud', 'translate.json')
+const cases = adapterCases<{ actions: unknown[], meta?: unknown }>('hud')
 
 /** The body with the screenshot replaced by its PNG size, so whole bodies can be compared. */
 function withImageSize (body: { observation: { screenshot: string | null } }) {

@@ -8,20 +8,20 @@ import t from 'tap'
 import { openaiAdapter } from '../adapters/openai/index.ts'
 import { ACTION_TYPES } from '../adapters/openai/actions.ts'
 import { build, post } from './helpers/build.ts'
-import { fixture as adapterFixture } from './helpers/adapter-cases.ts'
+import { type AdapterCase, adapterCases, fixture as adapterFixture } from './helpers/adapter-cases.ts'
 
 interface NativeAction { type: string }
-interface TranslateCase {
-  source: string
+interface TranslateFields {
   version?: string
   query?: string
-  body: NativeAction | NativeAction[] | { type: 'computer_call', action?: NativeAction, actions?: NativeAction[] }
+  payload: NativeAction | NativeAction[] | { type: 'computer_call', action?: NativeAction, actions?: NativeAction[] }
   actions: unknown[]
   call_id?: string
   sources?: number[]
   acknowledged?: unknown[]
   display?: [number, number]
 }
+type TranslateCase = AdapterCase<TranslateFields>
 
 interface ErrorCase {
   source: string
@@ -34,7 +34,7 @@ interface ErrorCase {
 const fixture = <T>(name: string): T => adapterFixture<T>('openai', name)
 
 /** The call's own actions, in order, as the adapter reads them. */
-function nativeActions (body: TranslateCase['body']): NativeAction[] {
+function nativeActions (body: TranslateCase['payload']): NativeAction[] {
   if (Array.isArray(body)) return body
   if (body.type !== 'computer_call') return [body]
   const call = body as { action?: NativeAction, actions?: NativeAction[] }
@@ -43,13 +43,13 @@ function nativeActions (body: TranslateCase['body']): NativeAction[] {
 
 t.test('recorded calls → unified actions', async (t) => {
   const { app, driver } = await build(t, { adapters: [openaiAdapter] })
-  const cases = fixture<TranslateCase[]>('translate.json')
+  const cases = adapterCases<TranslateFields>('openai')
   for (const c of cases) {
     const version = c.version ?? 'computer'
     const query = [`tool_version=${version}`, c.query].filter(Boolean).join('&')
-    const { status, body } = await post(app, `/computer/openai/translate?${query}`, c.body)
-    const native = nativeActions(c.body)
-    t.equal(status, 200, c.source)
+    const { status, body } = await post(app, `/computer/openai/translate?${query}`, c.payload)
+    const native = nativeActions(c.payload)
+    t.equal(status, 200, `${c.source}: ${c.name}`)
     t.strictSame(body, {
       adapter: 'openai',
       version,
@@ -63,9 +63,9 @@ t.test('recorded calls → unified actions', async (t) => {
         actions: native.map((action) => action.type),
         sources: c.sources ?? c.actions.map((_, i) => Math.min(i, Math.max(0, native.length - 1))),
       },
-    }, `${c.source}: ${JSON.stringify(c.body)}`)
+    }, `${c.source}: ${c.name}: ${JSON.stringify(c.payload)}`)
   }
-  const covered = (version: string) => new Set(cases.filter((c) => (c.version ?? 'computer') === version).flatMap((c) => nativeActions(c.body).map((a) => a.type)))
+  const covered = (version: string) => new Set(cases.filter((c) => (c.version ?? 'computer') === version).flatMap((c) => nativeActions(c.payload).map((a) => a.type)))
   t.strictSame(ACTION_TYPES.filter((type) => !covered('computer').has(type)), [], 'every action has a recorded case (computer)')
   t.ok(covered('computer_use_preview').size >= 3, 'computer_use_preview has recorded cases of its own')
   t.strictSame(driver.calls, [], 'translating runs nothing')

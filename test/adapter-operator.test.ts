@@ -8,10 +8,9 @@ import t from 'tap'
 import { operatorAdapter } from '../adapters/operator/index.ts'
 import type { FakeWindow } from '../drivers/fake/fake-driver.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, fixture, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
-interface Case { name: string, source: string, payload: unknown, actions: unknown[], meta: unknown, query?: string, display?: [number, number] }
-const { cases } = fixture<{ cases: Case[] }>('operator', 'translate.json')
+const cases = adapterCases<{ actions: unknown[], meta: unknown, query?: string, display?: [number, number] }>('operator')
 
 const invalid = (message: string) => badRequest('ERR_INVALID_PAYLOAD', message)
 

@@ -2,18 +2,18 @@
  * The qwen adapter: every computer_use action of Qwen2.5-VL and Qwen3-VL translated (whole
  * translate bodies), every payload shape (arguments, call, JSON-string arguments, {response},
  * text/plain), the result (whole bodies, screenshots decoded), and every 4xx. Payloads come
- * from test/fixtures/qwen (sources named there).
+ * from test/fixtures/qwen/translate.json (sources named there).
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { qwenAdapter } from '../adapters/qwen/index.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import { build } from './helpers/build.ts'
-import { pngSize } from './helpers/adapter-cases.ts'
+import { adapterCases, pngSize } from './helpers/adapter-cases.ts'
 
-const FIXTURES = JSON.parse(readFileSync(new URL('./fixtures/qwen/outputs.json', import.meta.url), 'utf8'))
-const args = (name: string) => FIXTURES[name].arguments
-const text = (name: string) => FIXTURES[name].text as string
+const CASES = new Map(adapterCases('qwen').map((c) => [c.name, c.payload]))
+const recorded = (name: string) => CASES.get(name) ?? t.fail(`no recorded output ${name}`) as never
+const args = (name: string) => recorded(name) as { action: string } & Record<string, unknown>
+const text = (name: string) => recorded(name) as string
 
 type App = Awaited<ReturnType<typeof build>>['app']
 
@@ -261,12 +261,12 @@ t.test('payload and model-output errors are 400s that quote what failed', async 
     ['', { action: 'wait', time: 0 }, invalid('qwen 2.5: time must be > 0')],
     ['', { action: 'left_click', coordinate: [1, 2, 3] }, invalid('qwen 2.5: coordinate must NOT have more than 2 items')],
     ['', { action: 'terminate', status: 'done' }, invalid('qwen 2.5: status must be one of "success", "failure", not "done"')],
-    ['', { action: 'left_click', thought: 'x' }, invalid("qwen 2.5: unknown field 'thought' for action 'left_click' (allowed: action, keys, text, coordinate, pixels, time, status, name, arguments, response)")],
-    ['', { action: 'left_click', response: 'x' }, invalid('qwen 2.5: payload mixes response and action: send the arguments {"action", …}, the call {"name", "arguments"} or {"response"}, one of them')],
-    ['', {}, invalid('qwen 2.5: payload is empty: send the arguments {"action", …}, the call {"name", "arguments"} or {"response"}')],
+    ['', { action: 'left_click', thought: 'x' }, invalid("qwen 2.5: unknown field 'thought' for action 'left_click' (allowed: action, keys, text, coordinate, pixels, time, status, name, arguments, response, role, content, reasoning_content, tool_calls)")],
+    ['', { action: 'left_click', response: 'x' }, invalid('qwen 2.5: payload mixes response and action: send the arguments {"action", …}, the call {"name", "arguments"}, the chat message {"tool_calls"} or {"response"}, one of them')],
+    ['', {}, invalid('qwen 2.5: payload is empty: send the arguments {"action", …}, the call {"name", "arguments"}, the chat message {"tool_calls"} or {"response"}')],
     ['', { arguments: args('key') }, invalid("qwen 2.5: missing required field 'name' (\"computer_use\") beside 'arguments'")],
     ['', { name: 'computer_use' }, invalid("qwen 2.5: missing required field 'arguments' beside 'name'")],
-    ['', { name: 'mobile_use', arguments: args('key') }, invalid('qwen 2.5: name must be "computer_use", not "mobile_use"')],
+    ['', { name: 'mobile_use', arguments: args('key') }, invalid('qwen 2.5: name must be one of "computer_use", "computer", not "mobile_use"')],
     ['', 42, invalid('qwen 2.5: payload must be a JSON object')],
     ['', { name: 'computer_use', arguments: '{"action": "left_click", ' }, unparseable('qwen 2.5: arguments is not JSON: "{\\"action\\": \\"left_click\\", "')],
     ['', { name: 'computer_use', arguments: '{"action": "key"}' }, invalid("qwen 2.5: key needs 'keys'")],
@@ -275,7 +275,7 @@ t.test('payload and model-output errors are 400s that quote what failed', async 
     ['', '<tool_call>\n{"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [1,}}\n</tool_call>', unparseable('qwen 2.5: tool_call 1 is not JSON: "{\\"name\\": \\"computer_use\\", \\"arguments\\": {\\"action\\": \\"left_click\\", \\"coordinate\\": [1,}}"')],
     ['', `${text('scroll_text')}<tool_call>[1, 2]</tool_call>`, unparseable('qwen 2.5: tool_call 2 is not a JSON object {"name", "arguments"}: "[1, 2]"')],
     // Qwen2.5-VL's mobile agent calls mobile_use (QwenLM cookbooks mobile_agent.ipynb).
-    ['', '<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}\n</tool_call>', invalid('qwen 2.5: tool_call 1 calls "mobile_use"; only "computer_use" runs here')],
+    ['', '<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}\n</tool_call>', invalid('qwen 2.5: tool_call 1 calls "mobile_use"; only "computer_use" or "computer" runs here')],
     ['', '<tool_call>{"name": "computer_use"}</tool_call>', invalid("qwen 2.5: tool_call 1 has no 'arguments'")],
     ['', '<tool_call>{"name": "computer_use", "arguments": {"action": "hscroll", "pixels": 5}}</tool_call>', invalid(`qwen 2.5: tool_call 1 arguments: action must be one of ${ACTIONS_25}, not "hscroll"`)],
     ['?version=3', '<tool_call>{"name": "computer_use", "arguments": {"action": "answer"}}</tool_call>', invalid("qwen 3: tool_call 1 answer needs 'text'")],

@@ -13,7 +13,7 @@
  * scale, under 1 px for the smart-resized image, whose pixels are nearly the screen's.
  */
 import t from 'tap'
-import { readFileSync } from 'node:fs'
+import { type AdapterCase, adapterCases } from './helpers/adapter-cases.ts'
 import { actionParser } from '@ui-tars/action-parser'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import type { Size } from '../src/geometry.ts'
@@ -23,8 +23,8 @@ import { uitarsAdapter } from '../adapters/uitars/index.ts'
 import type { UitarsMeta } from '../adapters/uitars/index.ts'
 import { build } from './helpers/build.ts'
 
-interface Reply { id: string, source: string, text: string }
-const { replies } = JSON.parse(readFileSync(new URL('./fixtures/uitars/replies.json', import.meta.url), 'utf8')) as { replies: Reply[] }
+type Reply = AdapterCase<{ payload: string }>
+const replies: Reply[] = adapterCases<{ payload: string }>('uitars')
 
 type XY = [number, number]
 
@@ -47,10 +47,10 @@ function packagePoints (reply: Reply, screen: Size, modelVer: string): XY[] {
   console.error = () => {} // the package logs every call it cannot read
   try {
     const { parsed } = actionParser({
-      prediction: reply.text,
+      prediction: reply.payload,
       factor: [1000, 1000],
       screenContext: screen,
-      mode: PACKAGE_MODE[reply.id] ?? 'bc',
+      mode: PACKAGE_MODE[reply.name] ?? 'bc',
       modelVer: modelVer as never,
     })
     return parsed.flatMap((p) => [p.action_inputs.start_coords, p.action_inputs.end_coords])
@@ -89,31 +89,31 @@ for (const mode of MODES) {
       let compared = 0
       for (const reply of replies) {
         const url = `/computer/uitars/translate?coordinates=${mode.coordinates}`
-        const { status, body } = await translate(app, url, reply.text)
-        t.equal(status, 200, `${reply.id} translates`)
-        t.strictSame([body.display_width_px, body.display_height_px], [space.width, space.height], `${reply.id}: the space is declared`)
+        const { status, body } = await translate(app, url, reply.payload)
+        t.equal(status, 200, `${reply.name} translates`)
+        t.strictSame([body.display_width_px, body.display_height_px], [space.width, space.height], `${reply.name}: the space is declared`)
         const ours = ourPoints(body.actions, body.meta).map((p) => scaler.toReal(p))
         const theirs = packagePoints(reply, screen, mode.modelVer)
-        if (reply.id in PACKAGE_DIFFERS) {
-          t.ok(theirs.length < ours.length, `${reply.id}: the package still loses points (${PACKAGE_DIFFERS[reply.id]})`)
+        if (reply.name in PACKAGE_DIFFERS) {
+          t.ok(theirs.length < ours.length, `${reply.name}: the package still loses points (${PACKAGE_DIFFERS[reply.name]})`)
           continue
         }
-        t.equal(ours.length, theirs.length, `${reply.id}: as many points as the package`)
+        t.equal(ours.length, theirs.length, `${reply.name}: as many points as the package`)
         ours.forEach((point, i) => {
           const [x, y] = theirs[i]!
           const off = { x: point.x - x, y: point.y - y }
           t.ok(Math.abs(off.x) <= tolerance.x && Math.abs(off.y) <= tolerance.y,
-            `${reply.id} point ${i}: ours (${point.x}, ${point.y}), the package's (${x}, ${y})`)
+            `${reply.name} point ${i}: ours (${point.x}, ${point.y}), the package's (${x}, ${y})`)
         })
         compared += ours.length
 
         // What the driver receives is that same mapping (replies that wait are left out: 5 s each).
         if (body.actions.some((a: UnifiedAction) => a.action === 'wait') || ours.length === 0) continue
         driver.calls.length = 0
-        const run = await translate(app, `/computer/uitars?coordinates=${mode.coordinates}&screenshot=false`, reply.text)
-        t.equal(run.status, 200, `${reply.id} runs`)
+        const run = await translate(app, `/computer/uitars?coordinates=${mode.coordinates}&screenshot=false`, reply.payload)
+        t.equal(run.status, 200, `${reply.name} runs`)
         const moves = driver.calls.filter((c) => c.call === 'moveMouse').map((c) => ({ x: (c as { x: number }).x, y: (c as { y: number }).y }))
-        t.strictSame([moves[0], moves.at(-1)], [ours[0], ours.at(-1)], `${reply.id}: the driver moved to those points`)
+        t.strictSame([moves[0], moves.at(-1)], [ours[0], ours.at(-1)], `${reply.name}: the driver moved to those points`)
       }
       t.ok(compared >= 39, `compared ${compared} points`)
     })

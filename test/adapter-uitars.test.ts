@@ -1,18 +1,17 @@
 /**
- * The uitars adapter on the corpus in fixtures/uitars/replies.json (recorded UI-TARS and
+ * The uitars adapter on the corpus in fixtures/uitars/translate.json (recorded UI-TARS and
  * Doubao replies, the official parsers' own test inputs, and — marked there — the prompts'
  * documented call formats): each reply through POST /computer/uitars/translate as a whole
  * body, outcomes through POST /computer/uitars over the fake 1280x800 screen as whole bodies,
  * and every refusal with its whole error body.
  */
 import t from 'tap'
-import { readFileSync } from 'node:fs'
+import { adapterCases } from './helpers/adapter-cases.ts'
 import { uitarsAdapter } from '../adapters/uitars/index.ts'
 import { build, post } from './helpers/build.ts'
 
-interface Reply { id: string, source: string, text: string }
-const { replies } = JSON.parse(readFileSync(new URL('./fixtures/uitars/replies.json', import.meta.url), 'utf8')) as { replies: Reply[] }
-const corpus = new Map(replies.map((r) => [r.id, r.text]))
+const replies = adapterCases<{ payload: string }>('uitars')
+const corpus = new Map(replies.map((r) => [r.name, r.payload]))
 const reply = (id: string) => {
   const text = corpus.get(id)
   if (text === undefined) throw new Error(`no reply ${id} in the corpus`)
@@ -427,7 +426,7 @@ const CASES: TranslateCase[] = [
 
 t.test('every reply of the corpus has a translation case', async (t) => {
   const covered = new Set(CASES.map((c) => c.id))
-  t.strictSame(replies.filter((r) => !covered.has(r.id)).map((r) => r.id), [])
+  t.strictSame(replies.filter((r) => !covered.has(r.name)).map((r) => r.name), [])
 })
 
 t.test('translate: each reply as a whole body', async (t) => {

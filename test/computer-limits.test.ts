@@ -121,7 +121,7 @@ t.test('the declared display size is bounded on every route that takes it', asyn
 
 t.test('limits are the configured ones on adapters too', async (t) => {
   const { app } = await build(t, { limits: { ...DEFAULT_LIMITS, maxScrollNotches: 3, maxDisplaySide: 2000, maxBatchSeconds: 10 } })
-  const scroll = await post(app, '/computer/anthropic/translate', { action: 'scroll', scroll_direction: 'up', scroll_amount: 4 })
+  const scroll = await post(app, '/computer/anthropic/translate', member('scroll', { scroll_direction: 'up', scroll_amount: 4 }))
   t.strictSame(scroll.body, invalid('scroll delta_y -4 is over the limit of 3 notches (--max-scroll-notches)'))
   const display = await post(app, '/computer/openai/translate?display_width_px=2001&display_height_px=100', { type: 'screenshot' })
   t.strictSame(display.body, badRequest('ERR_INVALID_QUERY', 'display_width_px 2001 is over the limit of 2000 pixels (--max-display-size)'))
@@ -129,9 +129,12 @@ t.test('limits are the configured ones on adapters too', async (t) => {
   t.strictSame(waits.body, { ...invalid("actions[1]: the batch's waits and key holds come to 12 seconds by here, over the limit of 10 seconds (--max-batch-seconds)"), failed_index: 1 })
 })
 
+/** A member call of Claude's computer toolset, the anthropic adapter's default version. */
+const member = (name: string, input: Record<string, unknown>) => ({ type: 'tool_use', id: 'toolu_limits', name, toolset_name: 'computer', input })
+
 /** A harmless payload per adapter. */
 const ADAPTER_PAYLOADS: Array<[string, unknown]> = [
-  ['anthropic', { action: 'screenshot' }],
+  ['anthropic', member('screenshot', {})],
   ['openai', { type: 'screenshot' }],
   ['uitars', { response: 'Action: wait()' }],
   ['gemini', { name: 'wait_5_seconds', args: {} }],
@@ -149,14 +152,14 @@ const F11 = ELEVEN_KEYS.join('+')
  * route's status and native answer carrying the same message.
  */
 const REFUSALS: Array<[string, unknown, ReturnType<typeof badRequest> & { failed_index?: number }]> = [
-  ['anthropic', { action: 'scroll', coordinate: [10, 10], scroll_direction: 'down', scroll_amount: 101 }, invalid(notches('delta_y', 101))],
-  ['anthropic', { action: 'type', text: LONG_TEXT }, invalid(TEXT)],
-  ['anthropic', { action: 'key', text: F11 }, invalid(KEYS)],
-  ['anthropic', { action: 'hold_key', text: 'shift', duration: 31 }, invalid(HOLD)],
-  ['anthropic', { action: 'wait', duration: 61 }, invalid(WAIT)],
-  ['anthropic', { action: 'left_click', coordinate: [-5, 10] },
+  ['anthropic', member('scroll', { coordinate: [10, 10], scroll_direction: 'down', scroll_amount: 101 }), invalid(notches('delta_y', 101))],
+  ['anthropic', member('type', { text: LONG_TEXT }), invalid(TEXT)],
+  ['anthropic', member('key', { text: F11 }), invalid(KEYS)],
+  ['anthropic', member('hold_key', { text: 'shift', duration: 31 }), invalid(HOLD)],
+  ['anthropic', member('wait', { duration: 61 }), invalid(WAIT)],
+  ['anthropic', member('left_click', { coordinate: [-5, 10] }),
     badRequest('ERR_POINT_OUT_OF_BOUNDS', 'coordinates (-5, 10) is outside the 1280x800 screen: x must be 0..1279 and y 0..799')],
-  ['anthropic', { action: 'key', text: 'nokey' }, badRequest('ERR_UNKNOWN_KEY', "unknown key 'nokey' (closest known names: oskey, home, keya)")],
+  ['anthropic', member('key', { text: 'nokey' }), badRequest('ERR_UNKNOWN_KEY', "unknown key 'nokey' (closest known names: oskey, home, keya)")],
   ['openai', { type: 'drag', path: points(5000).map(([x, y]) => ({ x, y })) }, invalid(PATH)],
   ['openai', { type: 'keypress', keys: Array.from({ length: 50 }, (_, i) => `f${(i % 24) + 1}`) }, invalid(KEYS)],
   ['openai', { type: 'type', text: 'x'.repeat(150_000) }, invalid(TEXT)],

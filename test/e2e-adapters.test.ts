@@ -43,8 +43,9 @@ const RESIZED: [number, number] = [322, 203]
 
 const CASES: Case[] = [
   {
+    // The computer tool (the toolset, the default, is in e2e-dialects-claude-qwen.test.ts).
     adapter: 'anthropic',
-    query: DISPLAY,
+    query: `tool_version=computer_20251124&${DISPLAY}`,
     screen: [320, 120],
     click: { action: 'left_click', coordinate: [256, 96] },
     selectAll: { action: 'key', text: 'ctrl+a' },

@@ -114,7 +114,7 @@ t.test('an allowed origin gets CORS answers: preflight before auth, headers on e
   t.match(preflight.headers, {
     'access-control-allow-origin': origin,
     'access-control-allow-methods': 'GET, POST, OPTIONS',
-    'access-control-allow-headers': 'Authorization, Content-Type, X-Api-Key',
+    'access-control-allow-headers': 'Authorization, Content-Type, X-Api-Key, Mcp-Protocol-Version',
     'access-control-max-age': '600',
     vary: 'Origin',
   })

@@ -61,12 +61,13 @@ export async function run (baseUrl: string): Promise<Answer[]> {
   void results
 
   const tool = keep('/computer/anthropic', await client.POST('/computer/anthropic', {
-    params: { query: { screenshot: false } },
+    params: { query: { screenshot: false, tool_version: 'computer_20251124' } },
     body: { type: 'tool_use', id: 'toolu_01', name: 'computer', input: { action: 'left_click', coordinate: [12, 34] } },
   }))
-  const resultType: 'tool_result' | undefined = tool.data?.type
+  // One tool_result block for the computer tool, the list of them for the toolset (the default).
+  const resultType: 'tool_result' | undefined = Array.isArray(tool.data) ? tool.data[0]?.type : tool.data?.type
   void resultType
-  keep('/computer/anthropic', await client.POST('/computer/anthropic', { body: { type: 'tool_use', id: 'toolu_02', name: 'computer', input: { action: 'screenshot' } } }))
+  keep('/computer/anthropic', await client.POST('/computer/anthropic', { body: { type: 'tool_use', id: 'toolu_02', name: 'screenshot', toolset_name: 'computer', input: {} } }))
   keep('/computer/gemini', await client.POST('/computer/gemini', { body: { name: 'click_at', args: { x: 500, y: 300 } } }))
   keep('/computer/gemini', await client.POST('/computer/gemini', { body: [{ functionCall: { name: 'type_text_at', args: { x: 10, y: 10, text: 'hi' } } }] }))
   return answers
@@ -119,10 +120,10 @@ export async function run (baseUrl: string): Promise<Answer[]> {
   void code
   keep('/computer/batch', await postComputerBatch({ body: { actions: [{ action: 'click_mouse', button: 'left' }, { action: 'type_text', text: 'hi' }] } }))
   keep('/computer/anthropic', await postComputerAnthropic({
-    query: { screenshot: false },
+    query: { screenshot: false, tool_version: 'computer_20251124' },
     body: { type: 'tool_use', id: 'toolu_01', name: 'computer', input: { action: 'left_click', coordinate: [12, 34] } },
   }))
-  keep('/computer/anthropic', await postComputerAnthropic({ body: { type: 'tool_use', id: 'toolu_02', name: 'computer', input: { action: 'screenshot' } } }))
+  keep('/computer/anthropic', await postComputerAnthropic({ body: { type: 'tool_use', id: 'toolu_02', name: 'screenshot', toolset_name: 'computer', input: {} } }))
   keep('/computer/gemini', await postComputerGemini({ body: { name: 'click_at', args: { x: 500, y: 300 } } }))
   keep('/computer/gemini', await postComputerGemini({ body: [{ functionCall: { name: 'type_text_at', args: { x: 10, y: 10, text: 'hi' } } }] }))
   return answers

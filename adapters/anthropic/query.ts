@@ -3,17 +3,17 @@ import { Type, type Static } from '@sinclair/typebox'
 import { StringEnum } from '../../src/actions/common.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 
-export const TOOL_VERSIONS = ['computer_20251124', 'computer_20250124', 'computer_20241022'] as const
+export const TOOL_VERSIONS = ['computer_toolset_20260801', 'computer_20251124', 'computer_20250124', 'computer_20241022'] as const
 export type ToolVersion = (typeof TOOL_VERSIONS)[number]
-export const NEWEST: ToolVersion = 'computer_20251124'
+export const NEWEST: ToolVersion = 'computer_toolset_20260801'
 
 export const AnthropicOwnQuery = Type.Object({
   tool_version: Type.Optional(StringEnum([...TOOL_VERSIONS], {
-    description: `The \`type\` of the computer tool the model was given. Default: ${NEWEST}.`,
+    description: `The \`type\` of the computer tool (or toolset) the model was given. Default: ${NEWEST}.`,
   })),
   tool_use_id: Type.Optional(Type.String({
     minLength: 1,
-    description: 'The id of the tool_use block, when the body is its bare input; the answer carries it as tool_use_id.',
+    description: 'The id of the tool_use block, when the body is its bare input; the answer carries it as tool_use_id (not for the toolset, whose blocks carry their ids).',
   })),
 })
 

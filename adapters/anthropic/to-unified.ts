@@ -63,7 +63,7 @@ function toolUseId (fromBlock: string | undefined, fromQuery: string | undefined
   return fromBlock ?? fromQuery ?? null
 }
 
-function actionsFor (input: ComputerInput, version: string): UnifiedAction[] {
+export function actionsFor (input: ComputerInput, version: string): UnifiedAction[] {
   const { action } = input
   const at = input.coordinate ? { coordinates: toXY(input.coordinate) } : {}
   const held = input.text === undefined ? {} : { hold_keys: keyNames(input.text, action) }

@@ -22,10 +22,27 @@ export const NULLABLE_FIELDS = {
   left_click_drag: ['text'],
 } as const satisfies Record<string, readonly string[]>
 
+/** The toolset's members type the same fields nullable, and key's `repeat` (BetaComputerKeyInput). */
+export const NULLABLE_MEMBER_FIELDS = { ...NULLABLE_FIELDS, key: ['repeat'] } as const satisfies Record<string, readonly string[]>
+
 export function withoutNulls (payload: unknown): unknown {
+  if (Array.isArray(payload)) return payload.map((block) => isMemberBlock(block) ? dropMemberNulls(block) : block)
   if (!isPlainObject(payload)) return payload
+  if (isMemberBlock(payload)) return dropMemberNulls(payload)
   if (payload.type === 'tool_use' && isPlainObject(payload.input)) return { ...payload, input: dropActionNulls(payload.input) }
   return dropActionNulls(payload)
+}
+
+/** A toolset member call: the member is the block's `name`, not an `action` in its input. */
+const isMemberBlock = (block: unknown): block is Record<string, unknown> & { input: Record<string, unknown> } =>
+  isPlainObject(block) && block.type === 'tool_use' && 'toolset_name' in block && isPlainObject(block.input)
+
+function dropMemberNulls (block: Record<string, unknown> & { input: Record<string, unknown> }): unknown {
+  const name = block.name
+  const nullable: readonly string[] = typeof name === 'string' && Object.hasOwn(NULLABLE_MEMBER_FIELDS, name)
+    ? NULLABLE_MEMBER_FIELDS[name as keyof typeof NULLABLE_MEMBER_FIELDS]
+    : []
+  return { ...block, input: dropNulls(block.input, nullable) }
 }
 
 function dropActionNulls (input: Record<string, unknown>): unknown {

@@ -2,6 +2,8 @@
 import type { UnifiedAction } from '../../src/actions/index.ts'
 import type { Translation } from '../../src/adapter.ts'
 import { InvalidNativePayload } from '../../src/errors.ts'
+import { toXY, type XY } from '../../src/geometry.ts'
+import { unreachable } from '../../src/unreachable.ts'
 import type { ConatusAction } from './cu-action.ts'
 import type { Unwrapped } from './unwrap.ts'
 
@@ -21,8 +23,7 @@ export const PIXELS_PER_NOTCH = 120
 /** CUWait.duration is "not always provided by the AI provider"; Conatus' OpenAI converter waits 1 s then. */
 export const DEFAULT_WAIT_SECONDS = 1
 
-type XY = [number, number]
-const at = (xy: number[] | null | undefined) => (xy ? { coordinates: xy as XY } : {})
+const at = (xy: number[] | null | undefined) => (xy ? { coordinates: toXY(xy) } : {})
 
 export function toUnified ({ action, callId }: Unwrapped, screenshot: boolean): Translation<ConatusMeta> {
   return { actions: translate(action), screenshot, meta: { call_id: callId, name: action.type } }
@@ -49,13 +50,13 @@ function translate (action: ConatusAction): UnifiedAction[] {
     case 'forward_click':
       return [{ action: 'click_mouse', button: 'forward', ...at(action.xy) }]
     case 'drag':
-      return drag(action.xy as XY[])
+      return drag(action.xy.map(toXY))
     case 'keypress':
       return action.keys.map((key) => ({ action: 'press_key', keys: [key] }))
     case 'keypress_hold':
       return [{ action: 'press_key', keys: action.keys, duration: action.duration }]
     case 'move':
-      return [{ action: 'move_mouse', coordinates: action.xy as XY }]
+      return [{ action: 'move_mouse', coordinates: toXY(action.xy) }]
     case 'screenshot':
       return [{ action: 'take_screenshot' }]
     case 'scroll':
@@ -66,10 +67,8 @@ function translate (action: ConatusAction): UnifiedAction[] {
       const duration = action.duration ?? DEFAULT_WAIT_SECONDS
       return duration === 0 ? [] : [{ action: 'wait', duration }]
     }
-    default: {
-      const unhandled: never = action
-      throw new InvalidNativePayload(`unhandled CUAction type ${JSON.stringify((unhandled as { type: unknown }).type)}`)
-    }
+    default:
+      return unreachable(action, 'CUAction type')
   }
 }
 
@@ -86,7 +85,7 @@ function drag (path: XY[]): UnifiedAction[] {
 /** Pixels round to whole notches, at least one for any movement; magnitude counts notches. */
 function wheel (scroll: Extract<ConatusAction, { type: 'scroll' }>): { delta_x?: number, delta_y?: number } {
   if (scroll.distance_xy) {
-    const [dx, dy] = scroll.distance_xy.map(notches) as XY
+    const [dx, dy] = toXY(scroll.distance_xy.map(notches))
     if (dx === 0 && dy === 0) throw new InvalidNativePayload('scroll: distance_xy [0, 0] scrolls nothing')
     return { ...(dx !== 0 && { delta_x: dx }), ...(dy !== 0 && { delta_y: dy }) }
   }

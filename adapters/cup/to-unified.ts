@@ -6,7 +6,8 @@
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
 import type { Translation } from '../../src/adapter.ts'
-import { InvalidQuery, UnsupportedAction } from '../../src/errors.ts'
+import { InvalidQuery } from '../../src/errors.ts'
+import { unreachable } from '../../src/unreachable.ts'
 import type { CupActionSpec, CupInput, ElementActionName, ElementSpec } from './action-spec.ts'
 
 /** What the result needs of each spec that runs: its words, the SDK's. */
@@ -58,10 +59,8 @@ function step (spec: CupActionSpec): CupStep {
     case 'toggle':
     case 'type':
       return { action: spec.action, element_id: spec.element_id }
-    default: {
-      const unhandled: never = spec
-      throw new UnsupportedAction(`cup: unhandled action ${JSON.stringify((unhandled as { action: unknown }).action)}`)
-    }
+    default:
+      return unreachable(spec, 'CUP action')
   }
 }
 

@@ -6,7 +6,8 @@
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import type { Size } from '../../src/geometry.ts'
 import type { Translation, CallSpan } from '../../src/adapter.ts'
-import { InvalidNativePayload, SafetyCheckPending, UnsupportedAction } from '../../src/errors.ts'
+import { InvalidNativePayload, SafetyCheckPending } from '../../src/errors.ts'
+import { unreachable } from '../../src/unreachable.ts'
 import type { GeminiComputerUseInput, GeminiFunctionCall } from './computer-use.ts'
 
 /**
@@ -156,10 +157,8 @@ function translateCall (call: GeminiFunctionCall, screen: Size): UnifiedAction[]
       const { x, y, destination_x: dx, destination_y: dy } = call.args
       return [{ action: 'drag_mouse', path: [[x, y], [dx, dy]] }]
     }
-    default: {
-      const unhandled: never = call
-      throw new UnsupportedAction(`no translation for Gemini function ${JSON.stringify(unhandled)}`)
-    }
+    default:
+      return unreachable(call, 'Gemini function')
   }
 }
 

@@ -5,6 +5,7 @@
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import type { Translation } from '../../src/adapter.ts'
 import { InvalidNativePayload, UnsupportedAction } from '../../src/errors.ts'
+import { unreachable } from '../../src/unreachable.ts'
 import type { HudAction, HudPointValue } from './cla.ts'
 
 export interface HudMeta {
@@ -87,10 +88,8 @@ function translateOne (cla: HudAction, where: string, responses: string[]): Unif
       return [{ action: 'get_cursor_position' }]
     case 'custom':
       throw new UnsupportedAction(`${where}: no handler is registered for custom action '${cla.action}'; send CLA input actions instead`)
-    default: {
-      const unhandled: never = cla
-      throw new InvalidNativePayload(`unhandled CLA type ${JSON.stringify((unhandled as { type: unknown }).type)}`)
-    }
+    default:
+      return unreachable(cla, 'CLA type')
   }
 }
 

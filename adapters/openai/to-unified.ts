@@ -9,6 +9,7 @@
 import type { AdapterContext, Translation } from '../../src/adapter.ts'
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import { InvalidNativePayload } from '../../src/errors.ts'
+import { unreachable } from '../../src/unreachable.ts'
 import { notches } from '../../src/scaling.ts'
 import { parseCombo } from '../../src/keys/index.ts'
 import type { OpenaiAction, OpenaiActionType } from './actions.ts'
@@ -103,10 +104,8 @@ function translate (action: OpenaiAction, options: Options): UnifiedAction[] {
       return action.text === '' ? [] : [{ action: 'type_text', text: action.text }]
     case 'wait':
       return [{ action: 'wait', duration: options.waitSeconds }]
-    default: {
-      const unhandled: never = action
-      throw new InvalidNativePayload(`unhandled action ${JSON.stringify(unhandled)}`)
-    }
+    default:
+      return unreachable(action, 'computer action')
   }
 }
 

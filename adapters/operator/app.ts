@@ -10,6 +10,7 @@
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
 import { InvalidNativePayload, UnsupportedAction } from '../../src/errors.ts'
+import { unreachable } from '../../src/unreachable.ts'
 import type { OperatorInput } from './computer.ts'
 import { eitherPair } from './fields.ts'
 
@@ -47,10 +48,8 @@ export function appAction (input: OperatorInput): AppStep {
         done: `Moved ${name} to ${corner[0]},${corner[1]}${size ? ` as ${size[0]}x${size[1]}` : ''}`,
       }
     }
-    default: {
-      const unhandled: never = mode
-      throw new InvalidNativePayload(`operator: unhandled app mode ${JSON.stringify(unhandled)}`)
-    }
+    default:
+      return unreachable(mode, 'app mode')
   }
 }
 

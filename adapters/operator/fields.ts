@@ -5,15 +5,16 @@
  * call must not disagree silently, so giving both is refused.
  */
 import { InvalidNativePayload } from '../../src/errors.ts'
+import { toXY, type XY } from '../../src/geometry.ts'
 import type { OperatorInput } from './computer.ts'
 
-export type XY = [number, number]
+export type { XY }
 
 /** loc, or x and y; undefined when neither is given. */
 export function pointOf (input: OperatorInput): XY | undefined {
   const { loc, x, y } = input
   if (loc && (x !== undefined || y !== undefined)) throw new InvalidNativePayload('operator: give loc or x and y, not both')
-  if (loc) return loc as XY
+  if (loc) return toXY(loc)
   if (x === undefined && y === undefined) return undefined
   if (x === undefined || y === undefined) throw new InvalidNativePayload(`operator: x and y go together; ${x === undefined ? 'x' : 'y'} is missing`)
   return [x, y]
@@ -39,5 +40,6 @@ export function eitherPair (input: OperatorInput, names: ['loc' | 'size', 'windo
   const a = input[short]
   const b = input[long]
   if (a && b) throw new InvalidNativePayload(`operator: give ${short} or ${long}, not both`)
-  return (a ?? b) as XY | undefined
+  const pair = a ?? b
+  return pair && toXY(pair)
 }

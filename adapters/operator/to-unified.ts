@@ -6,6 +6,8 @@
 import type { UnifiedAction } from '../../src/actions/index.ts'
 import type { Translation } from '../../src/adapter.ts'
 import { InvalidNativePayload, UnsupportedAction } from '../../src/errors.ts'
+import { toXY } from '../../src/geometry.ts'
+import { unreachable } from '../../src/unreachable.ts'
 import { appAction } from './app.ts'
 import type { OperatorActionName, OperatorInput } from './computer.ts'
 import { caretOf, pointOf, requirePoint, type XY } from './fields.ts'
@@ -75,10 +77,8 @@ function translate (input: OperatorInput): Step {
       const what = input.desktop_action ? ` (${input.desktop_action}${input.desktop_name ? ` '${input.desktop_name}'` : ''})` : ''
       throw new UnsupportedAction(`operator: desktop${what} is not supported: virtual desktops (create, remove, rename, switch) do not exist on the single X display this server drives`)
     }
-    default: {
-      const unhandled: never = input.action
-      throw new InvalidNativePayload(`operator: unhandled action ${JSON.stringify(unhandled)}`)
-    }
+    default:
+      return unreachable(input.action, 'operator action')
   }
 }
 
@@ -128,9 +128,9 @@ function scroll (input: OperatorInput): Step {
 function drag (input: OperatorInput): Step {
   const point = pointOf(input)
   if (input.to_loc && point) throw new InvalidNativePayload('operator: give to_loc or loc (or x and y) for the end of a drag, not both')
-  const to = (input.to_loc as XY | undefined) ?? point
+  const to = (input.to_loc && toXY(input.to_loc)) ?? point
   if (!to) throw new InvalidNativePayload('operator: to_loc (or loc, or x and y) is required for drag')
-  const from = input.from_loc as XY | undefined
+  const from = input.from_loc && toXY(input.from_loc)
   if (from) return { actions: [{ action: 'drag_mouse', path: [from, to] }], done: `Dragged from ${xy(from)} to ${xy(to)}.` }
   return { actions: dragFromCursor(to), done: `Dragged to ${xy(to)}.` }
 }

@@ -3,12 +3,16 @@ import { callStatus, type AdapterOutcome, type CoordinateSpace, type Translation
 import type { QwenResult } from './result.ts'
 import type { QwenCallMeta, QwenMeta } from './to-unified.ts'
 
+/** Calls that report to the caller and run nothing. */
+const REPORTED = new Set(['terminate', 'answer', 'pause_and_memorize_fact'])
+
 export function toNativeResult (outcome: AdapterOutcome, translation: Translation<QwenMeta>, space: CoordinateSpace): QwenResult {
-  const { calls, terminate, answer } = translation.meta
+  const { calls, terminate, answer, facts } = translation.meta
   return {
     calls: calls.map((call) => ({ action: call.action, status: statusOf(call, outcome) })),
     terminate,
     answer,
+    ...(facts && { facts }),
     cursor: outcome.cursor,
     screenshot: outcome.screenshot,
     coordinate_space: { ...space.size },
@@ -17,7 +21,7 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
 }
 
 function statusOf (call: QwenCallMeta, outcome: AdapterOutcome): QwenResult['calls'][number]['status'] {
-  if (call.action === 'terminate' || call.action === 'answer') return 'reported'
+  if (REPORTED.has(call.action)) return 'reported'
   return STATUS[callStatus(call, outcome)]
 }
 

@@ -1,11 +1,14 @@
 /**
- * `computer_use` calls → unified actions, in the version's coordinate space (space.ts).
- * `terminate` and `answer` end the model's task: they are reported, nothing is run for them.
+ * Tool calls → unified actions, in the family's coordinate space (family.ts). `terminate` and
+ * `answer` end the model's task and Fara's `pause_and_memorize_fact` keeps a note: they are
+ * reported, nothing is run for them. Fara's browser actions become the keys a desktop browser
+ * takes for them (fara-actions.ts).
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
 import type { Translation, CallSpan } from '../../src/adapter.ts'
 import { InvalidNativePayload, UnsupportedAction } from '../../src/errors.ts'
 import type { QwenAction, QwenArguments } from './arguments.ts'
+import { faraActions, FARA_ONLY } from './fara-actions.ts'
 import type { ParsedCall } from './parse.ts'
 
 /** Pixels per wheel notch: Chromium scrolls 120 px for one X11 wheel click (shared/research/feasibility.md §4). */
@@ -21,29 +24,36 @@ export interface QwenMeta {
   /** terminate's status, or "success" for answer (Qwen3-VL: "answer … and terminate the task"). */
   terminate: 'success' | 'failure' | null
   answer: string | null
+  /** Fara's pause_and_memorize_fact, in order; absent when there were none. */
+  facts?: string[]
 }
 
-type XY = [number, number]
+export type XY = [number, number]
 
 export interface TranslateOptions {
   /** Qwen3-VL's grid edge (1000), read as its last unit (999): its docs write the range both 0–999 and 0–1000. */
   gridEdge?: number
   screenshot: boolean
   label: string
+  /** Fara-7B: its own type and scroll, and its browser actions. */
+  fara?: boolean
 }
 
 export function toUnified (calls: ParsedCall[], options: TranslateOptions): Translation<QwenMeta> {
   const actions: UnifiedAction[] = []
   const meta: QwenMeta = { calls: [], terminate: null, answer: null }
   for (const { where, args } of calls) {
-    const own = translateCall(args, `${options.label}: ${where ? `${where} ` : ''}${args.action}`, options.gridEdge, meta)
+    const label = `${options.label}: ${where ? `${where} ` : ''}${args.action}`
+    const own = options.fara && (FARA_ONLY as Set<string>).has(args.action)
+      ? faraActions(args, label, (coordinate) => point(coordinate, options.gridEdge), meta)
+      : translateCall(args, label, options.gridEdge, meta)
     meta.calls.push({ action: args.action, first: actions.length, count: own.length })
     actions.push(...own)
   }
   return { actions, screenshot: options.screenshot && actions.length > 0, meta }
 }
 
-function need<K extends keyof QwenArguments> (args: QwenArguments, field: K, where: string): NonNullable<QwenArguments[K]> {
+export function need<K extends keyof QwenArguments> (args: QwenArguments, field: K, where: string): NonNullable<QwenArguments[K]> {
   const value = args[field]
   if (value === undefined) throw new InvalidNativePayload(`${where} needs '${String(field)}'`)
   return value as NonNullable<QwenArguments[K]>
@@ -86,6 +96,8 @@ function translateCall (args: QwenArguments, where: string, edge: number | undef
       return [wheel(args.action, need(args, 'pixels', where), where, at())]
     case 'wait':
       return [{ action: 'wait', duration: need(args, 'time', where) }]
+    case 'screenshot':
+      return [{ action: 'take_screenshot' }]
     case 'terminate':
       meta.terminate = need(args, 'status', where)
       return []
@@ -93,6 +105,13 @@ function translateCall (args: QwenArguments, where: string, edge: number | undef
       meta.answer = need(args, 'text', where)
       meta.terminate = 'success'
       return []
+    case 'visit_url':
+    case 'web_search':
+    case 'history_back':
+    case 'pause_and_memorize_fact':
+    case 'refresh':
+      // Fara's own actions: a schema for another family refuses them before here.
+      throw new UnsupportedAction(`${where}: only Fara-7B (version=fara) has this action`)
     default: {
       const unhandled: never = args.action
       throw new UnsupportedAction(`no translation for Qwen action ${JSON.stringify(unhandled)}`)
@@ -101,7 +120,7 @@ function translateCall (args: QwenArguments, where: string, edge: number | undef
 }
 
 /** Whole units; anything else off the space is left for the executor to refuse, naming the space. */
-function point (coordinate: number[], edge: number | undefined): XY {
+export function point (coordinate: number[], edge: number | undefined): XY {
   const [x, y] = coordinate.map((v) => {
     const unit = Math.round(v)
     return unit === edge ? unit - 1 : unit

@@ -37,7 +37,7 @@ export function splitSections (text: string): Sections {
 const THOUGHT_BLOCK = /<(Thought|think\w*)>([\s\S]*?)<\/\1>/
 const TAG = /<\/?[A-Za-z_]\w*>/g
 
-function labelled (preamble: string): Omit<Sections, 'actions'> {
+export function labelled (preamble: string): Omit<Sections, 'actions'> {
   const found = [...preamble.matchAll(LABEL)]
   const parts: Omit<Sections, 'actions'> = { thought: null, reflection: null, action_summary: null }
   found.forEach((match, i) => {

@@ -3,7 +3,8 @@
  * space (the adapter declares it, the executor scales). What each call does follows ByteDance's
  * executors (`parsing_response_to_pyautogui_code` in bytedance/UI-TARS, UI-TARS-desktop's
  * NutJSOperator): a trailing newline in typed text is an Enter, a hotkey's keys are split on
- * spaces, `finished` and `call_user` run nothing and are reported.
+ * spaces, `finished` and `call_user` run nothing and are reported. UI-TARS-2 / Seed's
+ * `<seed:tool_call>` XML (seed-xml.ts) is read into the same calls.
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import type { AdapterContext, Translation, CallSpan } from '../../src/adapter.ts'
@@ -15,6 +16,7 @@ import { knownCall, type FunctionName, type KnownCall } from './functions.ts'
 import { replyText, type UitarsInput } from './model-output.ts'
 import { readPoint, toPixel } from './points.ts'
 import { quote } from './quote.ts'
+import { isSeedXml, parseSeedXml } from './seed-xml.ts'
 import { splitSections } from './sections.ts'
 import { coordinateSpace, type UitarsQuery } from './space.ts'
 
@@ -57,8 +59,10 @@ const DIRECTIONS: Record<Direction, { delta_x?: number, delta_y?: number }> = {
 export function toUnified (input: UitarsInput, context: AdapterContext<UitarsQuery>): Translation<UitarsMeta> {
   const text = replyText(input).trim()
   if (text === '') throw new UnparseableModelOutput('the UI-TARS reply is empty')
-  const sections = splitSections(text)
-  const calls = parseCalls(sections.actions).map(knownCall)
+  const { sections, calls: parsed } = isSeedXml(text)
+    ? parseSeedXml(text)
+    : readTextFormat(text)
+  const calls = parsed.map(knownCall)
   const space = coordinateSpace(context).size
   const actions: UnifiedAction[] = []
   const meta: UitarsMeta = {
@@ -75,6 +79,12 @@ export function toUnified (input: UitarsInput, context: AdapterContext<UitarsQue
     actions.push(...own)
   }
   return { actions, screenshot: context.query.screenshot !== false, meta }
+}
+
+/** The text format: labelled sections, then the calls after `Action:`. */
+function readTextFormat (text: string) {
+  const { actions, ...sections } = splitSections(text)
+  return { sections, calls: parseCalls(actions) }
 }
 
 function translateCall (call: KnownCall, space: Size, meta: UitarsMeta): UnifiedAction[] {

@@ -13,6 +13,31 @@ import { post } from './build.ts'
 export const fixture = <T>(adapter: string, file: string): T =>
   JSON.parse(readFileSync(new URL(`../fixtures/${adapter}/${file}`, import.meta.url), 'utf8')) as T
 
+/**
+ * One recorded payload and what it becomes. Every adapter keeps its cases in
+ * test/fixtures/<adapter>/translate.json as `{ about, sources?, cases }`: `source` says where the
+ * payload comes from (a key of `sources`, or the words themselves); an adapter may add fields
+ * of its own (`meta`, `query`, `steps`, …) through `Extra`.
+ */
+export type AdapterCase<Extra = {}> = {
+  name: string
+  source: string
+  payload: unknown
+  /** The unified actions /translate answers with; absent for a payload only other tests use. */
+  actions?: unknown[]
+  /** Why the expected actions are what they are (the arithmetic of a scaled scroll, say). */
+  note?: string
+} & Extra
+
+export interface AdapterCases<Extra = {}> {
+  about: string
+  sources?: Record<string, string>
+  cases: Array<AdapterCase<Extra>>
+}
+
+/** An adapter's recorded cases (test/fixtures/<adapter>/translate.json, or another file of that shape). */
+export const adapterCases = <Extra = {}>(adapter: string, file = 'translate.json') => fixture<AdapterCases<Extra>>(adapter, file).cases
+
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 export function pngSize (base64: string) {
   const png = Buffer.from(base64, 'base64')

@@ -1,0 +1,61 @@
+/**
+ * Toolset member calls → unified actions, one span per call (`CallSpan`), so the result can say
+ * what became of each by `callStatus`: the calls run in order as one batch and the batch stops
+ * at the first failure, which is the SDK's rule for a turn's members. Each member carries out
+ * the same action as the `computer` tool's action of that name (to-unified.ts).
+ */
+import type { AdapterContext, CallSpan, Translation } from '../../src/adapter.ts'
+import type { UnifiedAction } from '../../src/actions/index.ts'
+import { InvalidNativePayload } from '../../src/errors.ts'
+import type { ToolsetMember, ToolsetToolUse } from './computer_toolset_20260801.ts'
+import type { AnthropicQuery } from './query.ts'
+import { actionsFor, type ComputerInput } from './to-unified.ts'
+
+export type ToolsetBody = ToolsetToolUse | Array<ToolsetToolUse | { type: string }>
+
+export interface ToolsetCall extends CallSpan {
+  id: string
+  name: ToolsetMember
+  /** The fields the SDK's acknowledgment quotes ("Pressed {text}.", "Scrolled {scroll_direction}."). */
+  input: Record<string, unknown>
+}
+
+export interface ToolsetMeta {
+  calls: ToolsetCall[]
+}
+
+export function toolsetToUnified (body: ToolsetBody, context: AdapterContext<AnthropicQuery>): Translation<ToolsetMeta> {
+  if (context.query.tool_use_id !== undefined) {
+    throw new InvalidNativePayload('anthropic computer_toolset_20260801: the tool_use_id query does not apply: every member tool_use block carries its own id')
+  }
+  if (context.query.screenshot === true) {
+    throw new InvalidNativePayload('anthropic computer_toolset_20260801: screenshot=true does not apply: a member answers as the SDK does, and the model asks for the screen with the screenshot member')
+  }
+  const members = (Array.isArray(body) ? body : [body])
+    .map((block, index) => ({ block, index }))
+    .filter((entry): entry is { block: ToolsetToolUse, index: number } => isMember(entry.block))
+  if (members.length === 0) {
+    throw new InvalidNativePayload('anthropic computer_toolset_20260801: the turn has no computer toolset member call: a member is a tool_use block with toolset_name "computer" (the computer tool\'s blocks, name "computer", take tool_version=computer_20251124)')
+  }
+  const seen = new Set<string>()
+  const actions: UnifiedAction[] = []
+  const calls: ToolsetCall[] = members.map(({ block, index }) => {
+    if (seen.has(block.id)) throw Object.assign(new InvalidNativePayload(`anthropic computer_toolset_20260801: [${index}]: tool_use id '${block.id}' is given twice; each block needs its own`), { failedIndex: index })
+    seen.add(block.id)
+    const own = memberActions(block)
+    const call = { id: block.id, name: block.name, input: block.input as Record<string, unknown>, first: actions.length, count: own.length }
+    actions.push(...own)
+    return call
+  })
+  return { actions, screenshot: false, meta: { calls } }
+}
+
+const isMember = (block: { type: string }): block is ToolsetToolUse =>
+  block.type === 'tool_use' && (block as { toolset_name?: unknown }).toolset_name === 'computer'
+
+function memberActions ({ name, input }: ToolsetToolUse): UnifiedAction[] {
+  const { repeat, ...fields } = input as ComputerInput & { repeat?: number }
+  const once = actionsFor({ ...fields, action: name } as ComputerInput, 'computer_20251124')
+  // key's `repeat`: the whole key sequence again, as many times.
+  return name === 'key' && repeat !== undefined ? Array.from({ length: repeat }, () => once).flat() : once
+}

@@ -1,0 +1,116 @@
+/**
+ * The live view's one page: the desktop (noVNC's RFB client, served from the @novnc/novnc
+ * package under live/novnc/) beside the server's state, or — without a session — a form
+ * that asks for the token once and trades it for the session cookie. Every URL in it is
+ * relative, so it works behind a reverse proxy's path prefix. The token goes in a POST header,
+ * never into a URL, and is not kept.
+ */
+const STYLE = `
+  html, body { margin: 0; height: 100%; background: #111; color: #ddd; font: 13px/1.4 system-ui, sans-serif }
+  body { display: flex }
+  #screen { flex: 1; min-width: 0; height: 100%; overflow: hidden }
+  #panel { width: 280px; flex: none; box-sizing: border-box; padding: 12px; border-left: 1px solid #333; overflow: auto }
+  #panel h1 { font-size: 15px; margin: 0 0 8px }
+  #panel dt { color: #888; margin-top: 6px }
+  #panel dd { margin: 0; word-break: break-word }
+  form { margin: auto; padding: 24px; background: #1c1c1c; border: 1px solid #333; max-width: 360px }
+  input { width: 100%; box-sizing: border-box; margin: 8px 0; padding: 6px }
+  .error { color: #f77 }`
+
+export function viewerPage (control: boolean): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Live view</title>
+<meta name="referrer" content="no-referrer"><style>${STYLE}</style></head>
+<body data-control="${control}">
+<main id="screen"></main>
+<aside id="panel">
+  <h1>Live view</h1>
+  <dl>
+    <dt>connection</dt><dd id="connection">connecting…</dd>
+    <dt>mode</dt><dd id="mode">${control ? 'control: mouse and keyboard reach the desktop' : 'view only'}</dd>
+    <dt>desktop</dt><dd id="ready">…</dd>
+    <dt>queue</dt><dd id="queue">…</dd>
+    <dt>held keys and buttons</dt><dd id="held">…</dd>
+    <dt>last action</dt><dd id="last">…</dd>
+  </dl>
+  <button id="signout" type="button">sign out</button>
+</aside>
+<script type="module">
+import RFB from './live/novnc/core/rfb.js'
+const control = document.body.dataset.control === 'true'
+const screen = document.getElementById('screen')
+const show = (id, text) => { document.getElementById(id).textContent = text }
+const socketUrl = () => { const url = new URL('live/websockify', location.href); url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'; return url.href }
+let rfb
+let retry = 0
+
+async function state () {
+  const response = await fetch('live/state', { cache: 'no-store' })
+  if (response.status === 401) { location.reload(); return undefined }
+  if (!response.ok) throw new Error('state: HTTP ' + response.status)
+  return response.json()
+}
+
+function render (s) {
+  show('ready', s.ready ? 'ready' + (s.screen ? ' (' + s.screen.width + '×' + s.screen.height + ')' : '') : 'not ready')
+  show('queue', String(s.queue))
+  const held = [...s.held.keys, ...s.held.buttons]
+  show('held', held.length ? held.join(', ') : 'nothing')
+  const a = s.last_action
+  show('last', a ? (a.action ?? a.route) + ' → ' + a.status + ' in ' + a.ms + ' ms' : 'none yet')
+}
+
+function connect () {
+  show('connection', 'connecting…')
+  rfb = new RFB(screen, socketUrl(), { shared: true })
+  rfb.viewOnly = !control
+  rfb.scaleViewport = true
+  rfb.background = '#111'
+  rfb.addEventListener('connect', () => { retry = 0; show('connection', 'connected') })
+  rfb.addEventListener('disconnect', () => {
+    show('connection', 'disconnected; reconnecting…')
+    // A restarting desktop comes back on its own; so does this view.
+    setTimeout(connect, Math.min(2000, 250 * 2 ** retry++))
+  })
+}
+
+document.getElementById('signout').addEventListener('click', async () => {
+  await fetch('live/session', { method: 'DELETE' })
+  location.reload()
+})
+
+async function poll () {
+  try { const s = await state(); if (s) render(s) } catch (error) { show('ready', String(error.message ?? error)) }
+  setTimeout(poll, 1000)
+}
+connect()
+poll()
+</script>
+</body></html>`
+}
+
+export function signInPage (): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Live view — sign in</title>
+<meta name="referrer" content="no-referrer"><style>${STYLE}</style></head>
+<body>
+<form id="signin">
+  <strong>Live view</strong>
+  <p>This server needs its API token. It is sent once, in a header, and exchanged for a session cookie; it is not kept.</p>
+  <label>API token <input id="token" type="password" autocomplete="off" required autofocus></label>
+  <button type="submit">open the live view</button>
+  <p id="error" class="error"></p>
+</form>
+<script>
+document.getElementById('signin').addEventListener('submit', async (event) => {
+  event.preventDefault()
+  const input = document.getElementById('token')
+  const response = await fetch('live/session', { method: 'POST', headers: { authorization: 'Bearer ' + input.value } })
+  input.value = ''
+  if (response.ok) { location.reload(); return }
+  const body = await response.json().catch(() => ({}))
+  document.getElementById('error').textContent = body.message ?? 'HTTP ' + response.status
+})
+</script>
+</body></html>`
+}

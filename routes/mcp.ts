@@ -1,0 +1,58 @@
+/**
+ * /mcp — the Model Context Protocol over Streamable HTTP, stateless: every POST gets a new
+ * MCP server and transport over the app's one McpTools (src/mcp), and nothing is kept between
+ * requests. The tools hold no per-client state (the desktop's input queue is the executor's),
+ * so a session table would only be something to leak, expire and share between replicas.
+ * Auth and the Origin/Host guard are the app's onRequest hooks, as for every route.
+ */
+import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { MethodNotAllowed } from '../src/errors.ts'
+import { createMcpServer } from '../src/mcp/server.ts'
+import { strictTextBodies } from '../src/text-bodies.ts'
+import { clientGone } from './run-options.ts'
+
+export const MCP_PATH = '/mcp'
+
+export const mcpRoutes: FastifyPluginAsync = async (fastify) => {
+  strictTextBodies(fastify)
+
+  // The MCP endpoint describes itself (tools/list); it is not part of the REST document.
+  fastify.post(MCP_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const signal = clientGone(reply)
+    const server = createMcpServer(fastify.mcpTools, signal)
+    // JSON answers rather than an SSE stream: a tool call has one result and sends no progress.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    reply.raw.once('close', () => {
+      void transport.close()
+      void server.close()
+    })
+    passHeaders(reply)
+    reply.hijack()
+    try {
+      await server.connect(transport)
+      await transport.handleRequest(request.raw, reply.raw, request.body)
+    } catch (error) {
+      request.log.error({ err: error }, 'the MCP transport failed')
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' })
+        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal server error' }, id: null }))
+      }
+    }
+  })
+
+  // Stateless: there is no server-initiated stream to open (GET) nor session to end (DELETE).
+  const notAllowed = async (_request: unknown, reply: FastifyReply) => {
+    reply.header('allow', 'POST')
+    throw new MethodNotAllowed(`${MCP_PATH} is stateless and answers POST only: send each JSON-RPC message as a POST (there is no stream to open and no session to end)`)
+  }
+  fastify.get(MCP_PATH, { schema: { hide: true } }, notAllowed)
+  fastify.delete(MCP_PATH, { schema: { hide: true } }, notAllowed)
+}
+
+/** Headers the app's hooks set (CORS for an allowed origin) go out on the raw response the transport writes. */
+function passHeaders (reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value as string | string[] | number)
+  }
+}

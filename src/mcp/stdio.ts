@@ -1,0 +1,25 @@
+/**
+ * MCP over stdin/stdout, for clients that launch a command rather than call a URL. stdout
+ * carries the protocol alone (the logger writes to stderr); the process ends when the client
+ * closes stdin.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import type { Log } from '../logger.ts'
+import { createMcpServer } from './server.ts'
+import type { McpTools } from './tools-service.ts'
+
+/** Serves `tools` on this process' stdio; resolves once the client has closed its end. */
+export async function serveStdio (tools: McpTools, log: Log): Promise<void> {
+  const server = createMcpServer(tools)
+  const transport = new StdioServerTransport()
+  const ended = new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve)
+    process.stdin.once('close', resolve)
+    transport.onclose = () => resolve()
+  })
+  await server.connect(transport)
+  log.info({ transport: 'stdio' }, 'serving MCP on stdin/stdout')
+  await ended
+  log.info({ transport: 'stdio' }, 'the MCP client closed stdin')
+  await server.close().catch(() => {})
+}
