@@ -100,7 +100,19 @@ export class SupervisedDesktop implements Driver {
 
   ready (): boolean { return !this.#restarting && this.#driver?.ready() === true }
 
-  async start (): Promise<void> {
+  /**
+   * Starts the desktop once; a second call waits for the same start. The server starts it
+   * before it builds the app, so Xvfb, the window manager and the worker come up while this
+   * process compiles the routes' schemas, and the app's onReady waits for that start.
+   */
+  start (): Promise<void> {
+    this.#starting ??= this.#start()
+    return this.#starting
+  }
+
+  #starting?: Promise<void>
+
+  async #start (): Promise<void> {
     if (!this.#options.display) await this.#startXvfb()
     await this.#connect()
   }

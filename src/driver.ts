@@ -43,6 +43,17 @@ export interface Settled {
   via: 'damage' | 'pixels' | 'memory'
 }
 
+/**
+ * One primitive of an input plan: what a click, a drag, a scroll or a key combo is made of.
+ * A pause lets applications see what came before it as separate (a drag's press).
+ */
+export type InputStep =
+  | { kind: 'move', to: Point }
+  | { kind: 'button', button: MouseButton, down: boolean }
+  | { kind: 'wheel', dx: number, dy: number }
+  | { kind: 'key', key: KeyInfo, down: boolean }
+  | { kind: 'pause', ms: number }
+
 export interface Driver {
   /** A short name for logs and GET /health ('nut', 'xdotool', 'fake'). */
   readonly name: string
@@ -82,6 +93,15 @@ export interface Driver {
 
   /** Releases a key. */
   keyUp(key: KeyInfo): Promise<void>
+
+  /**
+   * Runs a whole input plan in order, at once (a driver behind a process boundary crosses it
+   * once), and resolves with the pointer position once the desktop has processed every step.
+   * A step that fails rejects, with the steps after it not sent; what it pressed is the
+   * caller's to release (it releases every key and button the plan presses). Optional: the
+   * executor runs the steps one primitive at a time on a driver without it.
+   */
+  input?(steps: readonly InputStep[]): Promise<Point>
 
   /** Types text exactly as given (characters, not key names). */
   typeText(text: string): Promise<void>

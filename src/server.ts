@@ -36,6 +36,9 @@ async function main (): Promise<void> {
   // Under stdio, stdout is the protocol's: every log line goes to stderr.
   const log = pino(loggerOptions(config.logLevel), pino.destination(stdio ? 2 : 1))
   const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log, liveControl: config.liveControl })
+  // The desktop's processes start while this one builds the app (the schemas' compilation is
+  // most of a cold start); the app's onReady waits for this same start and reports its failure.
+  desktop.driver.start().catch(() => {})
   const app = await buildApp({
     driver: desktop.driver,
     accessibility: desktop.accessibility,

@@ -24,12 +24,15 @@ t.test('the bench runs end to end and reports every row', { timeout: 180_000 }, 
     maxBuffer: 8 * 1024 * 1024,
   })
   for (const kind of KINDS) t.match(stdout, new RegExp(`^${kind.replace(/[+→]/g, '.')} \\| [\\d.]+ / [\\d.]+ \\|`, 'm'), `row ${kind}`)
+  t.match(stdout, /^floor: XTest fake input \+ reply .* [\d.]+ \/ [\d.]+ ms; empty Fastify POST .* [\d.]+ \/ [\d.]+ ms/m)
+  t.match(stdout, /^(MET |MISS) click ≤ 3x its floor/m)
   t.match(stdout, /^throughput: \d+ moves\/s/m)
   t.match(stdout, /^cold start .*: \d+ ms$/m)
   t.match(stdout, /^(MET |MISS) click p50/m)
   t.match(stdout, /bench: done/)
   const json = JSON.parse(await readFile(out, 'utf8'))
   t.equal(json.smoke, true)
+  t.ok(json.floors.xtest.p50 > 0 && json.floors.http.p50 > 0, 'both floors measured')
   t.strictSame(json.rows.map((row: { kind: string }) => row.kind), KINDS)
   for (const row of json.rows) {
     for (const [name, result] of Object.entries(row.results as Record<string, { p50: number }>)) {

@@ -8,7 +8,7 @@
 import t from 'tap'
 import pino from 'pino'
 import { buildApp } from '../src/app.ts'
-import type { Driver } from '../src/driver.ts'
+import type { Driver, InputStep } from '../src/driver.ts'
 import { NutDriver } from '../drivers/nut/nut-driver.ts'
 import { heldOnX, startDesktop, until } from './helpers/desktop.ts'
 
@@ -18,14 +18,32 @@ t.before(async () => { display = (await startDesktop(t)).display })
 /**
  * The nut driver, with one chance to fail: when `failAfter(call)` says so, the primitive runs
  * on X and then reports an error — the worst case, a press that happened but was not confirmed.
+ * A whole input plan (`input`) fails the same way part-way: its steps up to the one
+ * `failAfter` names run on X, the rest never do, and the call reports an error.
  */
 function flakyNut (failAfter: (call: string) => boolean): Driver {
   const driver = new NutDriver({ display })
   let failed = false
+  const primitive: Record<InputStep['kind'], (step: InputStep) => string> = {
+    move: () => 'moveMouse',
+    button: (step) => (step as { down: boolean }).down ? 'buttonDown' : 'buttonUp',
+    wheel: () => 'wheel',
+    key: (step) => (step as { down: boolean }).down ? 'keyDown' : 'keyUp',
+    pause: () => 'pause',
+  }
   return new Proxy(driver, {
     get (target, property, receiver) {
       const value = Reflect.get(target, property, receiver)
       if (typeof value !== 'function') return value
+      if (property === 'input') {
+        return async (steps: InputStep[]) => {
+          const at = failed ? -1 : steps.findIndex((step) => failAfter(primitive[step.kind](step)))
+          if (at < 0) return value.apply(target, [steps])
+          failed = true
+          await value.apply(target, [steps.slice(0, at + 1)])
+          throw new Error(`injected failure after ${primitive[steps[at]!.kind](steps[at]!)}`)
+        }
+      }
       return async (...args: unknown[]) => {
         const result = await value.apply(target, args)
         if (!failed && failAfter(String(property))) {

@@ -1,24 +1,26 @@
 /**
- * The `nut` driver as the server sees it: a proxy to nut-worker, a child process holding
- * nut-js. When the X server dies, libnut takes its own process down (Xlib's exit(), or
- * SIGSEGV); here that ends only the child: every pending and later call rejects with
+ * The `nut` driver as the server sees it: a proxy to nut-worker, a child process that sends
+ * input (XTest over a pure-JS connection) and holds nut-js when it needs it. When the X server
+ * dies, the worker exits (its connections end; libnut, if loaded, takes it down with Xlib's
+ * exit() or SIGSEGV); here that ends only the child: every pending and later call rejects with
  * DesktopUnavailable (503), ready() turns false, and onExit listeners hear why, so a
  * supervisor can bring the desktop back. nut-js is never loaded in the calling process.
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
+import type { InputStep, MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
 import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { settleByPixels } from '../../src/settle.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
 import { diesWithUs } from '../x11/orphan.ts'
+import { toXSteps, type XInputStep } from '../x11/xtest-input.ts'
 import { stopChild } from '../stop-child.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
 
 export interface NutDriverOptions extends XDriverOptions {
-  /** How long the worker may take to load nut-js, and then to reach the display (default 15 s each). */
+  /** How long the worker may take to load, and then to reach the display (default 15 s each). */
   startTimeoutMs?: number
   /**
    * How long one call may take before the worker counts as hung — an X server that stopped
@@ -102,7 +104,7 @@ export class NutDriver implements XDriver {
   }
 
   /**
-   * Forks the worker and waits until it has loaded nut-js, without touching the display:
+   * Forks the worker and waits until it has loaded its modules, without touching the display:
    * that is most of start()'s time, so a supervisor can keep a spare driver prepared.
    * start() calls it when nobody did.
    */
@@ -281,6 +283,8 @@ export class NutDriver implements XDriver {
   keyDown (key: KeyInfo): Promise<void> { return this.#call('keyDown', key.keysym) }
   keyUp (key: KeyInfo): Promise<void> { return this.#call('keyUp', key.keysym) }
   typeText (text: string): Promise<void> { return this.#call('typeText', text) }
+  /** The whole plan crosses to the worker in one message, and X is waited for once. */
+  input (steps: readonly InputStep[]): Promise<Point> { return this.#call('input', toXSteps(steps)) }
 
   async screenshot (region?: Rect): Promise<RawImage> {
     const reader = this.#reader
@@ -319,7 +323,8 @@ export class NutDriver implements XDriver {
       return Promise.reject(this.#closed ? this.#closedError() : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`))
     }
     const id = this.#nextId++
-    const timeoutMs = (this.#options.callTimeoutMs ?? 10_000) + (op === 'typeText' ? 10 * (args[0] as string).length : 0)
+    const timeoutMs = (this.#options.callTimeoutMs ?? 10_000) + (op === 'typeText' ? 10 * (args[0] as string).length : 0) +
+      (op === 'input' ? (args[0] as XInputStep[]).reduce((ms, step) => ms + (step.kind === 'pause' ? step.ms : 0), 0) : 0)
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#options.log?.warn({ display: this.display, op, timeoutMs }, 'nut driver hung; killing it')

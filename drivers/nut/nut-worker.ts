@@ -1,41 +1,43 @@
 /**
- * The child process that holds nut-js (forked by NutDriver, DISPLAY set). It exists so that
- * when the X server dies — Xlib then calls exit(), or libnut segfaults — only this process
- * goes, never the HTTP server. It answers requests one at a time, in arrival order.
+ * The nut driver's child process (forked by NutDriver, DISPLAY set). It exists so that when
+ * the X server dies — Xlib then calls exit() if nut-js is loaded, or libnut segfaults, and the
+ * pure-JS connections exit this process on purpose — only this process goes, never the HTTP
+ * server. It answers requests one at a time, in arrival order.
  *
- * Where nut-js cannot do a thing exactly, this file does it another way:
- * - buttons 8/9 (back/forward): xdotool, since libnut knows only left/middle/right;
- * - keys libnut has no name for: XTest on their keycode when the live keymap has them on the
- *   first level, else `xdotool keydown/keyup <keysym>` (see keysym-to-nut.ts);
- * - text: nut-js types shifted punctuation unshifted and drops non-ASCII, xdotool type loses
- *   characters (feasibility §4), so all text goes through TextTyper (drivers/x11): XTest on
- *   the live keymap, spare keycodes bound for the rest — exact on any layout.
+ * Input does not go through nut-js: each nut-js call is a blocking native call with a sync of
+ * its own, three for a click. A whole input plan (a click, a drag, a combo) arrives as one
+ * message and goes out as XTest requests on one node-x11 connection, with one round trip at
+ * the end (drivers/x11/xtest-input.ts): every button including back/forward (8/9), the wheel,
+ * and keys on the first level of the live keymap. Other keys come back here (key()): XTest on
+ * a spare keycode bound to them, else `xdotool keydown/keyup <keysym>`.
+ * Text: nut-js types shifted punctuation unshifted and drops non-ASCII, xdotool type loses
+ * characters (feasibility §4), so all text goes through TextTyper (drivers/x11): XTest on
+ * the live keymap, spare keycodes bound for the rest — exact on any layout.
  */
 import { execFile } from 'node:child_process'
-import { createRequire } from 'node:module'
-import { Button, keyboard, mouse, Point as NutPoint, Region, screen } from '@nut-tree-fork/nut-js'
-import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
-import { readKeymap, type Keymap } from './keymap.ts'
-import { KEYSYM_TO_NUT } from './keysym-to-nut.ts'
+import type { Point, RawImage, Rect, Size } from '../../src/driver.ts'
 import { WorkerError, type Calls, type Command, type Reply } from './protocol.ts'
 import { keysymCode } from '../x11/keysym-codes.ts'
 import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
+import { XTestInput, type XInputStep } from '../x11/xtest-input.ts'
 import { UnsupportedAction } from '../../src/errors.ts'
 
-/** The native calls nut-js does not expose with the behaviour needed here. */
-interface LibNut {
-  setKeyboardDelay: (ms: number) => void
-  keyToggle: (key: string, state: 'down' | 'up', modifiers: string[]) => void
-  keyTap: (key: string, modifiers: string[]) => void
-  scrollMouse: (x: number, y: number) => void
+/**
+ * nut-js, loaded on first use: only the screenshot fallback needs it (when the server could not
+ * read the screen itself). Loading it costs ~30 MB and ~0.3–0.6 s per worker, and the
+ * supervisor keeps a spare worker besides the live one.
+ */
+let nutLoading: Promise<typeof import('@nut-tree-fork/nut-js')> | undefined
+function nutjs (): Promise<typeof import('@nut-tree-fork/nut-js')> {
+  nutLoading ??= import('@nut-tree-fork/nut-js').then((nut) => {
+    // nut-js sleeps 100 ms (mouse) and 300 ms (keyboard) before actions by default, inside
+    // blocking native calls; the server wants X's own speed and adds pacing itself if needed.
+    nut.mouse.config.autoDelayMs = 0
+    nut.keyboard.config.autoDelayMs = 0
+    return nut
+  })
+  return nutLoading
 }
-const { libnut } = createRequire(import.meta.url)('@nut-tree-fork/libnut/dist/import_libnut.js') as { libnut: LibNut }
-
-// nut-js sleeps 100 ms (mouse) and 300 ms (keyboard) before actions by default, inside
-// blocking native calls; the server wants X's own speed and adds pacing itself if needed.
-mouse.config.autoDelayMs = 0
-keyboard.config.autoDelayMs = 0
-libnut.setKeyboardDelay(0)
 
 /** Runs xdotool on our DISPLAY (inherited). */
 function xdotool (args: string[]): Promise<{ stderr: string }> {
@@ -51,30 +53,12 @@ function xdotool (args: string[]): Promise<{ stderr: string }> {
   })
 }
 
-const NUT_BUTTONS: Partial<Record<MouseButton, Button>> = { left: Button.LEFT, middle: Button.MIDDLE, right: Button.RIGHT }
-// libnut throws "Invalid mouse button specified" for anything but left/middle/right; xdotool
-// presses X buttons 8 and 9 over XTest, which browsers read as back and forward.
-const X_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 }
-
-async function button (which: MouseButton, state: 'down' | 'up'): Promise<void> {
-  const nut = NUT_BUTTONS[which]
-  if (nut === undefined) {
-    await xdotool([state === 'down' ? 'mousedown' : 'mouseup', String(X_BUTTONS[which])])
-    return
-  }
-  await (state === 'down' ? mouse.pressButton(nut) : mouse.releaseButton(nut))
-}
-
-let keymap: Keymap = { firstLevel: new Set() }
-
+/**
+ * A key XTestInput does not press itself: one no keycode carries on its first level.
+ */
 async function key (keysym: string, state: 'down' | 'up'): Promise<void> {
-  const nut = KEYSYM_TO_NUT.get(keysym)
-  if (nut !== undefined && keymap.firstLevel.has(keysym)) {
-    libnut.keyToggle(nut, state, [])
-    return
-  }
-  // A key libnut has no name for (Help, Select, launch keys…), or one no keycode carries (¥ on
-  // a us layout): XTest on its keycode, or on a spare keycode bound to it and left bound. Not
+  // One no keycode carries (¥ on a us layout), or one on a spare keycode the typer bound:
+  // XTest on a spare keycode bound to it and left bound. Not
   // xdotool: it reads the key name 'Help' as a request for its usage text, and unbinds the
   // spare keycode right after the press, before a busy application has read it (NoSymbol).
   const code = keysymCode(keysym)
@@ -95,6 +79,7 @@ async function key (keysym: string, state: 'down' | 'up'): Promise<void> {
 }
 
 let typer: TextTyper | undefined
+let xinput: XTestInput | undefined
 
 async function typeText (text: string): Promise<void> {
   if (!typer) throw new WorkerError('failure', 'the typing connection to the X server is not open')
@@ -102,10 +87,12 @@ async function typeText (text: string): Promise<void> {
 }
 
 async function screenSize (): Promise<Size> {
-  return { width: await screen.width(), height: await screen.height() }
+  if (!xinput) throw new WorkerError('failure', 'the input connection to the X server is not open')
+  return { ...xinput.size }
 }
 
 async function screenshot (region?: Rect): Promise<RawImage> {
+  const { screen, Region } = await nutjs()
   if (region) {
     const size = await screenSize()
     const { x, y, width, height } = region
@@ -126,23 +113,24 @@ async function screenshot (region?: Rect): Promise<RawImage> {
   return { width: image.width, height: image.height, order: 'bgra', data }
 }
 
+/** Sends input steps over XTest; keys off the keymap's first level go through key(). */
+function input (steps: XInputStep[]): Promise<Point> {
+  if (!xinput) throw new WorkerError('failure', 'the input connection to the X server is not open')
+  return xinput.run(steps, { press: key, reserved: () => typer?.boundKeycodes ?? new Set() })
+}
+
 const handlers: { [K in keyof Calls]: (...args: Calls[K]['args']) => Promise<Calls[K]['result']> } = {
   screenSize,
-  moveMouse: async (point: Point) => {
-    await mouse.setPosition(new NutPoint(Math.round(point.x), Math.round(point.y)))
-    // A round trip on libnut's own connection: the warp is only flushed, and the server reads
-    // the pointer over another connection right after this answers, which could overtake it.
-    await mouse.getPosition()
-  },
-  cursorPosition: async () => { const { x, y } = await mouse.getPosition(); return { x, y } },
-  buttonDown: (which) => button(which, 'down'),
-  buttonUp: (which) => button(which, 'up'),
-  // libnut's scrollMouse(x, y) sends button 4 (up) for y > 0 and button 6 (LEFT) for x > 0:
-  // the reverse of our contract on both axes (dy > 0 down = 5, dx > 0 right = 7). nut-js'
-  // own scrollRight passes +x and so scrolls left (feasibility §4); negating both is right.
-  wheel: async (dx, dy) => { libnut.scrollMouse(-Math.round(dx), -Math.round(dy)) },
-  keyDown: (keysym) => key(keysym, 'down'),
-  keyUp: (keysym) => key(keysym, 'up'),
+  // Single primitives are one-step plans: every input goes out on one connection, in order,
+  // and each answers once X has processed it (the server reads the pointer on another one).
+  moveMouse: async (to) => { await input([{ kind: 'move', to }]) },
+  cursorPosition: () => xinput ? xinput.pointer() : Promise.reject(new WorkerError('failure', 'the input connection to the X server is not open')),
+  buttonDown: async (button) => { await input([{ kind: 'button', button, down: true }]) },
+  buttonUp: async (button) => { await input([{ kind: 'button', button, down: false }]) },
+  wheel: async (dx, dy) => { await input([{ kind: 'wheel', dx: Math.round(dx), dy: Math.round(dy) }]) },
+  keyDown: async (keysym) => { await input([{ kind: 'key', keysym, down: true }]) },
+  keyUp: async (keysym) => { await input([{ kind: 'key', keysym, down: false }]) },
+  input,
   typeText,
   screenshot,
 }
@@ -151,25 +139,22 @@ function send (reply: Reply): void {
   process.send!(reply)
 }
 
-/** Touches the display once, so a broken one fails here, before 'ready'; reads the keymap. */
+/** Connects to the display (XTest and the typer's connection), so a broken one fails here, before 'ready'. */
 async function connect (): Promise<void> {
-  await mouse.getPosition()
+  xinput = await XTestInput.open(process.env.DISPLAY ?? '')
   typer = await TextTyper.open(process.env.DISPLAY ?? '')
-  // The typer's connection ends by itself only when X went away or stopped answering (its
-  // requests have deadlines): libnut's own connection is as good as gone, and a call blocked
-  // in it would never return. Exiting tells the server now.
+  xinput.onLost((error) => {
+    process.stderr.write(`nut-worker: ${error.message}\n`)
+    process.exit(3)
+  })
+  // These connections end by themselves only when X went away or stopped answering (their
+  // requests have deadlines): nut-js' own connection, if loaded, is as good as gone, and a call
+  // blocked in it would never return. Exiting tells the server now.
   typer.onLost((error) => {
     process.stderr.write(`nut-worker: ${error.message}\n`)
     process.exit(3)
   })
-  const notes: string[] = []
-  try {
-    keymap = await readKeymap()
-  } catch (error) {
-    // Without the keymap every key goes through xdotool: slower, still exact.
-    notes.push(`could not read the keymap (${(error as Error).message}): keys go through xdotool`)
-  }
-  send({ ready: true, notes })
+  send({ ready: true, notes: [] })
 }
 
 let queue = Promise.resolve()
@@ -180,7 +165,7 @@ process.on('message', (command: Command) => {
       const handler = handlers[command.op] as (...args: unknown[]) => Promise<unknown>
       send({ id: command.id, ok: true, value: await handler(...command.args) })
     } catch (error) {
-      const kind = error instanceof WorkerError ? error.kind : error instanceof UnsupportedAction ? 'unsupported' : typer?.lost ? 'unavailable' : 'failure'
+      const kind = error instanceof WorkerError ? error.kind : error instanceof UnsupportedAction ? 'unsupported' : typer?.lost || xinput?.lost ? 'unavailable' : 'failure'
       send({ id: command.id, ok: false, kind, message: error instanceof Error ? error.message : String(error) })
     }
   }).catch((error: unknown) => {
@@ -192,5 +177,5 @@ process.on('message', (command: Command) => {
 // The server went away (or closed us): nothing left to serve.
 process.on('disconnect', () => process.exit(0))
 
-// nut-js is loaded (the imports above); no display has been touched yet.
+// Loaded (nut-js is not, until a screenshot needs it); no display has been touched yet.
 send({ loaded: true })

@@ -1,9 +1,10 @@
 /**
  * The messages between NutDriver (in the server process) and nut-worker (the child process
- * that holds nut-js). Sent with `serialization: 'advanced'`, so Buffers cross as bytes.
+ * that sends input and holds nut-js). Sent with `serialization: 'advanced'`, so Buffers cross as bytes.
  * Requests carry a numeric id; the worker answers each id exactly once, in order.
  */
 import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import type { XInputStep } from '../x11/xtest-input.ts'
 
 /** Every operation: its arguments and what it answers. */
 export interface Calls {
@@ -17,6 +18,8 @@ export interface Calls {
   keyDown: { args: [string], result: void }
   keyUp: { args: [string], result: void }
   typeText: { args: [string], result: void }
+  /** A whole input plan in one message; answers the pointer position once X processed it. */
+  input: { args: [XInputStep[]], result: Point }
   screenshot: { args: [Rect | undefined], result: RawImage }
 }
 
@@ -43,7 +46,7 @@ export type FailureKind = 'unsupported' | 'unavailable' | 'failure'
 export type Command = Request | { connect: true }
 
 /**
- * Worker → parent. `loaded` comes once nut-js is imported — the slow part, done before any
+ * Worker → parent. `loaded` comes once the worker's modules are imported — the slow part, done before any
  * display is touched, so a supervisor can keep a spare worker loaded. `ready` answers
  * `connect`; its notes say what the worker does differently on this desktop (for the log).
  */

@@ -74,6 +74,9 @@ export class TextTyper {
   /** Why the connection is gone, or undefined while it lives. */
   get lost (): Error | undefined { return this.#failure }
 
+  /** The spare keycodes this typer has bound: only it may press them (it knows what they carry and which are held). */
+  get boundKeycodes (): ReadonlySet<number> { return new Set(this.#bound.keys()) }
+
   /** Calls `listener` once when the connection ends by itself (X went away or hangs), not after close(). */
   onLost (listener: (error: Error) => void): void {
     this.#lostListeners.push(listener)

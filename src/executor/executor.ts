@@ -7,7 +7,7 @@ import type { Logger } from 'pino'
 import type { Limits, UnifiedAction } from '../actions/index.ts'
 import type { ActionResponse } from '../actions/response.ts'
 import type { Accessibility } from '../accessibility/service.ts'
-import type { Driver, SettleOptions } from '../driver.ts'
+import type { Driver, InputStep, SettleOptions } from '../driver.ts'
 import type { Rect, Size } from '../geometry.ts'
 import { DesktopUnavailable, DriverFailure } from '../errors.ts'
 import { Scaler } from '../scaling.ts'
@@ -267,7 +267,8 @@ export class Executor {
         }
         if (attach) changed = false
         const base64Image = attach ? await this.#screenshot(region ? region.size : options.screenshotSize ?? scaler.client, region?.rect, options.image) : null
-        const cursor = scaler.toClient(await this.#timed.cursorPosition())
+        // An input plan's answer carries the pointer: no second round trip to read it.
+        const cursor = scaler.toClient(outcome.pointer ?? await this.#timed.cursorPosition())
         const output = plan.kind === 'get_cursor_position' ? `cursor at (${cursor.join(', ')})` : outcome.output
         results.push({
           output,
@@ -370,6 +371,8 @@ function withDeadlines (driver: Driver, callMs: number): Driver {
     keyUp: timed('keyUp', (key) => driver.keyUp(key)),
     buttonDown: timed('buttonDown', (button) => driver.buttonDown(button)),
     buttonUp: timed('buttonUp', (button) => driver.buttonUp(button)),
+    // A plan's own pauses are time it takes on purpose.
+    ...(driver.input && { input: timed('input', (steps: readonly InputStep[]) => driver.input!(steps), (steps) => steps.reduce((ms, step) => ms + (step.kind === 'pause' ? step.ms : 0), 0)) }),
   }
 }
 

@@ -4,7 +4,7 @@
  * after an idle timeout and on shutdown. Keys held on purpose (press_type/click_type 'down')
  * live here too until their 'up' comes.
  */
-import type { Driver, MouseButton } from '../driver.ts'
+import type { Driver, InputStep, MouseButton, Point } from '../driver.ts'
 import type { KeyInfo } from '../keys/index.ts'
 
 export interface HeldSnapshot {
@@ -72,5 +72,30 @@ export function trackedDriver (driver: Driver, held: HeldInputs): Driver {
     keyUp: async (key) => { await driver.keyUp(key); held.keyUp(key) },
     buttonDown: async (button) => { held.buttonDown(button); await driver.buttonDown(button) },
     buttonUp: async (button) => { await driver.buttonUp(button); held.buttonUp(button) },
+    ...(driver.input && { input: (steps) => trackedInput(driver, held, steps) }),
   }
+}
+
+/**
+ * A plan's presses are recorded before it is sent, as single presses are; once it has run, its
+ * releases are applied in order, so what it leaves held (a click_type 'down') stays recorded.
+ * A plan that fails leaves every press recorded: releasing one that never went down is harmless.
+ */
+async function trackedInput (driver: Driver, held: HeldInputs, steps: readonly InputStep[]): Promise<Point> {
+  for (const step of steps) {
+    if (step.kind === 'key' && step.down) held.keyDown(step.key)
+    if (step.kind === 'button' && step.down) held.buttonDown(step.button)
+  }
+  const pointer = await driver.input!(steps)
+  for (const step of steps) {
+    if (step.kind === 'key') {
+      if (step.down) held.keyDown(step.key)
+      else held.keyUp(step.key)
+    }
+    if (step.kind === 'button') {
+      if (step.down) held.buttonDown(step.button)
+      else held.buttonUp(step.button)
+    }
+  }
+  return pointer
 }

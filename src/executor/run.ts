@@ -8,12 +8,13 @@ import type { ElementOutcome } from '../actions/response.ts'
 import { serializeCompact } from '../accessibility/compact.ts'
 import type { CupEnvelope } from '../accessibility/schema.ts'
 import type { Accessibility } from '../accessibility/service.ts'
-import type { Driver, WindowControl, WindowState } from '../driver.ts'
+import type { Driver, InputStep, WindowControl, WindowState } from '../driver.ts'
 import type { Point, Size } from '../geometry.ts'
 import { UnsupportedAction } from '../errors.ts'
 import type { KeyInfo } from '../keys/index.ts'
 import type { Plan } from './plan.ts'
-import { sleep, throwIfAborted } from './sleep.ts'
+import { sleep } from './sleep.ts'
+import { clickSteps, dragSteps, keysDown, keysUp, moveTo, sendInput } from './input-steps.ts'
 import { runElementAction } from './element-run.ts'
 import { launchAndWait, reread, selectWindow } from './windows.ts'
 import { unreachable } from '../unreachable.ts'
@@ -50,64 +51,44 @@ export interface RunOutcome {
   truncated?: boolean
   /** element_action's element and how it was reached. */
   element?: ElementOutcome
+  /** Where the pointer is after an input plan, when the driver answered it with the plan. */
+  pointer?: Point
 }
-
-/**
- * Pointer travel between two path points is cut into steps of at most this many pixels, so
- * applications see motion with the button held (drag thresholds, hover targets on the way).
- * Each step is one driver round trip, which paces them; 8 px steps 2 ms apart made a long
- * drag take 400 ms for nothing the oracle could tell apart.
- */
-const DRAG_STEP_PX = 32
-/** Pauses that let applications see a press, a drag start and a drag end as such. */
-const DRAG_SETTLE_MS = 15
 
 export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutcome> {
   const { driver, signal } = context
   switch (plan.kind) {
     case 'move_mouse':
-      return holding(plan.hold, context, async () => {
-        await driver.moveMouse(plan.to)
-        return `moved to ${context.describe(plan.to)}`
-      })
-    case 'click_mouse':
-      return holding(plan.hold, context, async () => {
-        if (plan.at) await driver.moveMouse(plan.at)
-        const where = plan.at ? ` at ${context.describe(plan.at)}` : ''
-        if (plan.clickType === 'down') {
-          await driver.buttonDown(plan.button)
-          return `pressed ${plan.button}${where}`
-        }
-        if (plan.clickType === 'up') {
-          await driver.buttonUp(plan.button)
-          return `released ${plan.button}${where}`
-        }
-        // An n-click is n press/release pairs in quick succession at one spot: that is what
-        // X applications count as a double or triple click (within their multi-click time).
-        for (let i = 0; i < plan.count; i++) {
-          await driver.buttonDown(plan.button)
-          await driver.buttonUp(plan.button)
-        }
-        return `${clickWord(plan.count)} ${plan.button}${where}`
-      })
-    case 'drag_mouse':
-      return holding(plan.hold, context, async () => {
-        await drag(driver, plan.path, signal)
-        const first = plan.path[0]!
-        const last = plan.path[plan.path.length - 1]!
-        return `dragged from ${context.describe(first)} to ${context.describe(last)} through ${plan.path.length} points`
-      })
-    case 'scroll':
-      return holding(plan.hold, context, async () => {
-        if (plan.at) await driver.moveMouse(plan.at)
-        await driver.wheel(plan.dx, plan.dy)
-        const parts = []
-        if (plan.dy) parts.push(`${Math.abs(plan.dy)} ${plan.dy > 0 ? 'down' : 'up'}`)
-        if (plan.dx) parts.push(`${Math.abs(plan.dx)} ${plan.dx > 0 ? 'right' : 'left'}`)
-        return `scrolled ${parts.join(' and ')}${plan.at ? ` at ${context.describe(plan.at)}` : ''}`
-      })
+      return inputOutcome(plan.hold, await sendInput(driver, [moveTo(plan.to)], signal, plan.hold), `moved to ${context.describe(plan.to)}`)
+    case 'click_mouse': {
+      const where = plan.at ? ` at ${context.describe(plan.at)}` : ''
+      const steps: InputStep[] = plan.at ? [moveTo(plan.at)] : []
+      let output: string
+      if (plan.clickType === 'click') {
+        steps.push(...clickSteps(plan.button, plan.count))
+        output = `${clickWord(plan.count)} ${plan.button}${where}`
+      } else {
+        steps.push({ kind: 'button', button: plan.button, down: plan.clickType === 'down' })
+        output = `${plan.clickType === 'down' ? 'pressed' : 'released'} ${plan.button}${where}`
+      }
+      return inputOutcome(plan.hold, await sendInput(driver, steps, signal, plan.hold), output)
+    }
+    case 'drag_mouse': {
+      const first = plan.path[0]!
+      const last = plan.path[plan.path.length - 1]!
+      return inputOutcome(plan.hold, await sendInput(driver, dragSteps(plan.path), signal, plan.hold),
+        `dragged from ${context.describe(first)} to ${context.describe(last)} through ${plan.path.length} points`)
+    }
+    case 'scroll': {
+      const steps: InputStep[] = [...(plan.at ? [moveTo(plan.at)] : []), { kind: 'wheel', dx: plan.dx, dy: plan.dy }]
+      const parts = []
+      if (plan.dy) parts.push(`${Math.abs(plan.dy)} ${plan.dy > 0 ? 'down' : 'up'}`)
+      if (plan.dx) parts.push(`${Math.abs(plan.dx)} ${plan.dx > 0 ? 'right' : 'left'}`)
+      return inputOutcome(plan.hold, await sendInput(driver, steps, signal, plan.hold),
+        `scrolled ${parts.join(' and ')}${plan.at ? ` at ${context.describe(plan.at)}` : ''}`)
+    }
     case 'press_key':
-      return { output: await pressKeys(plan, driver, signal), wantsScreenshot: false }
+      return pressKeys(plan, driver, signal)
     case 'type_text':
       return holding(plan.hold, context, async () => {
         await driver.typeText(plan.text)
@@ -205,44 +186,26 @@ async function holding (keys: KeyInfo[], context: RunContext, action: () => Prom
   }
 }
 
-async function pressKeys (plan: Extract<Plan, { kind: 'press_key' }>, driver: Driver, signal?: AbortSignal): Promise<string> {
-  const combo = plan.keys.map((k) => k.name).join('+')
-  if (plan.pressType === 'up') {
-    for (const key of [...plan.keys].reverse()) await driver.keyUp(key)
-    return `released ${combo}`
+/** The outcome of an input plan: its output, with the keys it held, and the pointer after it when the driver told. */
+function inputOutcome (hold: readonly KeyInfo[], pointer: Point | undefined, output: string): RunOutcome {
+  return {
+    output: hold.length ? `${output} holding ${hold.map((k) => k.name).join('+')}` : output,
+    wantsScreenshot: false,
+    ...(pointer && { pointer }),
   }
-  for (const key of plan.keys) await driver.keyDown(key)
-  if (plan.pressType === 'down') return `holding ${combo}`
-  try {
-    if (plan.durationMs) await sleep(plan.durationMs, signal)
-  } finally {
-    for (const key of [...plan.keys].reverse()) await driver.keyUp(key)
-  }
-  return plan.durationMs ? `held ${combo} for ${plan.durationMs / 1000} s` : `pressed ${combo}`
 }
 
-async function drag (driver: Driver, path: Point[], signal?: AbortSignal): Promise<void> {
-  const [start, ...rest] = path
-  await driver.moveMouse(start!)
-  await driver.buttonDown('left')
-  try {
-    await sleep(DRAG_SETTLE_MS, signal)
-    let from = start!
-    for (const to of rest) {
-      const steps = Math.max(1, Math.ceil(Math.hypot(to.x - from.x, to.y - from.y) / DRAG_STEP_PX))
-      for (let i = 1; i <= steps; i++) {
-        await driver.moveMouse({
-          x: Math.round(from.x + ((to.x - from.x) * i) / steps),
-          y: Math.round(from.y + ((to.y - from.y) * i) / steps),
-        })
-        throwIfAborted(signal)
-      }
-      from = to
-    }
-    await sleep(DRAG_SETTLE_MS, signal)
-  } finally {
-    await driver.buttonUp('left')
-  }
+async function pressKeys (plan: Extract<Plan, { kind: 'press_key' }>, driver: Driver, signal?: AbortSignal): Promise<RunOutcome> {
+  const combo = plan.keys.map((k) => k.name).join('+')
+  const outcome = (output: string, pointer: Point | undefined): RunOutcome => ({ output, wantsScreenshot: false, ...(pointer && { pointer }) })
+  if (plan.pressType === 'up') return outcome(`released ${combo}`, await sendInput(driver, keysUp(plan.keys), signal))
+  if (plan.pressType === 'down') return outcome(`holding ${combo}`, await sendInput(driver, keysDown(plan.keys), signal))
+  if (!plan.durationMs) return outcome(`pressed ${combo}`, await sendInput(driver, [...keysDown(plan.keys), ...keysUp(plan.keys)], signal))
+  // A timed hold is two plans around an abortable wait; a failure or abort in between leaves
+  // the keys to the executor, which releases what the tracked driver saw go down.
+  await sendInput(driver, keysDown(plan.keys), signal)
+  await sleep(plan.durationMs, signal)
+  return outcome(`held ${combo} for ${plan.durationMs / 1000} s`, await sendInput(driver, keysUp(plan.keys)))
 }
 
 function clickWord (count: number): string {

@@ -1,0 +1,65 @@
+/**
+ * The physical floor of an input action, measured in the bench's own run: one XTest fake input
+ * and a round trip that says the X server processed it (what an action must at least cost to
+ * answer truthfully), from this process over node-x11; and an empty Fastify POST over loopback
+ * (bench/floor-server.ts) with the same keep-alive client as every server the bench times.
+ */
+import type { ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import type { XClient, XTest } from 'x11'
+import { createClient } from '../drivers/x11/connect.ts'
+import { spawnOwned } from '../test/helpers/processes.ts'
+import { client } from './http-client.ts'
+
+export interface Floor { p50: number, p95: number, n: number }
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
+}
+
+async function timed (n: number, step: (i: number) => Promise<unknown>): Promise<Floor> {
+  const samples: number[] = []
+  for (let i = 0; i < n; i++) {
+    const started = performance.now()
+    await step(i)
+    samples.push(performance.now() - started)
+  }
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), n }
+}
+
+/** A pointer motion over XTest, then GetInputFocus (node-x11's sync): one request with a reply. */
+export async function xtestFloor (display: string, n: number): Promise<Floor> {
+  const { x11, xtest, root } = await new Promise<{ x11: XClient, xtest: XTest, root: number }>((resolve, reject) => {
+    const x11 = createClient(display, (error, info) => {
+      if (error) { reject(error); return }
+      x11.require('xtest', (xtestError, xtest) => xtestError ? reject(xtestError) : resolve({ x11, xtest, root: info.screen[0]!.root }))
+    })
+  })
+  try {
+    await timed(20, () => x11.sync())
+    return await timed(n, async (i) => {
+      xtest.FakeInput(xtest.MotionNotify, 0, 0, root, 100 + (i % 200), 100)
+      await x11.sync()
+    })
+  } finally {
+    x11.terminate()
+  }
+}
+
+/** An empty POST /computer to a Fastify server that parses the body and answers `{}`. */
+export async function httpFloor (port: number, n: number, started: (child: ChildProcess) => void): Promise<Floor> {
+  started(spawnOwned(undefined, process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./floor-server.ts', import.meta.url)), String(port)], { stdio: 'ignore' }))
+  const http = client(port)
+  try {
+    const deadline = Date.now() + 20_000
+    while (!(await http.post('/computer', {}).then((r) => r.status === 200, () => false))) {
+      if (Date.now() > deadline) throw new Error(`the floor server on port ${port} did not answer`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await timed(20, () => http.post('/computer', { action: 'move_mouse', coordinates: [1, 1] }))
+    return await timed(n, (i) => http.post('/computer', { action: 'move_mouse', coordinates: [i % 100, 1] }))
+  } finally {
+    http.close()
+  }
+}

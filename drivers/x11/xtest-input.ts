@@ -1,0 +1,205 @@
+/**
+ * Pointer, wheel and key input as XTest requests on a pure-JavaScript X connection (node-x11),
+ * a whole list of steps at a time: the requests go out back to back and one QueryPointer at
+ * the end is the round trip that says the X server processed them all (its reply comes after
+ * every request before it), and tells where the pointer ended up. A click is then one round
+ * trip to X, where nut-js makes one blocking native call per press, release and warp.
+ *
+ * Keys are pressed here only when their keysym sits on the first level of some keycode of the
+ * live keymap; any other key is handed back to the caller (`fallback`), which binds or shifts
+ * it its own way. The keymap is read once and again after every MappingNotify (X sends one to
+ * every client when the keymap changes: setxkbmap, xmodmap, a spare keycode bound) and after
+ * the fallback ran; keycodes the fallback's connection bound are never pressed here.
+ */
+import { type XClient, type XTest } from 'x11'
+import type { InputStep, MouseButton, Point, Size } from '../../src/driver.ts'
+import { createClient } from './connect.ts'
+import { keysymCode } from './keysym-codes.ts'
+
+/** X pointer buttons: 4–7 are the wheel; 8/9 are what browsers read as back and forward. */
+export const X_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 }
+
+/** An input step as it crosses a process boundary: a key by its X keysym name. */
+export type XInputStep = Exclude<InputStep, { kind: 'key' }> | { kind: 'key', keysym: string, down: boolean }
+
+/** The steps of a driver's plan with each key by its keysym name. */
+export const toXSteps = (steps: readonly InputStep[]): XInputStep[] =>
+  steps.map((step) => step.kind === 'key' ? { kind: 'key', keysym: step.key.keysym, down: step.down } : step)
+
+/**
+ * Presses a key this connection does not press by itself (after a sync): one off the first
+ * level, or one on a keycode another connection bound (`reserved`), which that one tracks.
+ */
+export interface KeyFallback {
+  press: (keysym: string, state: 'down' | 'up') => Promise<void>
+  /** Keycodes not to press here. */
+  reserved: () => ReadonlySet<number>
+}
+
+export class XTestInput {
+  readonly #client: XClient
+  readonly #xtest: XTest
+  readonly #root: number
+  readonly #minKeycode: number
+  readonly #count: number
+  #failure: Error | undefined
+  #closed = false
+  /** Keys the fallback pressed: their release goes there too, whatever the keymap says by then. */
+  readonly #pressedElsewhere = new Set<string>()
+  /** keysym → keycode on the first level; dropped when the keymap changes. */
+  #keycodes: Promise<Map<number, number>> | undefined
+  readonly #lostListeners: Array<(error: Error) => void> = []
+  /** The screen's size in pixels, from the connection's handshake. */
+  readonly size: Size
+
+  private constructor (client: XClient, xtest: XTest, root: number, size: Size, minKeycode: number, maxKeycode: number) {
+    this.#client = client
+    this.size = size
+    this.#xtest = xtest
+    this.#root = root
+    this.#minKeycode = minKeycode
+    this.#count = maxKeycode - minKeycode + 1
+    client.on('error', (error: Error) => { this.#lose(error) })
+    client.on('end', () => { this.#lose(new Error('the X connection closed')) })
+    client.on('event', (event: { name?: string }) => { if (event.name === 'MappingNotify') this.#keycodes = undefined })
+  }
+
+  static open (display: string): Promise<XTestInput> {
+    return new Promise((resolve, reject) => {
+      const client = createClient(display, (error, info) => {
+        if (error) { reject(error); return }
+        client.require('xtest', (xtestError, xtest) => {
+          if (xtestError) reject(xtestError)
+          else {
+            const screen = info.screen[0]!
+            resolve(new XTestInput(client, xtest, screen.root, { width: screen.pixel_width, height: screen.pixel_height }, info.min_keycode, info.max_keycode))
+          }
+        })
+      })
+      client.once('error', reject)
+    })
+  }
+
+  /** Why the connection is gone, or undefined while it lives. */
+  get lost (): Error | undefined { return this.#failure }
+
+  /** Calls `listener` once when the connection ends by itself (X went away or hangs), not after close(). */
+  onLost (listener: (error: Error) => void): void { this.#lostListeners.push(listener) }
+
+  close (): void {
+    this.#closed = true
+    this.#client.terminate()
+  }
+
+  /**
+   * Sends `steps` in order and resolves with the pointer position once X has processed them.
+   * A pause is XTest's own delay on the next fake input: the X server processes that request
+   * (and every later one of this connection) that many milliseconds after the one before, so
+   * applications get the events apart, with their own timestamps, and no timer or round trip
+   * runs here. A pause before a key the fallback presses, or at the end, is waited out here
+   * once what came before it has been processed.
+   */
+  async run (steps: readonly XInputStep[], fallback: KeyFallback): Promise<Point> {
+    this.#check()
+    const { KeyPress, KeyRelease, ButtonPress, ButtonRelease, MotionNotify } = this.#xtest
+    let delay = 0
+    const fake = (type: number, detail: number, x = 0, y = 0) => {
+      this.#xtest.FakeInput(type, detail, delay, type === MotionNotify ? this.#root : 0, x, y)
+      delay = 0
+    }
+    const waitOut = async () => {
+      await this.#sync()
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay))
+      delay = 0
+    }
+    for (const step of steps) {
+      switch (step.kind) {
+        case 'move':
+          // detail 0: absolute coordinates on the given root window.
+          fake(MotionNotify, 0, Math.round(step.to.x), Math.round(step.to.y))
+          break
+        case 'button':
+          fake(step.down ? ButtonPress : ButtonRelease, X_BUTTONS[step.button])
+          break
+        case 'wheel':
+          // One notch is a press and release of the wheel's button: 5 down, 4 up, 7 right, 6 left.
+          for (let i = 0; i < Math.abs(step.dy); i++) { fake(ButtonPress, step.dy > 0 ? 5 : 4); fake(ButtonRelease, step.dy > 0 ? 5 : 4) }
+          for (let i = 0; i < Math.abs(step.dx); i++) { fake(ButtonPress, step.dx > 0 ? 7 : 6); fake(ButtonRelease, step.dx > 0 ? 7 : 6) }
+          break
+        case 'key': {
+          this.#keycodes ??= this.#firstLevelKeycodes()
+          const keycodes = await this.#keycodes
+          const reserved = fallback.reserved()
+          const keysym = keysymCode(step.keysym)
+          let keycode = keysym === undefined || this.#pressedElsewhere.has(step.keysym) ? undefined : keycodes.get(keysym)
+          if (keycode !== undefined && reserved.has(keycode)) keycode = undefined
+          if (keycode !== undefined) {
+            fake(step.down ? KeyPress : KeyRelease, keycode)
+          } else {
+            // The fallback uses connections of its own: what went before must be processed first.
+            await waitOut()
+            if (step.down) this.#pressedElsewhere.add(step.keysym)
+            await fallback.press(step.keysym, step.down ? 'down' : 'up')
+            if (!step.down) this.#pressedElsewhere.delete(step.keysym)
+            // It may have changed the keymap, and its MappingNotify may not have been read yet.
+            this.#keycodes = undefined
+          }
+          break
+        }
+        case 'pause':
+          delay += step.ms
+          break
+      }
+    }
+    if (delay) await waitOut()
+    return this.pointer()
+  }
+
+  /** Where the pointer is; the reply also means every request before it was processed. */
+  pointer (): Promise<Point> {
+    this.#check()
+    return new Promise((resolve, reject) => {
+      this.#client.QueryPointer(this.#root, (error, reply) => {
+        if (error) reject(this.#failure ? this.#lostError() : error)
+        else resolve({ x: reply.rootX, y: reply.rootY })
+      })
+    })
+  }
+
+  /** keysym → the lowest keycode that carries it on its first level, as XKeysymToKeycode finds it. */
+  #firstLevelKeycodes (): Promise<Map<number, number>> {
+    const reading = new Promise<Map<number, number>>((resolve, reject) => {
+      this.#client.GetKeyboardMapping(this.#minKeycode, this.#count, (error, rows) => {
+        if (error) { reject(this.#failure ? this.#lostError() : error); return }
+        const map = new Map<number, number>()
+        rows.forEach((row, i) => {
+          const first = row[0]
+          if (first && !map.has(first)) map.set(first, this.#minKeycode + i)
+        })
+        resolve(map)
+      })
+    })
+    // A failed read is not kept: the next plan reads again.
+    reading.catch(() => { if (this.#keycodes === reading) this.#keycodes = undefined })
+    return reading
+  }
+
+  async #sync (): Promise<void> {
+    await this.#client.sync().catch((error: Error) => { throw this.#failure ? this.#lostError() : error })
+    this.#check()
+  }
+
+  #lose (error: Error): void {
+    if (this.#failure) return
+    this.#failure = error
+    if (!this.#closed) for (const listener of this.#lostListeners) listener(error)
+  }
+
+  #check (): void {
+    if (this.#failure) throw this.#lostError()
+  }
+
+  #lostError (): Error {
+    return new Error(`lost the X connection: ${this.#failure!.message}`)
+  }
+}
