@@ -5,17 +5,10 @@
  * with its key, code and modifiers, and typed text — non-ASCII included — arrives exactly.
  */
 import t from 'tap'
-import { buildOnDisplay, startDesktop } from './helpers/desktop.ts'
-import { startOracle, type OracleEvent } from './helpers/oracle.ts'
+import { oracleDesktop } from './helpers/desktop.ts'
+import type { OracleEvent } from './helpers/oracle.ts'
 
-// Set up in t.before, so that a failure there still runs every teardown (no stray processes).
-let app: Awaited<ReturnType<typeof buildOnDisplay>>['app']
-let oracle: Awaited<ReturnType<typeof startOracle>>
-t.before(async () => {
-  const xvfb = await startDesktop(t)
-  app = (await buildOnDisplay(t, xvfb.display)).app
-  oracle = await startOracle(t, xvfb.display)
-})
+const desktop = oracleDesktop(t)
 
 const SCREEN = { width: 1280, height: 800 }
 // The oracle page's textarea covers x 20–620, y 20–220 of the screen.
@@ -124,7 +117,7 @@ const CASES: Case[] = [
 
 async function send (adapter: string, query: string | undefined, payload: unknown) {
   const text = typeof payload === 'string'
-  const response = await app.inject({
+  const response = await desktop.app.inject({
     method: 'POST',
     url: `/computer/${adapter}${query ? `?${query}` : ''}`,
     headers: { 'content-type': text ? 'text/plain' : 'application/json' },
@@ -140,9 +133,9 @@ for (const c of CASES) {
     if (c.click && c.screen) {
       t.ok(IN_TEXTAREA(...c.screen), 'the case aims at the textarea')
       t.ok(c.screen[0] < SCREEN.width && c.screen[1] < SCREEN.height)
-      oracle.clear()
+      desktop.oracle.clear()
       await send(c.adapter, c.query, c.click)
-      const clicked = await oracle.until((e) => of(e, 'click').length > 0)
+      const clicked = await desktop.oracle.until((e) => of(e, 'click').length > 0)
       const down = of(clicked, 'mousedown')[0]
       t.ok(down, 'a mousedown arrived')
       t.equal(down?.target, 'text', 'on the textarea')
@@ -151,18 +144,18 @@ for (const c of CASES) {
       await new Promise((resolve) => setTimeout(resolve, 600)) // past the multi-click interval
     }
 
-    oracle.clear()
+    desktop.oracle.clear()
     await send(c.adapter, c.query, c.selectAll)
-    const keyed = await oracle.until((e) => of(e, 'keyup').some((k) => k.key === 'Control'))
+    const keyed = await desktop.oracle.until((e) => of(e, 'keyup').some((k) => k.key === 'Control'))
     t.match(of(keyed, 'keydown').find((k) => k.key === 'Control'), { code: 'ControlLeft', ctrl: true }, 'ctrl arrives as ControlLeft')
     t.match(of(keyed, 'keydown').find((k) => k.code === 'KeyA'), { key: 'a', ctrl: true, shift: false, alt: false }, 'a arrives with ctrl held')
 
     if (!c.type) return
     // Different per case, so a stale value cannot pass; replaces the selection.
     const text = `${c.adapter} Grüße Ñandú — Ωμέγα Жук 美国 🙂 #@!`
-    oracle.clear()
+    desktop.oracle.clear()
     await send(c.adapter, c.query, c.type(text))
-    const typed = await oracle.until((e) => of(e, 'input').at(-1)?.value === text, 10_000)
+    const typed = await desktop.oracle.until((e) => of(e, 'input').at(-1)?.value === text, 10_000)
     t.equal(of(typed, 'input').at(-1)?.value, text, 'the textarea holds the text exactly')
   })
 }

@@ -5,16 +5,10 @@
  * from the dialect's own definition of its coordinates (not from src/scaling.ts).
  */
 import t from 'tap'
-import { buildOnDisplay, startDesktop } from './helpers/desktop.ts'
-import { startOracle, type OracleEvent } from './helpers/oracle.ts'
+import { oracleDesktop } from './helpers/desktop.ts'
+import type { OracleEvent } from './helpers/oracle.ts'
 
-let app: Awaited<ReturnType<typeof buildOnDisplay>>['app']
-let oracle: Awaited<ReturnType<typeof startOracle>>
-t.before(async () => {
-  const xvfb = await startDesktop(t)
-  app = (await buildOnDisplay(t, xvfb.display)).app
-  oracle = await startOracle(t, xvfb.display)
-})
+const desktop = oracleDesktop(t)
 
 // The oracle page's textarea covers x 20–620, y 20–220 of the 1280x800 screen.
 const IN_TEXTAREA = (x: number, y: number) => x > 20 && x < 620 && y > 20 && y < 220
@@ -63,11 +57,11 @@ const CASES: Case[] = [
 for (const c of CASES) {
   t.test(`${c.name} reaches Chromium at the hand-computed pixel`, async (t) => {
     t.ok(IN_TEXTAREA(...c.screen), 'the case aims at the textarea')
-    oracle.clear()
-    const response = await app.inject({ method: 'POST', url: c.url, headers: { 'content-type': 'text/plain' }, payload: c.reply })
+    desktop.oracle.clear()
+    const response = await desktop.app.inject({ method: 'POST', url: c.url, headers: { 'content-type': 'text/plain' }, payload: c.reply })
     t.equal(response.statusCode, 200, response.statusCode === 200 ? 'answered 200' : response.body.slice(0, 300))
     t.equal(response.json().error, null, 'the native answer reports no error')
-    const clicked = await oracle.until((e) => of(e, 'click').length > 0)
+    const clicked = await desktop.oracle.until((e) => of(e, 'click').length > 0)
     const down = of(clicked, 'mousedown')
     t.equal(down.length, 1, 'one mousedown')
     t.equal(down[0]?.target, 'text', 'on the textarea')

@@ -7,16 +7,9 @@
  */
 import sharp from 'sharp'
 import t from 'tap'
-import { buildOnDisplay, startDesktop } from './helpers/desktop.ts'
-import { startOracle } from './helpers/oracle.ts'
+import { oracleDesktop } from './helpers/desktop.ts'
 
-let app: Awaited<ReturnType<typeof buildOnDisplay>>['app']
-let oracle: Awaited<ReturnType<typeof startOracle>>
-t.before(async () => {
-  const xvfb = await startDesktop(t)
-  app = (await buildOnDisplay(t, xvfb.display)).app
-  oracle = await startOracle(t, xvfb.display)
-})
+const desktop = oracleDesktop(t)
 
 // Where the page draws (test/fixtures/oracle/page.html), in screen pixels.
 const BOX = { x0: 900, y0: 100, x1: 1000, y1: 160 }
@@ -26,7 +19,7 @@ const PAD = [0xe0, 0xff, 0xe0]
 interface Decoded { width: number, height: number, rgb: Buffer }
 
 async function screenshot (query: string, body: object = { action: 'take_screenshot' }): Promise<Decoded> {
-  const response = await app.inject({ method: 'POST', url: `/computer${query}`, payload: body })
+  const response = await desktop.app.inject({ method: 'POST', url: `/computer${query}`, payload: body })
   t.equal(response.statusCode, 200, response.body.slice(0, 200))
   const png = Buffer.from(response.json().base64_image, 'base64')
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })
@@ -77,11 +70,11 @@ t.test('a model at 1024x768 clicks the centre of the box it found in its screens
   const query = '?display_width_px=1024&display_height_px=768'
   const box = find(await screenshot(query), RED)
   const centre = [Math.round((box.x0 + box.x1) / 2), Math.round((box.y0 + box.y1) / 2)]
-  oracle.clear()
-  const response = await app.inject({ method: 'POST', url: `/computer${query}`, payload: { action: 'click_mouse', button: 'left', coordinates: centre } })
+  desktop.oracle.clear()
+  const response = await desktop.app.inject({ method: 'POST', url: `/computer${query}`, payload: { action: 'click_mouse', button: 'left', coordinates: centre } })
   t.equal(response.statusCode, 200)
   t.strictSame(response.json().cursor_position, centre, 'the cursor is reported in the model\'s space')
-  const events = await oracle.until((e) => e.some((x) => x.type === 'click'))
+  const events = await desktop.oracle.until((e) => e.some((x) => x.type === 'click'))
   const click = events.find((e) => e.type === 'click')
   t.equal(click?.target, 'target', 'the page saw the click on the box')
   // The box's centre on the screen is (950, 130): the model's centre maps back within a pixel.

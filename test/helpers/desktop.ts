@@ -11,6 +11,9 @@ import { NutDriver } from '../../drivers/nut/nut-driver.ts'
 import { startXvfb, type Xvfb } from '../../drivers/x11/xvfb.ts'
 import { xEnv } from '../../drivers/x11/authority.ts'
 import { spawnOwned } from './processes.ts'
+import { startOracle } from './oracle.ts'
+
+type Oracle = Awaited<ReturnType<typeof startOracle>>
 
 const run = promisify(execFile)
 
@@ -89,4 +92,20 @@ export async function until (check: () => boolean | Promise<boolean>, timeoutMs 
     await delay(25)
   }
   return check()
+}
+
+/**
+ * A test file's desktop: a real Xvfb, the app over the real nut driver on it, and the oracle
+ * page (test/helpers/oracle.ts) in Chromium on it. Set up in `t.before`, so that a failure
+ * there still runs every teardown; read the fields inside the tests.
+ */
+export function oracleDesktop (t: TestContext & { before: (fn: () => Promise<void>) => unknown }) {
+  const desktop = {} as { app: Awaited<ReturnType<typeof buildOnDisplay>>['app'], oracle: Oracle, display: string }
+  t.before(async () => {
+    const xvfb = await startDesktop(t)
+    desktop.display = xvfb.display
+    desktop.app = (await buildOnDisplay(t, xvfb.display)).app
+    desktop.oracle = await startOracle(t, xvfb.display)
+  })
+  return desktop
 }
