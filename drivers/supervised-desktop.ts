@@ -114,7 +114,7 @@ export class SupervisedDesktop implements Driver {
 
   async #start (): Promise<void> {
     if (!this.#options.display) await this.#startXvfb()
-    await this.#connect()
+    await this.#connect({ windowControl: true })
   }
 
   async #startXvfb (from?: number): Promise<void> {
@@ -229,18 +229,25 @@ export class SupervisedDesktop implements Driver {
     }
   }
 
-  async #connect (): Promise<void> {
+  /**
+   * The driver of the moment: the spare when it is for this display, else a new one, started;
+   * with `windowControl` the window manager starts meanwhile (a restart takes the longer of
+   * the two, not both). A driver that does not become the driver of the moment is closed on
+   * every path — a start that fails (X not back yet) must not leave its worker behind.
+   */
+  async #connect ({ windowControl }: { windowControl: boolean }): Promise<void> {
     const spare = this.#spare
     this.#spare = undefined
     const driver = spare?.display === this.#display ? spare! : this.#newDriver()
     if (spare && spare !== driver) await spare.close()
     driver.onExit((reason) => this.#lost(reason))
-    // The window manager starts meanwhile: a restart takes the longer of the two, not both.
-    const [started] = await Promise.allSettled([driver.start(), this.#openWindowControl()])
-    if (started.status === 'rejected') throw started.reason
-    if (this.#closing) {
+    try {
+      const [started] = await Promise.allSettled([driver.start(), windowControl && this.#openWindowControl()])
+      if (started.status === 'rejected') throw started.reason
+      if (this.#closing) throw new DesktopUnavailable('the desktop is closing')
+    } catch (error) {
       await driver.close()
-      throw new DesktopUnavailable('the desktop is closing')
+      throw error
     }
     this.#driver = driver
     this.#prepareSpare()
@@ -264,22 +271,6 @@ export class SupervisedDesktop implements Driver {
 
   #spareFailures = 0
 
-  /** A new driver on the X server of the moment, which keeps its window manager. */
-  async #connectDriver (): Promise<void> {
-    const spare = this.#spare
-    this.#spare = undefined
-    const driver = spare?.display === this.#display ? spare! : this.#newDriver()
-    if (spare && spare !== driver) await spare.close()
-    driver.onExit((reason) => this.#lost(reason))
-    await driver.start()
-    if (this.#closing) {
-      await driver.close()
-      throw new DesktopUnavailable('the desktop is closing')
-    }
-    this.#driver = driver
-    this.#prepareSpare()
-  }
-
   #newDriver (): XDriver {
     return new this.#Driver({ display: this.#display!, log: this.#options.log })
   }
@@ -299,7 +290,7 @@ export class SupervisedDesktop implements Driver {
         // Only the driver died (killed, or it crashed) and X still answers: a new driver,
         // and the user's windows stay where they are.
         if (this.#xvfb?.alive() && await probeDisplay(this.#display!, 1000).then(() => true, () => false)) {
-          await this.#connectDriver()
+          await this.#connect({ windowControl: false })
           this.restarts++
           for (const listener of this.#replaced) listener()
           this.#options.log.info({ display: this.#display, ms: Math.round(performance.now() - started), attempt }, 'driver restarted; the X server kept running')
@@ -313,7 +304,7 @@ export class SupervisedDesktop implements Driver {
           await old.stop()
           await this.#startXvfb(Number(this.#display!.slice(1)))
         }
-        await this.#connect()
+        await this.#connect({ windowControl: true })
         this.restarts++
         for (const listener of this.#replaced) listener()
         this.#options.log.info({ display: this.#display, ms: Math.round(performance.now() - started), attempt }, 'desktop restarted')

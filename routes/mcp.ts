@@ -6,19 +6,26 @@
  * Auth and the Origin/Host guard are the app's onRequest hooks, as for every route.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { MethodNotAllowed } from '../src/errors.ts'
-import { createMcpServer } from '../src/mcp/server.ts'
 import { strictTextBodies } from '../src/text-bodies.ts'
 import { clientGone } from './run-options.ts'
 
 export const MCP_PATH = '/mcp'
+
+// The MCP SDK (and the zod it brings) costs ~30 MB and a few hundred ms to load: a server that
+// is only driven over REST never pays for it, one driven over MCP pays once, at the first POST.
+let mcpModules: Promise<[typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('../src/mcp/server.ts')]> | undefined
+const loadMcp = () => (mcpModules ??= Promise.all([
+  import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  import('../src/mcp/server.ts')
+]))
 
 export const mcpRoutes: FastifyPluginAsync = async (fastify) => {
   strictTextBodies(fastify)
 
   // The MCP endpoint describes itself (tools/list); it is not part of the REST document.
   fastify.post(MCP_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadMcp()
     const signal = clientGone(reply)
     const server = createMcpServer(fastify.mcpTools, signal)
     // JSON answers rather than an SSE stream: a tool call has one result and sends no progress.

@@ -11,7 +11,6 @@ import pino from 'pino'
 import { buildApp } from './app.ts'
 import { loadConfig, usage } from './config.ts'
 import { loggerOptions } from './logger.ts'
-import { serveStdio } from './mcp/stdio.ts'
 import { DRIVER_NAMES, openDesktop } from '../drivers/index.ts'
 
 /** How long requests in flight get to finish before the desktop is stopped under them (at most). */
@@ -78,6 +77,8 @@ async function main (): Promise<void> {
   try {
     if (stdio) {
       await app.ready()
+      // Loaded only here: a server that listens for HTTP loads the MCP SDK at its first /mcp POST.
+      const { serveStdio } = await import('./mcp/stdio.ts')
       await serveStdio(app.mcpTools, log)
       // The client has gone: shut down as on a signal (held input released, desktop stopped).
       process.kill(process.pid, 'SIGTERM')

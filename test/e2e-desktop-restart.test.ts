@@ -4,11 +4,13 @@
  * back — a new Xvfb, a new driver. How fast is printed, not asserted tightly: timings belong
  * to the bench, and this machine is shared (about 1.1 s alone, up to 2 s under the full suite).
  */
+import { execFileSync } from 'node:child_process'
 import t from 'tap'
 import pino from 'pino'
 import { buildApp } from '../src/app.ts'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
-import { cursorFromX } from './helpers/desktop.ts'
+import { startXvfb } from '../drivers/x11/xvfb.ts'
+import { cursorFromX, startDesktop, until } from './helpers/desktop.ts'
 
 const KILLS = 10
 
@@ -63,4 +65,28 @@ t.test('what was held goes with the X server: a replaced desktop holds nothing',
   const after = await health()
   t.equal(after.ready, true)
   t.strictSame(after.held, { keys: [], buttons: [] }, 'the new desktop holds nothing, and says so')
+})
+
+t.test('an X server that is down for a while on a display we were given: failed attempts leave no worker behind', async (t) => {
+  // Not our Xvfb: the desktop waits for someone to start X again on the display, attempt after
+  // attempt, and each attempt starts a driver (the first takes the prepared spare) that fails.
+  const xvfb = await startDesktop(t, '1024x768x24')
+  const desktop = new SupervisedDesktop({ display: xvfb.display, screen: '1024x768x24', log: pino({ level: 'silent' }) })
+  t.teardown(() => desktop.close())
+  await desktop.start()
+  const workers = () => execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)]).toString()
+    .split('\n').filter((line) => line.includes('nut-worker')).map((line) => Number(line.trim().split(/\s+/)[0]))
+  t.ok(await until(() => desktop.sparePid !== undefined, 10_000), 'a spare worker is prepared')
+  await until(() => workers().length === 2, 10_000)
+  t.strictSame(workers().sort(), [desktop.driverPid, desktop.sparePid].sort(), 'the driver\'s worker and the spare\'s')
+  await xvfb.stop()
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  const again = await startXvfb({ screen: '1024x768x24', display: xvfb.display })
+  t.teardown(() => again.stop())
+  t.ok(await until(() => desktop.ready() && desktop.sparePid !== undefined, 15_000), 'back on the new X server, with a spare')
+  t.ok(desktop.restarts >= 1)
+  await until(() => workers().length === 2, 5000)
+  t.strictSame(workers().sort(), [desktop.driverPid, desktop.sparePid].sort(), 'only the new driver\'s worker and the new spare run')
+  await desktop.close()
+  t.strictSame(workers(), [], 'none after close')
 })
