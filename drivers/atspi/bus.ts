@@ -75,16 +75,26 @@ export async function startA11yBus (options: A11yBusOptions): Promise<A11yBus> {
   }
 }
 
-/** Asks the launcher for the accessibility bus's address and turns screen-reader mode on. */
+/**
+ * Asks the launcher for the accessibility bus's address and turns screen-reader mode on.
+ * Only once our launcher owns org.a11y.Bus, and then by its unique name: a call to the
+ * well-known name before that makes the session bus start a launcher of its own through
+ * D-Bus activation — without DISPLAY, so its bus is not the display's — and ours, losing the
+ * name to it, exits: the bus was then replaced under applications already given its address.
+ */
 async function announce (sessionAddress: string, deadline: number): Promise<string> {
   const client = dbus.createClient({ busAddress: sessionAddress, plainValues: true, timeout: 2000 })
   client.connection.on('error', () => {})
   try {
-    const call = (member: string, signature = '', body: unknown[] = [], iface = 'org.a11y.Bus') =>
-      client.invoke({ destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: iface, member, signature, body })
+    const ownerOf = (name: string) => client.invoke({
+      destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'GetNameOwner', signature: 's', body: [name],
+    }) as Promise<string>
     let lastError: unknown
     while (Date.now() < deadline) {
       try {
+        const launcher = await ownerOf('org.a11y.Bus')
+        const call = (member: string, signature = '', body: unknown[] = [], iface = 'org.a11y.Bus') =>
+          client.invoke({ destination: launcher, path: '/org/a11y/bus', interface: iface, member, signature, body })
         const address = await call('GetAddress') as string
         for (const property of ['IsEnabled', 'ScreenReaderEnabled']) {
           await call('Set', 'ssv', ['org.a11y.Status', property, ['b', true]], 'org.freedesktop.DBus.Properties')
