@@ -10,7 +10,7 @@ import pino from 'pino'
 import { buildApp } from '../src/app.ts'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { startXvfb } from '../drivers/x11/xvfb.ts'
-import { cursorFromX, startDesktop, until } from './helpers/desktop.ts'
+import { cursorFromX, holdDisplay, startDesktop, until } from './helpers/desktop.ts'
 
 const KILLS = 10
 
@@ -80,7 +80,9 @@ t.test('an X server that is down for a while on a display we were given: failed 
   await until(() => workers().length === 2, 10_000)
   t.strictSame(workers().sort(), [desktop.driverPid, desktop.sparePid].sort(), 'the driver\'s worker and the spare\'s')
   await xvfb.stop()
+  const release = holdDisplay(t, xvfb.display)
   await new Promise((resolve) => setTimeout(resolve, 1500))
+  release()
   const again = await startXvfb({ screen: '1024x768x24', display: xvfb.display })
   t.teardown(() => again.stop())
   t.ok(await until(() => desktop.ready() && desktop.sparePid !== undefined, 15_000), 'back on the new X server, with a spare')

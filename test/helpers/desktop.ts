@@ -3,6 +3,7 @@
  * nut driver on it, X clients started on it, and every process ended by PID at teardown.
  */
 import { execFile } from 'node:child_process'
+import { rmSync, writeFileSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import pino from 'pino'
@@ -10,6 +11,7 @@ import { buildApp } from '../../src/app.ts'
 import { NutDriver } from '../../drivers/nut/nut-driver.ts'
 import { startXvfb, type Xvfb } from '../../drivers/x11/xvfb.ts'
 import { xEnv } from '../../drivers/x11/authority.ts'
+import { lockFile } from '../../drivers/x11/free-display.ts'
 import { spawnOwned } from './processes.ts'
 import { startOracle } from './oracle.ts'
 
@@ -83,6 +85,25 @@ export async function heldOnX (display: string): Promise<string[]> {
   const states = await Promise.all(['Virtual core XTEST keyboard', 'Virtual core XTEST pointer'].map((device) =>
     run('xinput', ['query-state', device], { env }).then(({ stdout }) => stdout)))
   return states.join('\n').split('\n').filter((line) => /=down/.test(line)).map((line) => line.trim())
+}
+
+/**
+ * Keeps `display` reserved while its X server is down, as that server's lock file did: a
+ * lock file naming a live process (this one) makes every other process' free-number search
+ * skip it, so a parallel test file cannot start its Xvfb there meanwhile. Returns the release,
+ * to call just before starting X on the display again (also run at teardown).
+ */
+export function holdDisplay (t: TestContext, display: string): () => void {
+  const file = lockFile(Number(display.slice(1)))
+  let held = true
+  const release = () => {
+    if (!held) return
+    held = false
+    rmSync(file, { force: true })
+  }
+  t.teardown(release)
+  writeFileSync(file, `${String(process.pid).padStart(10)}\n`)
+  return release
 }
 
 export async function until (check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<boolean> {
