@@ -14,6 +14,7 @@ import { Scaler } from '../scaling.ts'
 import { DEFAULT_ENCODING, encodeImage, type ImageEncoding } from '../screenshot.ts'
 import { DEFAULT_SETTLE, settleByPixels } from '../settle.ts'
 import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
+import { keysAfterClicks } from './keys-after-clicks.ts'
 import { planBatch, WINDOW_ACTIONS, type Plan, type PlanContext } from './plan.ts'
 import { runPlan } from './run.ts'
 import { SerialQueue } from './serial-queue.ts'
@@ -118,7 +119,7 @@ export class Executor {
     this.#slotBaseMs = options.deadlines?.slotMs ?? SLOT_MS
     this.#settleDefaults = options.settle ?? DEFAULT_SETTLE
     this.#timed = withDeadlines(this.#driver, this.#callMs)
-    this.#tracked = trackedDriver(this.#timed, this.#held)
+    this.#tracked = trackedDriver(keysAfterClicks(this.#timed), this.#held)
   }
 
   get driverName (): string { return this.#driver.name }

@@ -1,0 +1,49 @@
+/**
+ * Keys that follow a click wait until the click is a few milliseconds old. X delivers both in
+ * order, but Chromium does not always handle them so: key events go straight to the focused
+ * page, while a click goes through a hit test that may be asynchronous. A ctrl+a sent at once
+ * after a click (Gemini's type_text_at: click, ctrl+a, Delete, type) now and then reached the
+ * page before the click, whose caret then undid the selection, and the text was appended
+ * instead of replacing (test/e2e-click-then-keys.test.ts records the order). A model's next
+ * request comes far later than this; only keys in the same batch, or an agent's next call at
+ * once, ever wait.
+ */
+import type { Driver, InputStep } from '../driver.ts'
+import { sleep } from './sleep.ts'
+
+export const CLICK_TO_KEY_MS = 30
+
+export function keysAfterClicks (driver: Driver, gapMs = CLICK_TO_KEY_MS): Driver {
+  let clickedAt = -Infinity
+  const clicked = () => { clickedAt = performance.now() }
+  const settled = () => sleep(clickedAt + gapMs - performance.now())
+  const hasKey = (steps: readonly InputStep[]) => steps.some((step) => step.kind === 'key')
+  const hasButton = (steps: readonly InputStep[]) => steps.some((step) => step.kind === 'button')
+  return {
+    name: driver.name,
+    start: () => driver.start(),
+    close: () => driver.close(),
+    ready: () => driver.ready(),
+    ...(driver.onReplaced && { onReplaced: (listener: () => void) => driver.onReplaced!(listener) }),
+    get windows () { return driver.windows },
+    screenSize: () => driver.screenSize(),
+    moveMouse: (point) => driver.moveMouse(point),
+    cursorPosition: () => driver.cursorPosition(),
+    wheel: (dx, dy) => driver.wheel(dx, dy),
+    screenshot: (region) => driver.screenshot(region),
+    ...(driver.settle && { settle: (options) => driver.settle!(options) }),
+    typeText: async (text) => { await settled(); return driver.typeText(text) },
+    keyDown: async (key) => { await settled(); return driver.keyDown(key) },
+    keyUp: (key) => driver.keyUp(key),
+    buttonDown: async (button) => { await driver.buttonDown(button); clicked() },
+    buttonUp: async (button) => { await driver.buttonUp(button); clicked() },
+    ...(driver.input && {
+      input: async (steps: readonly InputStep[]) => {
+        if (hasKey(steps)) await settled()
+        const pointer = await driver.input!(steps)
+        if (hasButton(steps)) clicked()
+        return pointer
+      },
+    }),
+  }
+}
