@@ -23,10 +23,14 @@ const xvfb = await startDesktop(t)
 await startWindowManager(t, xvfb.display)
 const { app, accessibility, bus } = await buildA11yApp(t, xvfb.display)
 const url = await serveFixturePage(t)
-startGtkForm(t, xvfb.display, bus.env)
-await startChromium(t, xvfb.display, bus.env, url)
-
 const find = (nodes: CupNode[], name: string, role: string) => flatten(nodes).find((node) => node.name === name && node.role === role)
+
+// The form first, and Chromium once the form is on the bus: the window mapped last takes the
+// focus, and the tests below read the foreground (Chromium). Started together, a busy machine
+// now and then mapped the form last.
+startGtkForm(t, xvfb.display, bus.env)
+await waitForTree(app, 'scope=full', (envelope) => find(envelope.tree, 'Shipping', 'window') !== undefined)
+await startChromium(t, xvfb.display, bus.env, url)
 const near = (t: { ok: (value: unknown, message: string) => unknown }, actual: CupNode['bounds'], expected: { x: number, y: number, w: number, h: number }, what: string) => {
   t.ok(actual, `${what} has bounds`)
   const off = Math.max(...(['x', 'y', 'w', 'h'] as const).map((key) => Math.abs(actual![key] - expected[key])))

@@ -93,7 +93,11 @@ export async function waitForTree (app: Awaited<ReturnType<typeof buildApp>>, qu
     const response = await app.inject({ method: 'GET', url: `/accessibility?${query}` })
     last = response.statusCode === 200 ? response.json() : response.body
     if (response.statusCode === 200 && ready(last as CupEnvelope)) return last as CupEnvelope
-    if (Date.now() > deadline) throw new Error(`the tree never got ready: ${JSON.stringify(last).slice(0, 2000)}`)
+    if (Date.now() > deadline) {
+      // The windows first: which application is missing, or which one has the focus, is the usual answer.
+      const windows = (last as Partial<CupEnvelope>)?.windows
+      throw new Error(`the tree never got ready: windows ${JSON.stringify(windows)}; ${JSON.stringify(last).slice(0, 2000)}`)
+    }
     await delay(200)
   }
 }
