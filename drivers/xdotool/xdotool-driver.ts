@@ -16,6 +16,7 @@
  * connection ends; calls then reject with DesktopUnavailable (503), ready() turns false and
  * onExit listeners hear why, so a supervisor can bring the desktop back.
  */
+import { setTimeout as delay } from 'node:timers/promises'
 import screenshotDesktop from 'screenshot-desktop'
 import sharp from 'sharp'
 import type { MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
@@ -49,6 +50,8 @@ class Hung extends Error {}
 
 /** Milliseconds between the wheel notches of one scroll, so no two share an X timestamp. */
 const WHEEL_NOTCH_GAP_MS = 2
+/** What a notch (an xdotool process) may add to a scroll's deadline on a busy machine. */
+const NOTCH_MS = 50
 
 export class XdotoolDriver implements XDriver {
   static readonly driverName = 'xdotool'
@@ -177,11 +180,17 @@ export class XdotoolDriver implements XDriver {
       // X wheel buttons: 4 up, 5 down, 6 left, 7 right.
       for (const [notches, negative, positive] of [[Math.round(dy), 4, 5], [Math.round(dx), 6, 7]] as const) {
         if (notches === 0) continue
-        // 2 ms apart: with --delay 0 several notches shared one server timestamp, and Chromium
-        // counted two of three (a repeated wheel press at the same time reads as a duplicate).
-        await this.#run('click', '--repeat', String(Math.abs(notches)), '--delay', String(WHEEL_NOTCH_GAP_MS), String(notches > 0 ? positive : negative))
+        // One xdotool process a notch, 2 ms apart. X stamps an event when it processes the
+        // request, and Chromium drops a wheel press that shares a timestamp with the one before
+        // it (it reads as a duplicate): with --delay 0 it counted two of three, and `--repeat`
+        // with a client-side --delay still lost one now and then on a busy machine, where X read
+        // both requests in one go. A process that exits has synced with X (XCloseDisplay).
+        for (let i = 0; i < Math.abs(notches); i++) {
+          if (i > 0) await delay(WHEEL_NOTCH_GAP_MS)
+          await this.#run('click', String(notches > 0 ? positive : negative))
+        }
       }
-    })
+    }, NOTCH_MS * (Math.abs(Math.round(dx)) + Math.abs(Math.round(dy))))
   }
 
   keyDown (key: KeyInfo): Promise<void> {
