@@ -16,7 +16,10 @@ export const CLICK_TO_KEY_MS = 30
 export function keysAfterClicks (driver: Driver, gapMs = CLICK_TO_KEY_MS): Driver {
   let clickedAt = -Infinity
   const clicked = () => { clickedAt = performance.now() }
-  const settled = () => sleep(clickedAt + gapMs - performance.now())
+  // Again until due: a timer counts from the event loop's cached clock and may end a little early.
+  const settled = async () => {
+    for (let left = clickedAt + gapMs - performance.now(); left > 0; left = clickedAt + gapMs - performance.now()) await sleep(left)
+  }
   const hasKey = (steps: readonly InputStep[]) => steps.some((step) => step.kind === 'key')
   const hasButton = (steps: readonly InputStep[]) => steps.some((step) => step.kind === 'button')
   return {
