@@ -12,12 +12,11 @@
  * the fallback ran; keycodes the fallback's connection bound are never pressed here.
  */
 import { type XClient, type XTest } from 'x11'
-import type { InputStep, MouseButton, Point, Size } from '../../src/driver.ts'
+import type { InputStep, Point, Size } from '../../src/driver.ts'
+import { WHEEL_NOTCH_GAP_MS, X_BUTTONS, wheelNotches } from './buttons.ts'
 import { createClient } from './connect.ts'
 import { keysymCode } from './keysym-codes.ts'
 
-/** X pointer buttons: 4–7 are the wheel; 8/9 are what browsers read as back and forward. */
-export const X_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 }
 
 /** An input step as it crosses a process boundary: a key by its X keysym name. */
 export type XInputStep = Exclude<InputStep, { kind: 'key' }> | { kind: 'key', keysym: string, down: boolean }
@@ -122,9 +121,12 @@ export class XTestInput {
           fake(step.down ? ButtonPress : ButtonRelease, X_BUTTONS[step.button])
           break
         case 'wheel':
-          // One notch is a press and release of the wheel's button: 5 down, 4 up, 7 right, 6 left.
-          for (let i = 0; i < Math.abs(step.dy); i++) { fake(ButtonPress, step.dy > 0 ? 5 : 4); fake(ButtonRelease, step.dy > 0 ? 5 : 4) }
-          for (let i = 0; i < Math.abs(step.dx); i++) { fake(ButtonPress, step.dx > 0 ? 7 : 6); fake(ButtonRelease, step.dx > 0 ? 7 : 6) }
+          wheelNotches(step.dx, step.dy).forEach((button, i) => {
+            // Each notch after the first waits in the server, so it gets a timestamp of its own.
+            if (i > 0) delay += WHEEL_NOTCH_GAP_MS
+            fake(ButtonPress, button)
+            fake(ButtonRelease, button)
+          })
           break
         case 'key': {
           this.#keycodes ??= this.#firstLevelKeycodes()

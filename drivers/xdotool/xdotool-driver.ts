@@ -23,6 +23,7 @@ import type { MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, 
 import { DesktopUnavailable, DriverFailure, InvalidConfig, UnsupportedAction } from '../../src/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { settleByPixels } from '../../src/settle.ts'
+import { WHEEL_NOTCH_GAP_MS, X_BUTTONS, wheelNotches } from '../x11/buttons.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
@@ -38,18 +39,12 @@ export interface XdotoolDriverOptions extends XDriverOptions {
   callTimeoutMs?: number
 }
 
-// X buttons: 8 and 9 are what browsers read as back and forward.
-const X_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 }
-
 /** Errors of the catalogue pass through as they are; anything else is explained. */
 const isCatalogued = (error: unknown): error is Error =>
   error instanceof Error && ['ERR_UNSUPPORTED_ACTION', 'ERR_DESKTOP_UNAVAILABLE', 'ERR_DRIVER_FAILURE', 'ERR_INVALID_CONFIG', 'ERR_ACTION_ABORTED'].includes((error as { code?: string }).code ?? '')
 
 class Hung extends Error {}
 
-
-/** Milliseconds between the wheel notches of one scroll, so no two share an X timestamp. */
-const WHEEL_NOTCH_GAP_MS = 2
 /** What a notch (an xdotool process) may add to a scroll's deadline on a busy machine. */
 const NOTCH_MS = 50
 
@@ -177,20 +172,15 @@ export class XdotoolDriver implements XDriver {
 
   wheel (dx: number, dy: number): Promise<void> {
     return this.#do('turn the wheel', async () => {
-      // X wheel buttons: 4 up, 5 down, 6 left, 7 right.
-      for (const [notches, negative, positive] of [[Math.round(dy), 4, 5], [Math.round(dx), 6, 7]] as const) {
-        if (notches === 0) continue
-        // One xdotool process a notch, 2 ms apart. X stamps an event when it processes the
-        // request, and Chromium drops a wheel press that shares a timestamp with the one before
-        // it (it reads as a duplicate): with --delay 0 it counted two of three, and `--repeat`
-        // with a client-side --delay still lost one now and then on a busy machine, where X read
-        // both requests in one go. A process that exits has synced with X (XCloseDisplay).
-        for (let i = 0; i < Math.abs(notches); i++) {
-          if (i > 0) await delay(WHEEL_NOTCH_GAP_MS)
-          await this.#run('click', String(notches > 0 ? positive : negative))
-        }
+      const notches = wheelNotches(dx, dy)
+      // One xdotool process a notch: `--repeat` with a client-side --delay still gave two
+      // notches one timestamp now and then on a busy machine, where X read both requests in one
+      // go. A process that exits has synced with X (XCloseDisplay).
+      for (const [i, button] of notches.entries()) {
+        if (i > 0) await delay(WHEEL_NOTCH_GAP_MS)
+        await this.#run('click', String(button))
       }
-    }, NOTCH_MS * (Math.abs(Math.round(dx)) + Math.abs(Math.round(dy))))
+    }, NOTCH_MS * wheelNotches(dx, dy).length)
   }
 
   keyDown (key: KeyInfo): Promise<void> {

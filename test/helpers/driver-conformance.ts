@@ -51,6 +51,8 @@ export async function startXev (t: { teardown: (fn: () => unknown) => void }, ev
       .map((m) => ({ type: m[1]!, state: parseInt(m[2]!, 16), keysym: m[3]! })),
     buttons: () => [...xev.output().matchAll(/(ButtonPress|ButtonRelease) event[^]*?root:\((\d+),(\d+)\)[^]*?button (\d+)/g)]
       .map((m) => `${m[1]} ${m[4]} @${m[2]},${m[3]}`),
+    /** The X server's timestamp of each ButtonPress, in order. */
+    pressTimes: () => [...xev.output().matchAll(/ButtonPress event[^]*?time (\d+)/g)].map((m) => Number(m[1])),
   }
 }
 
@@ -168,6 +170,9 @@ export function driverConformance<D extends XDriver> (spec: ConformanceSpec<D>) 
       t.ok(await until(() => xev.buttons().length >= 2 * count))
       const pressed = xev.buttons().filter((e) => e.startsWith('ButtonPress')).map((e) => e.split(' ')[1]).join(' ')
       t.equal(pressed, presses, `wheel(${dx}, ${dy})`)
+      // Chromium drops a wheel press stamped like the one before it.
+      const times = xev.pressTimes()
+      t.ok(times.every((time, i) => i === 0 || time > times[i - 1]!), `wheel(${dx}, ${dy}): each notch has a timestamp of its own (${times.join(', ')})`)
     }
   })
 
