@@ -24,6 +24,7 @@ import { documentRoute, openapiInfo, publishedDocument } from './openapi-info.ts
 import { ActionQuery } from './schemas/action-query.ts'
 import { BatchFailure, ErrorBody } from './schemas/error-body.ts'
 import { createValidatorCompiler, formatValidationErrors } from './validation.ts'
+import { RouteWarmup, serializersOnFirstUse } from './compile-on-first-use.ts'
 import type { Adapter } from './adapter.ts'
 import { AdapterInfo, AdapterList, TranslateResponse } from './schemas/adapter-responses.ts'
 import { ADAPTERS } from '../adapters/index.ts'
@@ -116,6 +117,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas, ...ACCESSIBILITY_SCHEMAS,
   ]
 
+  const warmup = new RouteWarmup()
   const logger = options.logger && 'child' in options.logger ? options.logger : undefined
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout)
@@ -132,11 +134,19 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)) },
     clientErrorHandler: clientErrorHandler(requestTimeout, headersTimeout),
     schemaErrorFormatter: (errors, dataVar) => new Error(formatValidationErrors(errors, dataVar)),
+    schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse((route, serializer) => {
+      // What a first request needs is its validators and its success's serializer; errors can wait.
+      if (String(route.httpStatus).startsWith('2')) warmup.add(route.url, serializer)
+    }) } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   for (const schema of shared) app.addSchema(schema)
   const validatorCompiler = createValidatorCompiler(shared)
-  app.setValidatorCompiler(validatorCompiler)
+  app.setValidatorCompiler((request) => {
+    const validate = validatorCompiler(request)
+    warmup.add(request.url, validate)
+    return validate
+  })
 
   const source = options.accessibility ?? noAccessibility('this server was built without an accessibility tree')
   const accessibility = new Accessibility(source, app.log.child({ component: 'accessibility' }) as Logger)
@@ -213,7 +223,11 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     })
   }
 
-  app.addHook('onReady', async () => { await options.driver.start() })
+  app.addHook('onReady', async () => {
+    const started = options.driver.start()
+    // An agent's first request is the unified route's: its schemas compile while the desktop starts.
+    await Promise.all([started, warmup.compile(['/computer'])])
+  })
   app.addHook('onClose', async () => {
     await executor.close()
     await accessibility.close()

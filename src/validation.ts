@@ -10,6 +10,7 @@ import AjvModule, { type ErrorObject, type AnySchema, type ValidateFunction } fr
 import ajvErrorsModule from 'ajv-errors'
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
 import { ACTION_KINDS } from './actions/index.ts'
+import { validatorOnFirstUse } from './compile-on-first-use.ts'
 
 // Both packages are CJS with `exports.default`; under NodeNext the default import is the module.
 const Ajv = AjvModule.default
@@ -21,9 +22,9 @@ interface ValidatorRequest {
 }
 
 /**
- * Compiling is most of what building the app costs (~1 s for the adapters' schemas), so it is
- * done once per process for each distinct set of shared schemas and each route schema: a
- * process that builds the app again (the tests build hundreds) gets the same validators.
+ * Each validator is compiled at its first use (`compile-on-first-use.ts`), and once per process
+ * for each distinct set of shared schemas and each route schema: a process that builds the app
+ * again (the tests build hundreds) gets the same validators.
  */
 const compilers = new Map<string, (request: ValidatorRequest) => ValidateFunction>()
 
@@ -38,6 +39,23 @@ export function createValidatorCompiler (sharedSchemas: AnySchema[]) {
 }
 
 function newCompiler (sharedSchemas: AnySchema[]) {
+  // Made at the first compilation too: adding the shared schemas checks each against the meta-schema.
+  let instances: { body: InstanceType<typeof Ajv>, query: InstanceType<typeof Ajv> } | undefined
+  const ajv = (part: 'body' | 'query') => (instances ??= newInstances(sharedSchemas))[part]
+  const compiled = new Map<string, ValidateFunction>()
+  return ({ schema, httpPart }: ValidatorRequest): ValidateFunction => {
+    const part = httpPart === 'body' ? 'body' : 'query'
+    const id = `${part} ${JSON.stringify(schema)}`
+    let validate = compiled.get(id)
+    if (!validate) {
+      validate = validatorOnFirstUse(() => ajv(part).compile(schema))
+      compiled.set(id, validate)
+    }
+    return validate
+  }
+}
+
+function newInstances (sharedSchemas: AnySchema[]) {
   const body = new Ajv({
     allErrors: true,
     coerceTypes: false,
@@ -60,17 +78,7 @@ function newCompiler (sharedSchemas: AnySchema[]) {
     body.addSchema(schema)
     query.addSchema(schema)
   }
-  const compiled = new Map<string, ValidateFunction>()
-  return ({ schema, httpPart }: ValidatorRequest): ValidateFunction => {
-    const part = httpPart === 'body' ? 'body' : 'query'
-    const id = `${part} ${JSON.stringify(schema)}`
-    let validate = compiled.get(id)
-    if (!validate) {
-      validate = (part === 'body' ? body : query).compile(schema)
-      compiled.set(id, validate)
-    }
-    return validate
-  }
+  return { body, query }
 }
 
 const describePath = (instancePath: string) =>
