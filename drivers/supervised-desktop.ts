@@ -18,10 +18,6 @@ import { startWindowManager, WINDOW_MANAGER, type WindowManager } from './x11/wi
 import { probeDisplay } from './x11/probe.ts'
 import { startXvfb, type Xvfb } from './x11/xvfb.ts'
 
-/** The first and the longest wait before a spare driver that died is replaced. */
-const SPARE_RETRY_MS = 250
-const SPARE_RETRY_MAX_MS = 30_000
-
 /** How long close() lets a restart in progress reach its next step. */
 const CLOSE_RESTART_WAIT_MS = 1000
 
@@ -48,7 +44,11 @@ export class SupervisedDesktop implements Driver {
   #display?: string
   #closing = false
   #restarting?: Promise<void>
-  /** A worker with nut-js already loaded, for the next restart (loading is most of its time). */
+  /**
+   * The next driver, loading (a worker process starting) while the X server restarts: prepared
+   * when the desktop is lost, not kept in advance — a resident spare worker was ~55 MB of every
+   * container for a restart that is rare and waits for a new Xvfb anyway.
+   */
   #spare?: XDriver
   /** How many times the desktop was brought back after dying. */
   restarts = 0
@@ -250,26 +250,14 @@ export class SupervisedDesktop implements Driver {
       throw error
     }
     this.#driver = driver
-    this.#prepareSpare()
   }
 
-  /** Loads the next driver ahead of need; one that dies, waiting or loading, is logged and replaced. */
+  /** Loads the next driver ahead of need. One whose worker dies before it is used loads another when started (NutDriver.prepare). */
   #prepareSpare (): void {
     if (this.#closing) return
-    const spare = this.#spare = this.#newDriver()
-    const replace = (message: string, details: object) => {
-      if (this.#spare !== spare || this.#closing) return
-      this.#spare = undefined
-      // Backing off: a worker that cannot load at all must not spin.
-      const waitMs = Math.min(SPARE_RETRY_MAX_MS, SPARE_RETRY_MS * 2 ** this.#spareFailures++)
-      this.#options.log.warn({ ...details, display: this.#display, retryInMs: waitMs }, message)
-      setTimeout(() => { if (!this.#spare && !this.#closing) this.#prepareSpare() }, waitMs).unref()
-    }
-    spare.onExit((reason) => replace('the spare driver died; preparing another', { reason }))
-    spare.prepare().then(() => { if (this.#spare === spare) this.#spareFailures = 0 }, (error: unknown) => replace('could not load a spare driver; trying again', { err: error }))
+    this.#spare = this.#newDriver()
+    this.#spare.prepare().catch(() => {})
   }
-
-  #spareFailures = 0
 
   #newDriver (): XDriver {
     return new this.#Driver({ display: this.#display!, log: this.#options.log })
@@ -278,6 +266,8 @@ export class SupervisedDesktop implements Driver {
   #lost (reason: string): void {
     if (this.#closing || this.#restarting) return
     this.#options.log.warn({ reason, display: this.#display }, 'desktop lost; restarting')
+    // The next worker loads while the old one is closed and X comes back.
+    if (!this.#spare) this.#prepareSpare()
     this.#restarting = this.#restart().finally(() => { this.#restarting = undefined })
   }
 

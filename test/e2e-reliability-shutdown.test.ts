@@ -84,8 +84,6 @@ async function startServer (t: { teardown: (fn: () => unknown) => void }) {
   // Starts the accessibility bus (dbus-daemon, at-spi-bus-launcher and its own bus).
   const tree = await fetch(`${url}/accessibility`)
   if (tree.status !== 200) throw new Error(`GET /accessibility: ${tree.status} ${await tree.text()}`)
-  // The spare worker is prepared a moment after start.
-  await until(() => [...descendants(server.pid!).values()].filter((command) => command.includes('nut-worker')).length >= 2, 10_000)
   for (const [pid, command] of descendants(server.pid!)) seen.set(pid, command)
   return { server, exited, act, started: new Map([...seen].filter(([pid]) => pid !== server.pid)) }
 }

@@ -105,7 +105,7 @@ export class NutDriver implements XDriver {
 
   /**
    * Forks the worker and waits until it has loaded its modules, without touching the display:
-   * that is most of start()'s time, so a supervisor can keep a spare driver prepared.
+   * that is most of start()'s time, so a supervisor can load the next driver while X restarts.
    * start() calls it when nobody did.
    */
   prepare (): Promise<void> {

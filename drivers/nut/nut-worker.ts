@@ -24,8 +24,7 @@ import { UnsupportedAction } from '../../src/errors.ts'
 
 /**
  * nut-js, loaded on first use: only the screenshot fallback needs it (when the server could not
- * read the screen itself). Loading it costs ~30 MB and ~0.3–0.6 s per worker, and the
- * supervisor keeps a spare worker besides the live one.
+ * read the screen itself). Loading it costs ~30 MB and ~0.3–0.6 s per worker.
  */
 let nutLoading: Promise<typeof import('@nut-tree-fork/nut-js')> | undefined
 function nutjs (): Promise<typeof import('@nut-tree-fork/nut-js')> {

@@ -47,7 +47,7 @@ export type Command = Request | { connect: true }
 
 /**
  * Worker → parent. `loaded` comes once the worker's modules are imported — the slow part, done before any
- * display is touched, so a supervisor can keep a spare worker loaded. `ready` answers
+ * display is touched, so a supervisor can load the next worker while X restarts. `ready` answers
  * `connect`; its notes say what the worker does differently on this desktop (for the log).
  */
 export type Reply =
