@@ -6,7 +6,7 @@
  * user's desktop has its own).
  */
 import { setTimeout as delay } from 'node:timers/promises'
-import type { Driver, MouseButton, Point, Rect, SettleOptions, WindowControl, XDriver, XDriverClass } from '../src/driver.ts'
+import type { Driver, InputStep, MouseButton, Point, Rect, SettleOptions, WindowControl, XDriver, XDriverClass } from '../src/driver.ts'
 import { DesktopUnavailable } from '../src/errors.ts'
 import type { KeyInfo } from '../src/keys/index.ts'
 import type { Log } from '../src/logger.ts'
@@ -60,12 +60,15 @@ export class SupervisedDesktop implements Driver {
   readonly #launcher: Launcher
   readonly #replaced: Array<() => void> = []
   readonly windows: WindowControl
+  /** Whole input plans in one call, when the driver class takes them (nut: one worker message). */
+  readonly input?: (steps: readonly InputStep[]) => Promise<Point>
 
   constructor (options: SupervisedDesktopOptions) {
     this.#options = options
     this.#display = options.display
     this.#Driver = options.driver ?? NutDriver
     this.name = this.#Driver.driverName
+    if (typeof this.#Driver.prototype.input === 'function') this.input = async (steps) => this.#current().input!(steps)
     this.#launcher = new Launcher(options.log)
     this.windows = {
       unavailable: () => this.#windowsUnavailable(),

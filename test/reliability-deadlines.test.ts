@@ -9,6 +9,7 @@ import pino from 'pino'
 import { FakeDriver } from '../drivers/fake/fake-driver.ts'
 import { Executor } from '../src/executor/executor.ts'
 import { SerialQueue } from '../src/executor/serial-queue.ts'
+import { getEventListeners } from 'node:events'
 
 const never = () => new Promise<never>(() => {})
 
@@ -41,4 +42,27 @@ t.test('a slot whose task never ends is given up: its caller gets the overrun er
   t.equal(signal?.aborted, true, 'the task was told to stop')
   t.equal(await next, 'next')
   t.equal(queue.pending, 0)
+})
+
+t.test("the caller's signal stops its task too, before or during the slot, and is left with no listener", async (t) => {
+  const queue = new SerialQueue()
+  const client = new AbortController()
+  let seen: AbortSignal | undefined
+  const running = queue.run((slot) => {
+    seen = slot
+    return new Promise((_resolve, reject) => slot.addEventListener('abort', () => reject(slot.reason)))
+  }, { signal: client.signal, deadlineMs: 10_000 })
+  await new Promise((resolve) => setImmediate(resolve))
+  t.equal(seen?.aborted, false)
+  client.abort(new Error('client gone'))
+  await t.rejects(running, { message: 'client gone' }, 'the task heard the reason')
+  t.equal(getEventListeners(client.signal, 'abort').length, 0, 'no listener left on the aborted signal')
+
+  const gone = AbortSignal.abort(new Error('gone before'))
+  t.equal(await queue.run(async (slot) => slot.aborted, { signal: gone }), true, 'a signal aborted before the slot aborts it at once')
+
+  const kept = new AbortController()
+  t.equal(await queue.run(async (slot) => slot.aborted, { signal: kept.signal, deadlineMs: 1000 }), false)
+  t.equal(await queue.run(async (slot) => slot.aborted, { signal: kept.signal }), false)
+  t.equal(getEventListeners(kept.signal, 'abort').length, 0, 'a finished slot removes its listener, with or without a deadline')
 })

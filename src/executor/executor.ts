@@ -144,11 +144,9 @@ export class Executor {
   async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
     const { plans, scaler } = await this.#plan(actions, options)
     const deadlineMs = this.#slotMs(plans, options)
-    return this.#queue.run((slot) => this.#runPlans(plans, scaler, {
-      ...options,
-      // The client's going away, or the slot's deadline, stops the batch at its next step.
-      signal: options.signal ? AbortSignal.any([options.signal, slot]) : slot,
-    }), {
+    // The client's going away, or the slot's deadline, stops the batch at its next step.
+    return this.#queue.run((signal) => this.#runPlans(plans, scaler, { ...options, signal }), {
+      ...(options.signal && { signal: options.signal }),
       deadlineMs,
       overrun: () => new DesktopUnavailable(`the desktop did not finish the request within ${deadlineMs} ms; it is being reset, retry shortly`),
     })

@@ -10,6 +10,8 @@ export interface SlotOptions {
   deadlineMs?: number
   /** The error the caller gets when the deadline passes. */
   overrun?: () => Error
+  /** The caller's own reason to stop (its client went away): the task's signal aborts with it too. */
+  signal?: AbortSignal
 }
 
 interface Waiting { since: number }
@@ -40,16 +42,22 @@ export class SerialQueue {
   }
 }
 
-function slot<T> (task: (signal: AbortSignal) => Promise<T>, { deadlineMs, overrun }: SlotOptions): Promise<T> {
+function slot<T> (task: (signal: AbortSignal) => Promise<T>, { deadlineMs, overrun, signal }: SlotOptions): Promise<T> {
+  // One controller for both reasons to stop: AbortSignal.any per request cost more than the
+  // rest of the slot's bookkeeping under load.
   const controller = new AbortController()
-  if (deadlineMs === undefined) return task(controller.signal)
+  const follow = () => controller.abort(signal!.reason)
+  if (signal?.aborted) follow()
+  else signal?.addEventListener('abort', follow, { once: true })
+  const unfollow = () => signal?.removeEventListener('abort', follow)
+  if (deadlineMs === undefined) return task(controller.signal).finally(unfollow)
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       const error = overrun?.() ?? new Error(`the task did not finish within ${deadlineMs} ms`)
       controller.abort(error)
       reject(error)
     }, deadlineMs)
-    task(controller.signal).then(resolve, reject).finally(() => clearTimeout(timer))
+    task(controller.signal).then(resolve, reject).finally(() => { clearTimeout(timer); unfollow() })
   })
 }
 
