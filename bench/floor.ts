@@ -28,38 +28,60 @@ async function timed (n: number, step: (i: number) => Promise<unknown>): Promise
   return { p50: percentile(samples, 50), p95: percentile(samples, 95), n }
 }
 
+/** One sample at a time of a floor, for measuring it between other requests; close() ends what it opened. */
+export interface FloorProbe { sample (i: number): Promise<number>, close (): void }
+
 /** A pointer motion over XTest, then GetInputFocus (node-x11's sync): one request with a reply. */
-export async function xtestFloor (display: string, n: number): Promise<Floor> {
+export async function xtestProbe (display: string): Promise<FloorProbe> {
   const { x11, xtest, root } = await new Promise<{ x11: XClient, xtest: XTest, root: number }>((resolve, reject) => {
     const x11 = createClient(display, (error, info) => {
       if (error) { reject(error); return }
       x11.require('xtest', (xtestError, xtest) => xtestError ? reject(xtestError) : resolve({ x11, xtest, root: info.screen[0]!.root }))
     })
   })
-  try {
-    await timed(20, () => x11.sync())
-    return await timed(n, async (i) => {
+  return {
+    sample: async (i) => {
+      const started = performance.now()
       xtest.FakeInput(xtest.MotionNotify, 0, 0, root, 100 + (i % 200), 100)
       await x11.sync()
-    })
+      return performance.now() - started
+    },
+    close: () => x11.terminate(),
+  }
+}
+
+/** The XTest floor measured back to back (everything hot). */
+export async function xtestFloor (display: string, n: number): Promise<Floor> {
+  const probe = await xtestProbe(display)
+  try {
+    await timed(20, (i) => probe.sample(i))
+    return await timed(n, (i) => probe.sample(i))
   } finally {
-    x11.terminate()
+    probe.close()
   }
 }
 
 /** An empty POST /computer to a Fastify server that parses the body and answers `{}`. */
-export async function httpFloor (port: number, n: number, started: (child: ChildProcess) => void): Promise<Floor> {
+export async function httpProbe (port: number, started: (child: ChildProcess) => void): Promise<FloorProbe> {
   started(spawnOwned(undefined, process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./floor-server.ts', import.meta.url)), String(port)], { stdio: 'ignore' }))
   const http = client(port)
-  try {
-    const deadline = Date.now() + 20_000
-    while (!(await http.post('/computer', {}).then((r) => r.status === 200, () => false))) {
-      if (Date.now() > deadline) throw new Error(`the floor server on port ${port} did not answer`)
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    await timed(20, () => http.post('/computer', { action: 'move_mouse', coordinates: [1, 1] }))
-    return await timed(n, (i) => http.post('/computer', { action: 'move_mouse', coordinates: [i % 100, 1] }))
-  } finally {
-    http.close()
+  const deadline = Date.now() + 20_000
+  while (!(await http.post('/computer', {}).then((r) => r.status === 200, () => false))) {
+    if (Date.now() > deadline) { http.close(); throw new Error(`the floor server on port ${port} did not answer`) }
+    await new Promise((resolve) => setTimeout(resolve, 20))
   }
+  return {
+    sample: async (i) => {
+      const begun = performance.now()
+      await http.post('/computer', { action: 'move_mouse', coordinates: [i % 100, 1] })
+      return performance.now() - begun
+    },
+    close: () => http.close(),
+  }
+}
+
+/** The HTTP floor measured back to back (everything hot); the probe stays open for `latency`. */
+export async function httpFloor (probe: FloorProbe, n: number): Promise<Floor> {
+  await timed(20, (i) => probe.sample(i))
+  return timed(n, (i) => probe.sample(i))
 }

@@ -65,10 +65,14 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.match(runs, /npm run build/)
   t.match(runs, /npm prune --omit=dev/, 'dev dependencies pruned')
   t.match(all(instructions, 'HEALTHCHECK')[0]?.args ?? '', /CMD .*\/health/, 'HEALTHCHECK on GET /health')
-  t.strictSame(JSON.parse(all(instructions, 'CMD')[0]!.args), ['node', 'dist/src/server.js'], 'the compiled server')
+  // The compiled server, run as `npm start` runs it: its node flags and its environment.
+  const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ')
+  const startEnv = Object.fromEntries(start.filter((word) => /^\w+=/.test(word)).map((word) => word.split('=')))
+  t.strictSame(JSON.parse(all(instructions, 'CMD')[0]!.args), start.filter((word) => !/^\w+=/.test(word)), 'the compiled server, as npm start runs it')
+  t.match(start, ['MALLOC_ARENA_MAX=2', 'node', '--max-semi-space-size=1', '--optimize-for-size', 'dist/src/server.js'])
 
   const env = envOf(instructions)
-  t.strictSame(env, { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production' })
+  t.strictSame(env, { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', ...startEnv })
   for (const name of ['HOST', 'PORT']) t.ok(Object.values(FLAGS).some((flag) => flag.env === name), `${name} is read by src/config.ts`)
 
   const ignore = await ignored()

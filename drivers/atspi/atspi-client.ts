@@ -3,7 +3,7 @@
  * (org.a11y.atspi.Accessible, Component, Action, Text, Value over plain D-Bus messages). Every
  * call has a timeout, so a hung application delays a capture by at most that long.
  */
-import dbus from 'dbus-native'
+import { loadDbus, type Dbus } from './dbus.ts'
 import type { AtspiRef } from '../../src/accessibility/source.ts'
 
 const PROPERTIES = 'org.freedesktop.DBus.Properties'
@@ -14,10 +14,14 @@ export const NULL_PATH = '/org/a11y/atspi/null'
 const CALL_TIMEOUT_MS = 3000
 
 export class AtspiClient {
-  readonly #bus: ReturnType<typeof dbus.createClient>
+  readonly #bus: ReturnType<Dbus['createClient']>
   #closed = false
 
-  constructor (address: string) {
+  static async open (address: string): Promise<AtspiClient> {
+    return new AtspiClient(await loadDbus(), address)
+  }
+
+  private constructor (dbus: Dbus, address: string) {
     this.#bus = dbus.createClient({ busAddress: address, plainValues: true, timeout: CALL_TIMEOUT_MS })
     // A dropped connection fails the calls in flight; the owner notices through alive().
     this.#bus.connection.on('error', () => {})

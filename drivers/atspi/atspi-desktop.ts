@@ -109,7 +109,7 @@ export class AtspiDesktop implements AccessibilitySource {
     } catch (error) {
       throw new DriverFailure(`could not start the accessibility bus on ${display}: ${(error as Error).message}`, { cause: error })
     }
-    this.#client = new AtspiClient(this.#bus.address)
+    this.#client = await AtspiClient.open(this.#bus.address)
     return this.#client
   }
 

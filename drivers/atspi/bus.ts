@@ -11,7 +11,7 @@ import { groupDiesWithUs } from '../x11/orphan.ts'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
-import dbus from 'dbus-native'
+import { loadDbus } from './dbus.ts'
 import type { Log } from '../../src/logger.ts'
 import { stopChild } from '../stop-child.ts'
 
@@ -83,7 +83,7 @@ export async function startA11yBus (options: A11yBusOptions): Promise<A11yBus> {
  * name to it, exits: the bus was then replaced under applications already given its address.
  */
 async function announce (sessionAddress: string, deadline: number): Promise<string> {
-  const client = dbus.createClient({ busAddress: sessionAddress, plainValues: true, timeout: 2000 })
+  const client = (await loadDbus()).createClient({ busAddress: sessionAddress, plainValues: true, timeout: 2000 })
   client.connection.on('error', () => {})
   try {
     const ownerOf = (name: string) => client.invoke({

@@ -8,8 +8,10 @@ export const X_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, righ
  * Milliseconds between the notches of one scroll. X stamps an event when it processes the
  * request, and Chromium drops a wheel press that shares a timestamp with the one before it (it
  * reads as a duplicate): notches sent back to back lost one now and then on a busy machine.
+ * One is enough for a timestamp of its own (XTest holds the request until the clock has moved
+ * on), as for a double click's second press.
  */
-export const WHEEL_NOTCH_GAP_MS = 2
+export const WHEEL_NOTCH_GAP_MS = 1
 
 /** The wheel buttons one scroll presses, in order: vertical first. 4 up, 5 down, 6 left, 7 right. */
 export function wheelNotches (dx: number, dy: number): number[] {
