@@ -8,7 +8,6 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import closeWithGrace from 'close-with-grace'
 import pino from 'pino'
-import { buildApp } from './app.ts'
 import { loadConfig, usage } from './config.ts'
 import { loggerOptions } from './logger.ts'
 import { DRIVER_NAMES, openDesktop } from '../drivers/index.ts'
@@ -38,6 +37,9 @@ async function main (): Promise<void> {
   // The desktop's processes start while this one builds the app (the schemas' compilation is
   // most of a cold start); the app's onReady waits for this same start and reports its failure.
   desktop.driver.start().catch(() => {})
+  // Loaded only now (Fastify, the schemas, sharp: most of the modules), so Xvfb is already
+  // booting while they load.
+  const { buildApp } = await import('./app.ts')
   const app = await buildApp({
     driver: desktop.driver,
     accessibility: desktop.accessibility,

@@ -69,7 +69,7 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ')
   const startEnv = Object.fromEntries(start.filter((word) => /^\w+=/.test(word)).map((word) => word.split('=')))
   t.strictSame(JSON.parse(all(instructions, 'CMD')[0]!.args), start.filter((word) => !/^\w+=/.test(word)), 'the compiled server, as npm start runs it')
-  t.match(start, ['MALLOC_ARENA_MAX=2', 'node', '--max-semi-space-size=1', '--optimize-for-size', 'dist/src/server.js'])
+  t.match(start, ['MALLOC_ARENA_MAX=2', 'node', '--max-semi-space-size=2', '--optimize-for-size', 'dist/src/server.js'])
 
   const env = envOf(instructions)
   t.strictSame(env, { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', ...startEnv })
