@@ -7,6 +7,7 @@
 import sharp from 'sharp'
 import type { RawImage } from './driver.ts'
 import type { Size } from './geometry.ts'
+import { bgrxToRgbx } from './pixels.ts'
 import { unreachable } from './unreachable.ts'
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const
@@ -37,20 +38,12 @@ const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const
  */
 const WEBP_EFFORT = 0
 
-/**
- * The pixels as RGBX rows sharp can read as 4 raw channels. For BGRX, Buffer#swap32 (one
- * native call) turns each pixel into XRGB; read from one byte further on, that is RGBX, whose
- * fourth byte (the next pixel's X, or the spare byte at the end) is dropped before encoding.
- */
+/** The pixels as RGBX rows sharp can read as 4 raw channels: as they are, or copied from BGRX. */
 export function rgbx ({ data, width, height, order }: RawImage): Buffer {
   const bytes = width * height * 4
   if (data.length < bytes) throw new Error(`a ${width}x${height} image needs ${bytes} bytes, got ${data.length}`)
   if (order === 'rgba') return data.subarray(0, bytes)
-  const swapped = Buffer.allocUnsafe(bytes + 1)
-  data.copy(swapped, 0, 0, bytes)
-  swapped.subarray(0, bytes).swap32()
-  swapped[bytes] = 0
-  return swapped.subarray(1)
+  return bgrxToRgbx(data, bytes)
 }
 
 /** Encodes a screenshot, resized to `size` when that differs from the raw image. */

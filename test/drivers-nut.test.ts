@@ -12,7 +12,7 @@ import { startDesktop, until } from './helpers/desktop.ts'
 driverConformance({
   name: 'nut',
   create: (display) => new NutDriver({ display }),
-  order: 'bgra',
+  order: 'rgba',
   deadDisplay: async (t, dead) => { t.equal(dead.pid, undefined, 'no worker was started') },
   beforeClose: async (_t, other) => {
     await other.prepare()

@@ -18,7 +18,7 @@ const run = promisify(execFile)
 const { driver, display } = driverConformance({
   name: 'xdotool',
   create: (display) => new XdotoolDriver({ display }),
-  order: 'bgra',
+  order: 'rgba',
   moreWheel: [[1, 1, '5 7']],
 })
 

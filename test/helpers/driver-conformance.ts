@@ -26,7 +26,7 @@ export interface ConformanceSpec<D extends XDriver> {
   /** `Driver.name`, and the name in its messages ("the nut driver on :99 was closed"). */
   name: string
   create: (display: string) => D
-  /** The byte order of its screenshots. */
+  /** The byte order of its screenshots (RGBX through MIT-SHM, which Xvfb offers: the grab's copy reorders). */
   order: RawImage['order']
   /** Wheel turns checked besides the four directions: [dx, dy, the X buttons pressed]. */
   moreWheel?: Array<readonly [number, number, string]>
