@@ -15,6 +15,7 @@ import { DEFAULT_ENCODING, encodeImage, type ImageEncoding } from '../screenshot
 import { DEFAULT_SETTLE, settleByPixels } from '../settle.ts'
 import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
 import { keysAfterClicks } from './keys-after-clicks.ts'
+import { passThrough } from './pass-through.ts'
 import { planBatch, WINDOW_ACTIONS, type Plan, type PlanContext } from './plan.ts'
 import { runPlan } from './run.ts'
 import { SerialQueue } from './serial-queue.ts'
@@ -352,27 +353,26 @@ function withDeadlines (driver: Driver, callMs: number): Driver {
       })
       return Promise.race([call(...args), overrun]).finally(() => clearTimeout(timer))
     }
-  return {
-    name: driver.name,
-    start: () => driver.start(),
-    close: () => driver.close(),
-    ready: () => driver.ready(),
-    ...(driver.onReplaced && { onReplaced: (listener: () => void) => driver.onReplaced!(listener) }),
-    get windows () { return driver.windows },
+  // Every call that acts on or reads the desktop (a member added to Driver is a type error here
+  // until it is timed); starting, closing and window control have deadlines of their own.
+  const calls: Omit<Required<Driver>, 'name' | 'start' | 'close' | 'ready' | 'onReplaced' | 'windows' | 'settle' | 'input'> = {
     screenSize: timed('screenSize', () => driver.screenSize()),
     moveMouse: timed('moveMouse', (point) => driver.moveMouse(point)),
     cursorPosition: timed('cursorPosition', () => driver.cursorPosition()),
     wheel: timed('wheel', (dx: number, dy: number) => driver.wheel(dx, dy)),
     typeText: timed('typeText', (text: string) => driver.typeText(text), (text) => CHAR_MS * text.length),
     screenshot: timed('screenshot', (region) => driver.screenshot(region)),
-    ...(driver.settle && { settle: timed('settle', (options: SettleOptions) => driver.settle!(options), (options) => options.maxMs) }),
     keyDown: timed('keyDown', (key) => driver.keyDown(key)),
     keyUp: timed('keyUp', (key) => driver.keyUp(key)),
     buttonDown: timed('buttonDown', (button) => driver.buttonDown(button)),
     buttonUp: timed('buttonUp', (button) => driver.buttonUp(button)),
+  }
+  return passThrough(driver, {
+    ...calls,
+    ...(driver.settle && { settle: timed('settle', (options: SettleOptions) => driver.settle!(options), (options) => options.maxMs) }),
     // A plan's own pauses are time it takes on purpose.
     ...(driver.input && { input: timed('input', (steps: readonly InputStep[]) => driver.input!(steps), (steps) => steps.reduce((ms, step) => ms + (step.kind === 'pause' ? step.ms : 0), 0)) }),
-  }
+  })
 }
 
 /** Errors with a status pass through; anything else from below is a driver failure with its cause. */

@@ -6,6 +6,7 @@
  */
 import type { Driver, InputStep, MouseButton, Point } from '../driver.ts'
 import type { KeyInfo } from '../keys/index.ts'
+import { passThrough } from './pass-through.ts'
 
 export interface HeldSnapshot {
   keys: string[]
@@ -54,26 +55,14 @@ export class HeldInputs {
 
 /** A driver whose presses and releases are recorded in `held`; everything else passes through. */
 export function trackedDriver (driver: Driver, held: HeldInputs): Driver {
-  return {
-    name: driver.name,
-    start: () => driver.start(),
-    close: () => driver.close(),
-    ready: () => driver.ready(),
-    screenSize: () => driver.screenSize(),
-    moveMouse: (point) => driver.moveMouse(point),
-    cursorPosition: () => driver.cursorPosition(),
-    wheel: (dx, dy) => driver.wheel(dx, dy),
-    typeText: (text) => driver.typeText(text),
-    screenshot: (region) => driver.screenshot(region),
-    // Window control sends no input to hold; it is the driver's own.
-    get windows () { return driver.windows },
+  return passThrough(driver, {
     // Recorded before the press is sent: if the press fails half-way, the release still runs.
     keyDown: async (key) => { held.keyDown(key); await driver.keyDown(key) },
     keyUp: async (key) => { await driver.keyUp(key); held.keyUp(key) },
     buttonDown: async (button) => { held.buttonDown(button); await driver.buttonDown(button) },
     buttonUp: async (button) => { await driver.buttonUp(button); held.buttonUp(button) },
-    ...(driver.input && { input: (steps) => trackedInput(driver, held, steps) }),
-  }
+    ...(driver.input && { input: (steps: readonly InputStep[]) => trackedInput(driver, held, steps) }),
+  })
 }
 
 /**

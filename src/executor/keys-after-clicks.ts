@@ -9,6 +9,7 @@
  * once, ever wait.
  */
 import type { Driver, InputStep } from '../driver.ts'
+import { passThrough } from './pass-through.ts'
 import { sleep } from './sleep.ts'
 
 export const CLICK_TO_KEY_MS = 30
@@ -22,22 +23,9 @@ export function keysAfterClicks (driver: Driver, gapMs = CLICK_TO_KEY_MS): Drive
   }
   const hasKey = (steps: readonly InputStep[]) => steps.some((step) => step.kind === 'key')
   const hasButton = (steps: readonly InputStep[]) => steps.some((step) => step.kind === 'button')
-  return {
-    name: driver.name,
-    start: () => driver.start(),
-    close: () => driver.close(),
-    ready: () => driver.ready(),
-    ...(driver.onReplaced && { onReplaced: (listener: () => void) => driver.onReplaced!(listener) }),
-    get windows () { return driver.windows },
-    screenSize: () => driver.screenSize(),
-    moveMouse: (point) => driver.moveMouse(point),
-    cursorPosition: () => driver.cursorPosition(),
-    wheel: (dx, dy) => driver.wheel(dx, dy),
-    screenshot: (region) => driver.screenshot(region),
-    ...(driver.settle && { settle: (options) => driver.settle!(options) }),
+  return passThrough(driver, {
     typeText: async (text) => { await settled(); return driver.typeText(text) },
     keyDown: async (key) => { await settled(); return driver.keyDown(key) },
-    keyUp: (key) => driver.keyUp(key),
     buttonDown: async (button) => { await driver.buttonDown(button); clicked() },
     buttonUp: async (button) => { await driver.buttonUp(button); clicked() },
     ...(driver.input && {
@@ -48,5 +36,5 @@ export function keysAfterClicks (driver: Driver, gapMs = CLICK_TO_KEY_MS): Drive
         return pointer
       },
     }),
-  }
+  })
 }
