@@ -44,8 +44,11 @@ interface Waiter {
 const EXTENSION = import.meta.url.slice(import.meta.url.lastIndexOf('.'))
 const WORKER = fileURLToPath(new URL(`./nut-worker${EXTENSION}`, import.meta.url))
 const STOP_GRACE_MS = 2000
-/** How long a worker gets to exit by itself once X went away under the display reader. */
-const READER_LOST_GRACE_MS = 500
+/**
+ * How long a worker gets to exit by itself once X went away under the display reader (calls
+ * are refused at once meanwhile). 500 ms was now and then too short on a loaded CI machine.
+ */
+const READER_LOST_GRACE_MS = 1500
 
 /**
  * The worker runs with this process' Node flags (tsx's loader among them), minus the
