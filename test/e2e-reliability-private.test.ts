@@ -27,7 +27,11 @@ function setupWithoutCookie (path: string): Promise<{ status: number, reason: st
     socket.once('connect', () => socket.write(Buffer.from([0x6c, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0])))
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk])
-      if (received.length >= 8) done({ status: received[0]!, reason: received.subarray(8, 8 + received[1]!).toString('latin1') })
+      // The header says how long the whole answer is (bytes 6–7, in 4-byte units); the reason
+      // may come in a later chunk than the header.
+      if (received.length >= 8 && received.length >= 8 + 4 * received.readUInt16LE(6)) {
+        done({ status: received[0]!, reason: received.subarray(8, 8 + received[1]!).toString('latin1') })
+      }
     })
     socket.once('error', (error: NodeJS.ErrnoException) => done({ error: error.code ?? error.message }))
   })
