@@ -10,23 +10,9 @@ import type { XClient, XTest } from 'x11'
 import { createClient } from '../drivers/x11/connect.ts'
 import { spawnOwned } from '../test/helpers/processes.ts'
 import { client } from './http-client.ts'
+import { percentile } from './percentile.ts'
 
 export interface Floor { p50: number, p95: number, n: number }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
-}
-
-async function timed (n: number, step: (i: number) => Promise<unknown>): Promise<Floor> {
-  const samples: number[] = []
-  for (let i = 0; i < n; i++) {
-    const started = performance.now()
-    await step(i)
-    samples.push(performance.now() - started)
-  }
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95), n }
-}
 
 /** One sample at a time of a floor, for measuring it between other requests; close() ends what it opened. */
 export interface FloorProbe { sample (i: number): Promise<number>, close (): void }
@@ -50,17 +36,6 @@ export async function xtestProbe (display: string): Promise<FloorProbe> {
   }
 }
 
-/** The XTest floor measured back to back (everything hot). */
-export async function xtestFloor (display: string, n: number): Promise<Floor> {
-  const probe = await xtestProbe(display)
-  try {
-    await timed(20, (i) => probe.sample(i))
-    return await timed(n, (i) => probe.sample(i))
-  } finally {
-    probe.close()
-  }
-}
-
 /** An empty POST /computer to a Fastify server that parses the body and answers `{}`. */
 export async function httpProbe (port: number, started: (child: ChildProcess) => void): Promise<FloorProbe> {
   started(spawnOwned(undefined, process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./floor-server.ts', import.meta.url)), String(port)], { stdio: 'ignore' }))
@@ -80,8 +55,10 @@ export async function httpProbe (port: number, started: (child: ChildProcess) =>
   }
 }
 
-/** The HTTP floor measured back to back (everything hot); the probe stays open for `latency`. */
-export async function httpFloor (probe: FloorProbe, n: number): Promise<Floor> {
-  await timed(20, (i) => probe.sample(i))
-  return timed(n, (i) => probe.sample(i))
+/** A floor measured back to back (everything hot), after 20 samples to warm it; the probe stays open. */
+export async function backToBack (probe: FloorProbe, n: number): Promise<Floor> {
+  for (let i = 0; i < 20; i++) await probe.sample(i)
+  const samples: number[] = []
+  for (let i = 0; i < n; i++) samples.push(await probe.sample(i))
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), n }
 }

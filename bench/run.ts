@@ -18,8 +18,9 @@ import { startXvfb } from '../drivers/x11/xvfb.ts'
 import { chromiumBinary, spawnOwned, stopOwned } from '../test/helpers/processes.ts'
 import { client } from './http-client.ts'
 import { benchScreens } from './screens.ts'
-import { httpFloor, httpProbe, xtestFloor, xtestProbe, type FloorProbe } from './floor.ts'
+import { backToBack, httpProbe, xtestProbe, type FloorProbe } from './floor.ts'
 import { mcpBench } from './mcp.ts'
+import { percentile } from './percentile.ts'
 
 const smoke = process.argv.includes('--smoke')
 const quick = smoke || process.argv.includes('--quick')
@@ -81,11 +82,6 @@ function startBaseline (mode: string, display: string, port: number): ChildProce
   return spawnOwned(undefined, process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./baseline-server.ts', import.meta.url)), mode, String(port)], {
     cwd: root, env: { ...process.env, DISPLAY: display }, stdio: 'ignore',
   })
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
 }
 
 const point = (i: number): [number, number] => [200 + (i * 37) % 800, 150 + (i * 53) % 500]
@@ -261,7 +257,7 @@ async function main () {
       xtest: await xtestProbe(xvfb.display),
       http: await httpProbe(await freePort(), (child) => processes.push(child)),
     }
-    const floors = { xtest: await xtestFloor(xvfb.display, FLOOR_SAMPLES), http: await httpFloor(probes.http, FLOOR_SAMPLES) }
+    const floors = { xtest: await backToBack(probes.xtest, FLOOR_SAMPLES), http: await backToBack(probes.http, FLOOR_SAMPLES) }
     const inputFloor = floors.xtest.p50 + floors.http.p50
     const rows = await latency(servers, probes).finally(() => { probes.http.close(); probes.xtest.close() })
     /** An input row's floor: measured between its own requests. */

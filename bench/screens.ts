@@ -18,6 +18,7 @@ import { encodePng, rgbx } from '../src/screenshot.ts'
 import type { RawImage } from '../src/driver.ts'
 import { spawnOwned, stopOwned } from '../test/helpers/processes.ts'
 import { client } from './http-client.ts'
+import { percentile } from './percentile.ts'
 
 export interface ScreenBenchOptions {
   /** The display our server (on `port`) drives. */
@@ -29,10 +30,6 @@ export interface ScreenBenchOptions {
 
 interface Row { kind: string, p50: number, p95: number, n: number, floor?: number }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
-}
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1))
 
 /** n timed runs after one untimed (the first of a kind warms caches and sharp's threads). */

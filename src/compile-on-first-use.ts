@@ -10,7 +10,7 @@ import type { ValidateFunction } from 'ajv'
 import type { FastifyServerOptions } from 'fastify'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 
-/** Compiles what `onFirstUse` defers, now (once: later calls do nothing). */
+/** On a deferred validator or serializer: compiles it now (once: later calls do nothing). */
 export const COMPILE_NOW = Symbol('compile now')
 
 type Deferred = { [COMPILE_NOW]?: () => void }

@@ -51,24 +51,24 @@ const STOP_GRACE_MS = 2000
 const READER_LOST_GRACE_MS = 1500
 
 /**
- * The worker runs with this process' Node flags (tsx's loader among them), minus the
- * inspector's: a second process on the same inspector port fails, and --inspect-brk would
- * wait for a debugger forever. A server started through tsx's register() API (bin/) has no
- * loader flag to pass on, and Node 20 cannot load a .ts worker by itself: then tsx is added.
- */
-/**
  * A worker allocates little per message: a small young generation and V8's memory-saving mode
  * keep it near Node's own ~45 MB instead of growing to ~75 MB under load.
  */
 const WORKER_V8_FLAGS = ['--max-semi-space-size=1', '--optimize-for-size']
 
+/**
+ * The worker runs with this process' Node flags (tsx's loader among them), minus the
+ * inspector's: a second process on the same inspector port fails, and --inspect-brk would
+ * wait for a debugger forever. A server started through tsx's register() API (bin/) has no
+ * loader flag to pass on, and Node 20 cannot load a .ts worker by itself: then tsx is added.
+ * The worker's own memory flags are added unless this process sets them.
+ */
 function workerExecArgv (): string[] {
   const args = process.execArgv.filter((arg) => !/^--(inspect|debug)(-brk|-wait|-port)?(=|$)/.test(arg))
   if (EXTENSION === '.ts' && !args.some((arg) => /\btsx\b/.test(arg))) args.push(`--import=${import.meta.resolve('tsx')}`)
   for (const flag of WORKER_V8_FLAGS) if (!args.some((arg) => arg.startsWith(flag.split('=')[0]!))) args.push(flag)
   return args
 }
-
 
 export class NutDriver implements XDriver {
   static readonly driverName = 'nut'

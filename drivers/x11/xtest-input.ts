@@ -17,7 +17,6 @@ import { WHEEL_NOTCH_GAP_MS, X_BUTTONS, wheelNotches } from './buttons.ts'
 import { createClient } from './connect.ts'
 import { keysymCode } from './keysym-codes.ts'
 
-
 /** An input step as it crosses a process boundary: a key by its X keysym name. */
 export type XInputStep = Exclude<InputStep, { kind: 'key' }> | { kind: 'key', keysym: string, down: boolean }
 

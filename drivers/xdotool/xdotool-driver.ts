@@ -171,8 +171,8 @@ export class XdotoolDriver implements XDriver {
   }
 
   wheel (dx: number, dy: number): Promise<void> {
+    const notches = wheelNotches(dx, dy)
     return this.#do('turn the wheel', async () => {
-      const notches = wheelNotches(dx, dy)
       // One xdotool process a notch: `--repeat` with a client-side --delay still gave two
       // notches one timestamp now and then on a busy machine, where X read both requests in one
       // go. A process that exits has synced with X (XCloseDisplay).
@@ -180,7 +180,7 @@ export class XdotoolDriver implements XDriver {
         if (i > 0) await delay(WHEEL_NOTCH_GAP_MS)
         await this.#run('click', String(button))
       }
-    }, NOTCH_MS * wheelNotches(dx, dy).length)
+    }, NOTCH_MS * notches.length)
   }
 
   keyDown (key: KeyInfo): Promise<void> {
