@@ -62,13 +62,25 @@ export class SupervisedDesktop implements Driver {
   readonly windows: WindowControl
   /** Whole input plans in one call, when the driver class takes them (nut: one worker message). */
   readonly input?: (steps: readonly InputStep[]) => Promise<Point>
+  /** Whether the driver class keeps input in order: each call goes to the current driver as it is made. */
+  readonly inputInOrder?: boolean
 
   constructor (options: SupervisedDesktopOptions) {
     this.#options = options
     this.#display = options.display
     this.#Driver = options.driver ?? NutDriver
     this.name = this.#Driver.driverName
-    if (typeof this.#Driver.prototype.input === 'function') this.input = async (steps) => this.#current().input!(steps)
+    if (typeof this.#Driver.prototype.input === 'function') {
+      // Not async: the call reaches the driver before this returns, which is what keeps order.
+      this.input = (steps) => {
+        try {
+          return this.#current().input!(steps)
+        } catch (error) {
+          return Promise.reject(error)
+        }
+      }
+      if (this.#Driver.inputInOrder === true) this.inputInOrder = true
+    }
     this.#launcher = new Launcher(options.log)
     this.windows = {
       unavailable: () => this.#windowsUnavailable(),

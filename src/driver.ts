@@ -103,6 +103,14 @@ export interface Driver {
    */
   input?(steps: readonly InputStep[]): Promise<Point>
 
+  /**
+   * True when input() calls take effect in the order they are made, each whole, also when one
+   * is made before the one before it answered (one ordered channel to the desktop, as the nut
+   * worker's). The executor then hands the next request's clicks and moves over while the
+   * previous one's answer is on its way back.
+   */
+  readonly inputInOrder?: boolean
+
   /** Types text exactly as given (characters, not key names). */
   typeText(text: string): Promise<void>
 
@@ -196,5 +204,7 @@ export interface XDriver extends Driver {
 export interface XDriverClass {
   /** The driver's name (`Driver.name`, its --driver). */
   readonly driverName: string
+  /** Its instances' `inputInOrder`, known before one exists. */
+  readonly inputInOrder?: boolean
   new (options: XDriverOptions): XDriver
 }

@@ -29,7 +29,7 @@ function recordingDriver (optional: boolean) {
     keyUp: answer('keyUp'),
     typeText: answer('typeText'),
     screenshot: answer('screenshot'),
-    ...(optional && { input: answer('input'), settle: answer('settle'), onReplaced: (listener: () => void) => { calls.push(['onReplaced', [listener]]) } }),
+    ...(optional && { inputInOrder: true, input: answer('input'), settle: answer('settle'), onReplaced: (listener: () => void) => { calls.push(['onReplaced', [listener]]) } }),
   } as unknown as Driver
   return { driver, calls, setWindows: (value: unknown) => { windows = value } }
 }
@@ -65,6 +65,7 @@ t.test('every member passes through with its arguments and its answer', async (t
   t.strictSame(calls, [['onReplaced', [listener]]])
   t.equal(wrapped.ready(), true)
   t.equal(wrapped.name, 'recording')
+  t.equal(wrapped.inputInOrder, true, 'a driver that keeps input in order stays one to the wrappers above')
   t.strictSame(wrapped.windows, { first: true })
   setWindows({ second: true })
   t.strictSame(wrapped.windows, { second: true }, 'windows is read when asked, not copied')
@@ -74,6 +75,7 @@ t.test('optional members exist only where the driver has them; overrides replace
   const { driver, calls } = recordingDriver(false)
   const wrapped = passThrough(driver, { keyDown: async () => { calls.push(['override', []]) } })
   t.equal(wrapped.input, undefined)
+  t.equal(wrapped.inputInOrder, undefined)
   t.equal(wrapped.settle, undefined)
   t.equal(wrapped.onReplaced, undefined)
   await wrapped.keyDown(key)

@@ -72,7 +72,10 @@ function workerExecArgv (): string[] {
 
 export class NutDriver implements XDriver {
   static readonly driverName = 'nut'
+  /** One IPC channel, and the worker runs each message whole before reading the next. */
+  static readonly inputInOrder = true
   readonly name = NutDriver.driverName
+  readonly inputInOrder = NutDriver.inputInOrder
   readonly display: string
   #options: NutDriverOptions
   #child?: ChildProcess

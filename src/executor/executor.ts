@@ -45,6 +45,15 @@ export interface SettleRequest {
   maxMs?: number
 }
 
+/**
+ * Plans that are one input() call pressing no key. A request of only these (no screenshot, no
+ * hold_keys) is pipelined when the driver keeps input in order: the next such request's input
+ * goes out while this one's answer is on its way back. Keys wait for the clicks before them to
+ * finish (keys-after-clicks.ts), and whatever reads the screen, the pointer or the keymap waits
+ * for everything before it, so neither is pipelined.
+ */
+const PIPELINABLE = new Set<Plan['kind']>(['move_mouse', 'click_mouse', 'drag_mouse', 'scroll'])
+
 /** Plans that change nothing on the screen: a screenshot after only these is taken at once. */
 const LOOKS_ONLY = new Set<Plan['kind']>(['take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree', 'wait'])
 
@@ -108,6 +117,8 @@ export class Executor {
   #screen?: Size
   #idleTimer?: NodeJS.Timeout
   readonly #settleDefaults: { quietMs: number, maxMs: number }
+  /** The running pipelined request's release, called once its last input is handed to the driver. */
+  #onHandedOver?: () => void
 
   constructor (options: ExecutorOptions) {
     this.#driver = options.driver
@@ -119,7 +130,7 @@ export class Executor {
     this.#callMs = options.deadlines?.callMs ?? CALL_MS
     this.#slotBaseMs = options.deadlines?.slotMs ?? SLOT_MS
     this.#settleDefaults = options.settle ?? DEFAULT_SETTLE
-    this.#timed = withDeadlines(this.#driver, this.#callMs)
+    this.#timed = withDeadlines(this.#handingOver(this.#driver), this.#callMs)
     this.#tracked = trackedDriver(keysAfterClicks(this.#timed), this.#held)
   }
 
@@ -145,11 +156,33 @@ export class Executor {
   async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
     const { plans, scaler } = await this.#plan(actions, options)
     const deadlineMs = this.#slotMs(plans, options)
+    const pipelined = this.#pipelines(plans, options)
     // The client's going away, or the slot's deadline, stops the batch at its next step.
-    return this.#queue.run((signal) => this.#runPlans(plans, scaler, { ...options, signal }), {
+    return this.#queue.run((signal, release) => this.#runPlans(plans, scaler, { ...options, signal }, pipelined ? release : undefined), {
       ...(options.signal && { signal: options.signal }),
       deadlineMs,
       overrun: () => new DesktopUnavailable(`the desktop did not finish the request within ${deadlineMs} ms; it is being reset, retry shortly`),
+      pipelined,
+    })
+  }
+
+  #pipelines (plans: Plan[], options: RunOptions): boolean {
+    if (!this.#driver.inputInOrder || !this.#driver.input || options.screenshot || options.settle) return false
+    return plans.every((plan) => PIPELINABLE.has(plan.kind) && !plan.screenshot && 'hold' in plan && plan.hold.length === 0)
+  }
+
+  /** `driver` telling the running pipelined request when its input has been handed over. */
+  #handingOver (driver: Driver): Driver {
+    if (!driver.input || !driver.inputInOrder) return driver
+    return passThrough(driver, {
+      input: (steps) => {
+        const answer = driver.input!(steps)
+        // The driver has the input, in order: the next pipelined request may send its own.
+        const release = this.#onHandedOver
+        this.#onHandedOver = undefined
+        release?.()
+        return answer
+      },
     })
   }
 
@@ -235,7 +268,16 @@ export class Executor {
     clearTimeout(timer)
   }
 
-  async #runPlans (plans: Plan[], scaler: Scaler, options: RunOptions): Promise<BatchOutcome> {
+  async #runPlans (plans: Plan[], scaler: Scaler, options: RunOptions, release?: () => void): Promise<BatchOutcome> {
+    try {
+      return await this.#runEach(plans, scaler, options, release)
+    } finally {
+      // Never handed over (it failed first): the queue starts the next request when this one ends.
+      if (this.#onHandedOver === release) this.#onHandedOver = undefined
+    }
+  }
+
+  async #runEach (plans: Plan[], scaler: Scaler, options: RunOptions, release?: () => void): Promise<BatchOutcome> {
     clearTimeout(this.#idleTimer)
     const results: ActionResponse[] = []
     const describe = (point: { x: number, y: number }) => `(${scaler.toClient(point).join(', ')})`
@@ -247,6 +289,7 @@ export class Executor {
         throwIfAborted(options.signal)
         this.#assertReady()
         if (plan.kind === 'type_text') this.#log.debug({ action: plan.kind, text: plan.text }, 'typing')
+        if (release && index === plans.length - 1) this.#onHandedOver = release
         const outcome = await runPlan(plan, {
           driver: this.#tracked,
           describe,
@@ -355,7 +398,7 @@ function withDeadlines (driver: Driver, callMs: number): Driver {
     }
   // Every call that acts on or reads the desktop (a member added to Driver is a type error here
   // until it is timed); starting, closing and window control have deadlines of their own.
-  const calls: Omit<Required<Driver>, 'name' | 'start' | 'close' | 'ready' | 'onReplaced' | 'windows' | 'settle' | 'input'> = {
+  const calls: Omit<Required<Driver>, 'name' | 'start' | 'close' | 'ready' | 'onReplaced' | 'windows' | 'settle' | 'input' | 'inputInOrder'> = {
     screenSize: timed('screenSize', () => driver.screenSize()),
     moveMouse: timed('moveMouse', (point) => driver.moveMouse(point)),
     cursorPosition: timed('cursorPosition', () => driver.cursorPosition()),

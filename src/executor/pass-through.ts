@@ -23,6 +23,7 @@ export function passThrough (driver: Driver, overrides: Partial<Driver>): Driver
     keyDown: (key) => driver.keyDown(key),
     keyUp: (key) => driver.keyUp(key),
     ...(driver.input && { input: (steps) => driver.input!(steps) }),
+    ...(driver.inputInOrder && { inputInOrder: true }),
     typeText: (text) => driver.typeText(text),
     screenshot: (region) => driver.screenshot(region),
     ...(driver.settle && { settle: (options) => driver.settle!(options) }),

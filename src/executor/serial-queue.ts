@@ -4,6 +4,11 @@
  * deadline, after which the task's caller gets the deadline's error, the task is told to stop
  * (its signal aborts), and the next task runs. Without it one promise left unsettled below —
  * a dead X server's reply that never came — held every later request forever.
+ *
+ * Pipelined tasks overlap in one way only: a pipelined task may start as soon as the pipelined
+ * task before it has handed its input to a channel that keeps order (it calls `release`), while
+ * that one still waits for its answer. A task that is not pipelined starts only once every
+ * task before it has finished, and the first pipelined task after it waits for it to finish.
  */
 export interface SlotOptions {
   /** How long the task may hold the desktop once it starts. */
@@ -12,12 +17,21 @@ export interface SlotOptions {
   overrun?: () => Error
   /** The caller's own reason to stop (its client went away): the task's signal aborts with it too. */
   signal?: AbortSignal
+  /** The task may start once the pipelined task before it released its slot (see the class). */
+  pipelined?: boolean
 }
+
+/** A task gets the slot's abort signal, and `release` to let the next pipelined task start before it finishes. */
+export type SlotTask<T> = (signal: AbortSignal, release: () => void) => Promise<T>
 
 interface Waiting { since: number }
 
 export class SerialQueue {
+  /** Settles once every task so far has finished. */
   #tail: Promise<unknown> = Promise.resolve()
+  /** Settles once the last task released its slot or finished: when a pipelined task after it may start. */
+  #gate: Promise<unknown> = Promise.resolve()
+  #lastPipelined = false
   readonly #waiting = new Set<Waiting>()
 
   /** How many tasks are queued or running. */
@@ -30,19 +44,26 @@ export class SerialQueue {
     return Math.round(now - oldest)
   }
 
-  run<T> (task: (signal: AbortSignal) => Promise<T>, options: SlotOptions = {}): Promise<T> {
+  run<T> (task: SlotTask<T>, options: SlotOptions = {}): Promise<T> {
     const entry: Waiting = { since: performance.now() }
     this.#waiting.add(entry)
-    const result = this.#tail.then(() => slot(task, options))
+    const early = options.pipelined === true && this.#lastPipelined
+    this.#lastPipelined = options.pipelined === true
+    let release!: () => void
+    const released = new Promise<void>((resolve) => { release = resolve })
+    const result = (early ? this.#gate : this.#tail).then(() => slot(task, release, options))
     // Registered before the caller's own reaction: by the time the caller has its answer, the
     // task no longer counts as waiting.
     const done = () => { this.#waiting.delete(entry) }
-    this.#tail = result.then(done, done)
+    const finished = result.then(done, done)
+    // A task that started late finished after every task before it; one that started early did not.
+    this.#tail = early ? Promise.all([this.#tail, finished]) : finished
+    this.#gate = Promise.race([released, finished])
     return result
   }
 }
 
-function slot<T> (task: (signal: AbortSignal) => Promise<T>, { deadlineMs, overrun, signal }: SlotOptions): Promise<T> {
+function slot<T> (task: SlotTask<T>, release: () => void, { deadlineMs, overrun, signal }: SlotOptions): Promise<T> {
   // One controller for both reasons to stop: AbortSignal.any per request cost more than the
   // rest of the slot's bookkeeping under load.
   const controller = new AbortController()
@@ -50,14 +71,14 @@ function slot<T> (task: (signal: AbortSignal) => Promise<T>, { deadlineMs, overr
   if (signal?.aborted) follow()
   else signal?.addEventListener('abort', follow, { once: true })
   const unfollow = () => signal?.removeEventListener('abort', follow)
-  if (deadlineMs === undefined) return task(controller.signal).finally(unfollow)
+  if (deadlineMs === undefined) return task(controller.signal, release).finally(unfollow)
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       const error = overrun?.() ?? new Error(`the task did not finish within ${deadlineMs} ms`)
       controller.abort(error)
       reject(error)
     }, deadlineMs)
-    task(controller.signal).then(resolve, reject).finally(() => { clearTimeout(timer); unfollow() })
+    task(controller.signal, release).then(resolve, reject).finally(() => { clearTimeout(timer); unfollow() })
   })
 }
 
