@@ -52,12 +52,23 @@ export function openShmGrabber (client: XClient, root: number, screen: Size): Pr
 function grabber (segment: ShmSegment, root: number): ShmGrabber {
   // One segment: grabs take turns, each copying its pixels out before the next overwrites them.
   let turn: Promise<unknown> = Promise.resolve()
+  // The memory of a grab its consumer released (RawImage.release), for the next copy.
+  let spare: Buffer | undefined
   const once = ({ x, y, width, height }: Rect) => new Promise<RawImage>((resolve, reject) => {
     segment.getImage(root, x, y, width, height, ALL_PLANES, Z_PIXMAP, 0, (error) => {
       if (error) { reject(error); return }
       // The copy out of the segment is the one that turns X's BGRX into RGBX: the encoder
       // then takes the pixels as they are, with no second 4 MB copy.
-      resolve({ width, height, order: 'rgba', data: bgrxToRgbx(segment.buffer, width * height * 4) })
+      const data = bgrxToRgbx(segment.buffer, width * height * 4, spare)
+      spare = undefined
+      let released = false
+      const release = () => {
+        if (released) return
+        released = true
+        // data is a view from byte 1 of the buffer bgrxToRgbx filled.
+        spare = Buffer.from(data.buffer, data.byteOffset - 1, data.length + 1)
+      }
+      resolve({ width, height, order: 'rgba', data, release })
     })
   })
   return {

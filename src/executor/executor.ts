@@ -339,8 +339,12 @@ export class Executor {
 
   async #screenshot (size: Size, rect: Rect | undefined, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<string> {
     const raw = await this.#timed.screenshot(rect)
-    const image = await encodeImage(raw, size, encoding)
-    return image.toString('base64')
+    try {
+      return (await encodeImage(raw, size, encoding)).toString('base64')
+    } finally {
+      // The encoder has read the pixels: the driver may grab into the same memory next time.
+      raw.release?.()
+    }
   }
 
   #settleFor (request: SettleRequest): { quietMs: number, maxMs: number } {
