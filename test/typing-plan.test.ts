@@ -95,3 +95,25 @@ t.test('no spare keycode at all is an error that says so', async (t) => {
   const full = { minKeycode: 10, rows: rows.filter((row) => row.some(Boolean)) }
   t.throws(() => planTyping('日', liveKeys(full, new Map()), new Map()), { message: 'no spare keycode to bind U+65E5 to: the keymap has no empty keycodes' })
 })
+
+t.test('keycodes of vendor keys no virtual desktop has are spare after the empty ones; other vendor keys are not', async (t) => {
+  const launch1 = 0x1008ff41
+  const copy = 0x1008ff57
+  // keycode 21: XF86Launch1 (as Xvfb's keymap repeats it), 22: XF86Copy, 23: XF86Launch1 beside a letter.
+  const withVendor = { minKeycode: 10, rows: [...rows, [launch1, 0, launch1, 0, 0, 0, 0], [copy, 0, copy, 0, 0, 0, 0], [0x62, launch1, 0, 0, 0, 0, 0]] }
+  const keys = liveKeys(withVendor, new Map())
+  t.strictSame(keys.spare, [17, 18, 19, 21], 'empty keycodes first')
+  t.strictSame([...keys.vendor], [[21, [launch1, 0, launch1, 0, 0, 0, 0]]], 'what it carried, to give it back')
+  t.strictSame(keys.strokes.get(launch1), { keycode: 21, shift: false }, 'still pressable while nothing is bound to it')
+  const bound: Bound = new Map()
+  const phases = planTyping('éèêë', keys, bound)
+  t.strictSame(phases.map((phase) => phase.bind.map((b) => b.keycode)), [[17, 18, 19, 21]], 'four characters in one binding')
+  t.strictSame(phases[0]!.strokes.map((s) => s.keycode), [17, 18, 19, 21])
+  const now = new Map([[17, 0xe9], [18, 0xe8], [19, 0xea], [21, 0xeb]])
+  const after = { minKeycode: 10, rows: withVendor.rows.map((row, i) => now.has(10 + i) ? [now.get(10 + i)!, now.get(10 + i)!, 0, 0, 0, 0, 0] : row) }
+  const again = liveKeys(after, bound)
+  t.strictSame(again.spare, [17, 18, 19, 21], 'once bound it is ours, as an empty keycode is')
+  t.strictSame(again.vendor.size, 0)
+  t.notOk([...again.strokes.values()].some((stroke) => stroke.keycode === 21), 'no layout key is looked for on it')
+  t.strictSame(again.strokes.get(launch1), { keycode: 23, shift: true }, 'a keycode that carries a vendor key beside others is never spare')
+})

@@ -54,6 +54,8 @@ export class TextTyper {
   readonly #perKeyMs: number
   #strokesSinceBind = 0
   readonly #bound: Bound = new Map()
+  /** Vendor keycodes this typer bound, with the keysyms they carried: given back on close. */
+  readonly #borrowed = new Map<number, number[]>()
   /** Keycodes toggleKey() holds down: never rebound, by typing or another key, until released. */
   readonly #held = new Set<number>()
   #lastStrokeAt = 0
@@ -166,7 +168,11 @@ export class TextTyper {
     this.#closed = true
     if (!this.#failure && this.#bound.size) {
       await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs - Date.now()))
-      for (const keycode of this.#bound.keys()) this.#client.ChangeKeyboardMapping(keycode, 2, [0, 0])
+      for (const keycode of this.#bound.keys()) {
+        const row = this.#borrowed.get(keycode)
+        if (row) this.#client.ChangeKeyboardMapping(keycode, row.length, row)
+        else this.#client.ChangeKeyboardMapping(keycode, 2, [0, 0])
+      }
       await this.#client.sync().catch(() => {})
     }
     this.#client.terminate()
@@ -179,7 +185,11 @@ export class TextTyper {
         await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs + this.#perKeyMs * this.#strokesSinceBind - Date.now()))
       }
       this.#strokesSinceBind = 0
-      for (const { keycode, keysyms } of bind) this.#client.ChangeKeyboardMapping(keycode, 2, keysyms)
+      for (const { keycode, keysyms } of bind) {
+        const vendor = keys.vendor.get(keycode)
+        if (vendor && !this.#borrowed.has(keycode)) this.#borrowed.set(keycode, vendor)
+        this.#client.ChangeKeyboardMapping(keycode, 2, keysyms)
+      }
       await this.#sync()
       if (this.#settleMs) await sleep(this.#settleMs)
     }

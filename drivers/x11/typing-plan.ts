@@ -2,7 +2,7 @@
  * Plans exact typing of any text on the live keymap (feasibility §4b). A character whose
  * keysym sits on the first or second level of some keycode is pressed there (with Shift for
  * the second): that is every character of the layout, on any layout, with no remapping. Every
- * other character is bound to a spare keycode (one with no keysyms) on both levels, so Shift
+ * other character is bound to a spare keycode (one with no keysyms, or a VENDOR_SPARE_KEYS key) on both levels, so Shift
  * and case conversion cannot change it. Spare keycodes are few, so text with many distinct
  * such characters is typed in phases: bind a batch, press its keys, and only rebind once the
  * applications have read the keys pressed under the previous binding (the typer pauses).
@@ -32,8 +32,10 @@ export type Bound = Map<number, [number, number]>
 export interface LiveKeys {
   /** keysym → how to press it on the keymap as the layout defines it. */
   strokes: Map<number, Stroke>
-  /** Keycodes with no keysym at all, free to bind. */
+  /** Keycodes free to bind: those with no keysym at all, then those with only VENDOR_SPARE_KEYS keys. */
   spare: number[]
+  /** The keysyms of the vendor keycodes among `spare` not bound by us, to give them back on close. */
+  vendor: Map<number, number[]>
   shiftKeycode: number | undefined
   /** Keypad keysyms on a NumLock level: on the keymap, though not as a stroke. */
   numLockLevel: Set<number>
@@ -47,6 +49,8 @@ export interface LiveKeys {
 export function liveKeys ({ minKeycode, rows }: KeyboardMapping, bound: Bound): LiveKeys {
   const strokes = new Map<number, Stroke>()
   const spare: number[] = []
+  const vendorSpare: number[] = []
+  const vendor = new Map<number, number[]>()
   const numLockLevel = new Set<number>()
   let shiftKeycode: number | undefined
   for (const [keycode, [first, second]] of bound) {
@@ -60,6 +64,10 @@ export function liveKeys ({ minKeycode, rows }: KeyboardMapping, bound: Bound): 
   rows.forEach((row, i) => {
     const keycode = minKeycode + i
     if (bound.has(keycode) || row.every((sym) => sym === 0)) { spare.push(keycode); return }
+    if (row.every((sym) => sym === 0 || VENDOR_SPARE.has(sym))) {
+      vendorSpare.push(keycode)
+      vendor.set(keycode, row)
+    }
     // Level 1 everywhere before level 2 anywhere: 'a' must not be typed as Shift+something.
     if (row[0] && !strokes.has(row[0])) strokes.set(row[0], { keycode, shift: false })
     if (row[0] === SHIFT_L) shiftKeycode ??= keycode
@@ -71,8 +79,25 @@ export function liveKeys ({ minKeycode, rows }: KeyboardMapping, bound: Bound): 
     if (isKeypad(row[0]!)) numLockLevel.add(upper)
     else strokes.set(upper, { keycode: minKeycode + i, shift: true })
   })
-  return { strokes, spare, shiftKeycode, numLockLevel }
+  return { strokes, spare: [...spare, ...vendorSpare], vendor, shiftKeycode, numLockLevel }
 }
+
+/**
+ * Vendor keys that no virtual desktop has and no program here waits for (XF86MenuKB, Xfer,
+ * Launch1–4, LaunchB, DOS, AudioPreset, Go, Finance, Game, Shop): their keycodes are bound
+ * like empty ones once those run out. Xvfb's keymap has 19 empty keycodes, so text with 20
+ * distinct characters off the keymap needed a second binding, and an application's pause to
+ * read the first. Chosen by what Chromium makes of them once bound: the typed character with
+ * no `key` or `code` of its own, as an empty keycode gives. Keys Chromium maps to commands
+ * (XF86Copy, Back, AudioMute…) or that desktops grab (brightness, WLAN…) are not taken.
+ */
+export const VENDOR_SPARE_KEYS = {
+  XF86MenuKB: 0x1008ff65, XF86Xfer: 0x1008ff8a, XF86Launch1: 0x1008ff41, XF86Launch2: 0x1008ff42,
+  XF86Launch3: 0x1008ff43, XF86Launch4: 0x1008ff44, XF86LaunchB: 0x1008ff4b, XF86DOS: 0x1008ff5a,
+  XF86AudioPreset: 0x1008ffb6, XF86Go: 0x1008ff5f, XF86Finance: 0x1008ff3c, XF86Game: 0x1008ff5e,
+  XF86Shop: 0x1008ff36,
+} as const
+const VENDOR_SPARE: ReadonlySet<number> = new Set(Object.values(VENDOR_SPARE_KEYS))
 
 /** Keypad keys reach their second level with NumLock, not Shift. */
 const isKeypad = (keysym: number) => keysym >= 0xff80 && keysym <= 0xffbd
