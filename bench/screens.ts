@@ -13,7 +13,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import sharp from 'sharp'
 import type { XClient } from 'x11'
 import { createClient } from '../drivers/x11/connect.ts'
-import { openShmGrabber } from '../drivers/x11/shm-grabber.ts'
+import { openShmGrabber, ReadBackProvider } from '../drivers/x11/shm-grabber.ts'
 import { encodePng, rgbx } from '../src/screenshot.ts'
 import type { RawImage } from '../src/driver.ts'
 import { spawnOwned, stopOwned } from '../test/helpers/processes.ts'
@@ -44,26 +44,27 @@ async function sample (kind: string, n: number, run: () => Promise<unknown>): Pr
   return { kind, p50: percentile(times, 50), p95: percentile(times, 95), n }
 }
 
-function connect (display: string): Promise<{ x: XClient, root: number, width: number, height: number }> {
+function connect (display: string): Promise<{ x: XClient, provider: ReadBackProvider, root: number, width: number, height: number }> {
   return new Promise((resolve, reject) => {
+    const provider = new ReadBackProvider()
     const x = createClient(display, (error, info) => {
       if (error) { reject(error); return }
       const screen = info.screen[0]!
-      resolve({ x, root: screen.root, width: screen.pixel_width, height: screen.pixel_height })
-    })
+      resolve({ x, provider, root: screen.root, width: screen.pixel_width, height: screen.pixel_height })
+    }, { shm: provider })
   })
 }
 
 /** The floor rows: what the X server and the encoder take with nothing of ours around them. */
 async function floor (display: string, n: number) {
-  const { x, root, width, height } = await connect(display)
+  const { x, provider, root, width, height } = await connect(display)
   try {
     const core = () => new Promise<RawImage>((resolve, reject) => x.GetImage(2, root, 0, 0, width, height, 0xffffffff, (error, image) => {
       if (error) reject(error)
       else resolve({ width, height, order: 'bgra', data: image.data.subarray(0, width * height * 4) })
     }))
     const rows: Row[] = [await sample(`floor: GetImage ${width}x${height} (socket)`, n, core)]
-    const shm = await openShmGrabber(x, root, { width, height }).catch(() => undefined)
+    const shm = await openShmGrabber(x, root, { width, height }, provider).catch(() => undefined)
     if (shm) rows.push(await sample(`floor: GetImage ${width}x${height} (MIT-SHM)`, n, () => shm.grab({ x: 0, y: 0, width, height })))
     const image = await core()
     // The encoder alone, on pixels already in RGB order.

@@ -29,6 +29,8 @@ export interface ConnectOptions {
   setupTimeoutMs?: number
   /** How long any one request may wait for the server before the connection counts as hung (default 5 s). */
   requestTimeoutMs?: number
+  /** node-x11's MIT-SHM segment provider for this connection (its own built-in one by default). */
+  shm?: object
 }
 
 const WATCH_INTERVAL_MS = 250
@@ -47,6 +49,7 @@ export function createClient (display: string, callback: (error: Error | null, i
     display,
     // An explicit cookie for our own Xvfb; otherwise node-x11 reads XAUTHORITY as Xlib does.
     ...(cookie && { auth: { name: COOKIE_NAME, data: cookie.toString('latin1') } }),
+    ...(options.shm && { shm: options.shm }),
   } as { display: string }, (error, info) => {
     if (settled) { if (!error) client.terminate(); return }
     settled = true

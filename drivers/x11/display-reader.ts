@@ -12,7 +12,7 @@
 import { type Display, type XClient } from 'x11'
 import { createClient } from './connect.ts'
 import { DamageWatch } from './damage-watch.ts'
-import { openShmGrabber, type ShmGrabber } from './shm-grabber.ts'
+import { openShmGrabber, ReadBackProvider, type ShmGrabber } from './shm-grabber.ts'
 import type { Point, RawImage, Rect, SettleOptions, Settled, Size } from '../../src/driver.ts'
 
 const Z_PIXMAP = 2
@@ -59,6 +59,7 @@ export class DisplayReader {
    */
   static open (display: string): Promise<DisplayReader> {
     return new Promise((resolve, reject) => {
+      const provider = new ReadBackProvider()
       const client = createClient(display, (error, info) => {
         if (error) { reject(error); return }
         const screen = info.screen[0]! as Display['screen'][number] & { root_depth: number }
@@ -73,10 +74,10 @@ export class DisplayReader {
         // Without shared memory the socket does the same work, only slower; without DAMAGE,
         // settling compares grabs (the caller's fallback).
         void Promise.allSettled([
-          openShmGrabber(client, screen.root, size).then((shm) => { reader.#shm = shm }),
+          openShmGrabber(client, screen.root, size, provider).then((shm) => { reader.#shm = shm }),
           DamageWatch.open(client, screen.root).then((damage) => { reader.#damage = damage }),
         ]).then(() => resolve(reader))
-      })
+      }, { shm: provider })
       client.once('error', reject)
     })
   }
