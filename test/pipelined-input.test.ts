@@ -10,6 +10,7 @@ import { FakeDriver } from '../drivers/fake/fake-driver.ts'
 import type { InputStep, Point } from '../src/driver.ts'
 import { Executor } from '../src/executor/executor.ts'
 import { SerialQueue } from '../src/executor/serial-queue.ts'
+import { DesktopUnavailable } from '../src/errors.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
 
 const turn = () => new Promise((resolve) => setImmediate(resolve))
@@ -18,7 +19,7 @@ const turn = () => new Promise((resolve) => setImmediate(resolve))
 class HeldAnswers extends FakeDriver {
   readonly inputInOrder: boolean
   readonly handed: string[] = []
-  readonly #answers: Array<{ name: string, answer: () => void }> = []
+  readonly #answers: Array<{ name: string, answer: () => void, fail: (error: Error) => void }> = []
 
   constructor (inOrder: boolean) {
     super({ screen: { width: 100, height: 100 } })
@@ -29,9 +30,16 @@ class HeldAnswers extends FakeDriver {
     const name = steps.map((step) => step.kind === 'move' ? `move ${step.to.x},${step.to.y}` : step.kind === 'button' ? `button ${step.down ? 'down' : 'up'}` : step.kind).join(' ')
     this.handed.push(name)
     const last = [...steps].reverse().find((step) => step.kind === 'move')
-    return new Promise((resolve) => {
-      this.#answers.push({ name, answer: () => resolve(last?.kind === 'move' ? last.to : { x: 0, y: 0 }) })
+    return new Promise((resolve, reject) => {
+      this.#answers.push({ name, answer: () => resolve(last?.kind === 'move' ? last.to : { x: 0, y: 0 }), fail: reject })
     })
+  }
+
+  /** Fails the oldest plan still waiting. */
+  fail (error: Error): void {
+    const next = this.#answers.shift()
+    if (!next) throw new Error('no plan is waiting for its answer')
+    next.fail(error)
   }
 
   /** Answers the oldest plan still waiting, and says which it was. */
@@ -102,12 +110,11 @@ t.test('moves and clicks of the next requests are handed over before the first o
   const second = run([{ action: 'click_mouse', button: 'left', coordinates: [20, 20] }])
   const third = run([move(30, 30), move(40, 40)])
   await turn()
-  t.strictSame(driver.handed, ['move 10,10', 'move 20,20 button down button up', 'move 30,30'],
-    'three plans out, none answered; the third request\'s second plan waits for its first')
+  t.strictSame(driver.handed, ['move 10,10', 'move 20,20 button down button up', 'move 30,30', 'move 40,40'],
+    'every plan out, in order, none answered: a batch of them too')
   t.equal(driver.answer(), 'move 10,10')
   t.equal(driver.answer(), 'move 20,20 button down button up')
   t.equal(driver.answer(), 'move 30,30')
-  await turn()
   t.equal(driver.answer(), 'move 40,40')
   t.strictSame((await first).results.map((r) => r.cursor_position), [[10, 10]])
   t.strictSame((await second).results.map((r) => [r.output, r.cursor_position]), [['clicked left at (20, 20)', [20, 20]]])
@@ -148,6 +155,23 @@ t.test('what reads the desktop, keys and held keys wait for every input before t
       t.equal((await next).failedIndex, null)
     })
   }
+})
+
+t.test('a pipelined batch whose plan fails answers up to it, as any batch does', async (t) => {
+  const { driver, run } = await setup()
+  const batch = run([move(1, 1), move(2, 2), move(3, 3)])
+  const next = run([move(4, 4)])
+  await turn()
+  t.strictSame(driver.handed, ['move 1,1', 'move 2,2', 'move 3,3', 'move 4,4'])
+  driver.answer()
+  driver.fail(new DesktopUnavailable('the desktop went away'))
+  driver.fail(new DesktopUnavailable('the desktop went away'))
+  driver.answer()
+  const outcome = await batch
+  t.equal(outcome.failedIndex, 1)
+  t.strictSame(outcome.results.map((r) => r.cursor_position), [[1, 1]])
+  t.match(outcome.error, { statusCode: 503, message: 'the desktop went away' })
+  t.equal((await next).failedIndex, null, 'the request after it is its own')
 })
 
 t.test('a driver that does not keep input in order gets one request at a time', async (t) => {

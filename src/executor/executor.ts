@@ -17,7 +17,7 @@ import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
 import { keysAfterClicks } from './keys-after-clicks.ts'
 import { passThrough } from './pass-through.ts'
 import { planBatch, WINDOW_ACTIONS, type Plan, type PlanContext } from './plan.ts'
-import { runPlan } from './run.ts'
+import { runPlan, type RunContext, type RunOutcome } from './run.ts'
 import { SerialQueue } from './serial-queue.ts'
 import { throwIfAborted } from './sleep.ts'
 import { toWindowInfo } from './windows.ts'
@@ -281,6 +281,21 @@ export class Executor {
     clearTimeout(this.#idleTimer)
     const results: ActionResponse[] = []
     const describe = (point: { x: number, y: number }) => `(${scaler.toClient(point).join(', ')})`
+    const context: RunContext = {
+      driver: this.#tracked,
+      describe,
+      windowInfo: (window) => toWindowInfo(window, scaler),
+      launchTimeoutMs: this.#launchTimeoutMs,
+      real: scaler.real,
+      client: scaler.client,
+      accessibility: this.#accessibility,
+      launchEnv: () => this.#launchEnv(),
+      ...(options.signal && { signal: options.signal }),
+    }
+    // A pipelined batch hands all its plans over at once: the driver runs them in order, and
+    // their answers are read in order below. They are moves, clicks, drags and scrolls, which
+    // fail only with the desktop (and then all of them), so none runs that would not have.
+    const handedOver = release && plans.length > 1 ? this.#handAllOver(plans, context, release) : undefined
     // Whether an action of this batch may have changed the screen since the last screenshot.
     let changed = false
     for (const [index, plan] of plans.entries()) {
@@ -289,18 +304,8 @@ export class Executor {
         throwIfAborted(options.signal)
         this.#assertReady()
         if (plan.kind === 'type_text') this.#log.debug({ action: plan.kind, text: plan.text }, 'typing')
-        if (release && index === plans.length - 1) this.#onHandedOver = release
-        const outcome = await runPlan(plan, {
-          driver: this.#tracked,
-          describe,
-          windowInfo: (window) => toWindowInfo(window, scaler),
-          launchTimeoutMs: this.#launchTimeoutMs,
-          real: scaler.real,
-          client: scaler.client,
-          accessibility: this.#accessibility,
-          launchEnv: () => this.#launchEnv(),
-          ...(options.signal && { signal: options.signal }),
-        })
+        if (release && !handedOver && index === plans.length - 1) this.#onHandedOver = release
+        const outcome = await (handedOver?.[index] ?? runPlan(plan, context))
         const last = index === plans.length - 1
         const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
         const region = plan.kind === 'take_screenshot' ? plan.region : undefined
@@ -335,6 +340,17 @@ export class Executor {
     }
     this.#armIdleTimer()
     return { results, failedIndex: null }
+  }
+
+  /** Runs every plan at once, in order; the queue's next request may go once the last is handed over. */
+  #handAllOver (plans: Plan[], context: RunContext, release: () => void): Array<Promise<RunOutcome>> {
+    return plans.map((plan, index) => {
+      if (index === plans.length - 1) this.#onHandedOver = release
+      const outcome = runPlan(plan, context)
+      // Read in order by the caller, which stops at the first failure: the rest are not unhandled.
+      outcome.catch(() => {})
+      return outcome
+    })
   }
 
   async #screenshot (size: Size, rect: Rect | undefined, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<string> {
