@@ -109,7 +109,8 @@ function grabber (segment: ShmSegment, made: Segment, root: number): ShmGrabber 
       const bytes = width * height * 4
       // One byte more, for reorderToRgbx: the encoder then takes the pixels as they are.
       const into = spare?.length === bytes + 1 ? spare : Buffer.allocUnsafe(bytes + 1)
-      spare = undefined
+      // A region of another size leaves the full screen's memory for the next full grab.
+      if (into === spare) spare = undefined
       try {
         if (made.fd === null || readSync(made.fd, into, 0, bytes, 0) !== bytes) throw new Error('the MIT-SHM segment is closed or short')
       } catch (readError) {

@@ -24,15 +24,6 @@ export interface TextTyperOptions {
    */
   perKeyMs?: number
   /**
-   * How long an application gets to apply a new binding before its keys are pressed (default
-   * none). X delivers the MappingNotify before the keys, and the binding has been processed
-   * (a round trip) before they are sent. Measured with none: Chromium, xterm and a GTK entry
-   * (yad) read every character of the typing corpus right, also with both cores kept busy
-   * (test/e2e-typing-*.test.ts). A fixed 150 ms here was most of the time of typing text
-   * with characters off the keymap.
-   */
-  settleMs?: number
-  /**
    * How long to wait for the focused application's answer to a ping (_NET_WM_PING), which
    * replaces the rebind pause: once it answers, it has read every key sent before.
    */
@@ -50,7 +41,6 @@ export class TextTyper {
   readonly #minKeycode: number
   readonly #count: number
   readonly #pauseMs: number
-  readonly #settleMs: number
   readonly #perKeyMs: number
   #strokesSinceBind = 0
   readonly #bound: Bound = new Map()
@@ -71,7 +61,6 @@ export class TextTyper {
     this.#minKeycode = minKeycode
     this.#count = maxKeycode - minKeycode + 1
     this.#pauseMs = options.rebindPauseMs ?? 150
-    this.#settleMs = options.settleMs ?? 0
     this.#perKeyMs = options.perKeyMs ?? 3
     client.on('error', (error: Error) => { this.#lose(error) })
     client.on('end', () => { this.#lose(new Error('the X connection closed')) })
@@ -190,8 +179,11 @@ export class TextTyper {
         if (vendor && !this.#borrowed.has(keycode)) this.#borrowed.set(keycode, vendor)
         this.#client.ChangeKeyboardMapping(keycode, 2, keysyms)
       }
+      // No pause after it: X delivers the MappingNotify before the keys, and the binding is
+      // processed (this round trip) before they are sent. Measured: Chromium, xterm and a GTK
+      // entry (yad) read the typing corpus exactly, also with both cores kept busy; the fixed
+      // 150 ms pause that was here was most of the time of typing text off the keymap.
       await this.#sync()
-      if (this.#settleMs) await sleep(this.#settleMs)
     }
     const { KeyPress, KeyRelease } = this.#xtest
     for (const { keycode, shift } of strokes) {

@@ -2,10 +2,11 @@
  * Plans exact typing of any text on the live keymap (feasibility §4b). A character whose
  * keysym sits on the first or second level of some keycode is pressed there (with Shift for
  * the second): that is every character of the layout, on any layout, with no remapping. Every
- * other character is bound to a spare keycode (one with no keysyms, or a VENDOR_SPARE_KEYS key) on both levels, so Shift
- * and case conversion cannot change it. Spare keycodes are few, so text with many distinct
- * such characters is typed in phases: bind a batch, press its keys, and only rebind once the
- * applications have read the keys pressed under the previous binding (the typer pauses).
+ * other character is bound to a spare keycode (one with no keysyms, or one of VENDOR_SPARE_KEYS)
+ * on both levels, so Shift and case conversion cannot change it. Spare keycodes are few, so
+ * text with many distinct such characters is typed in phases: bind a batch, press its keys,
+ * and only rebind once the applications have read the keys pressed under the previous binding
+ * (the typer pauses).
  */
 import { keysymsFor, RETURN, SHIFT_L, TAB, unicodeKeysym } from './char-keysyms.ts'
 

@@ -158,7 +158,10 @@ export class Executor {
     const deadlineMs = this.#slotMs(plans, options)
     const pipelined = this.#pipelines(plans, options)
     // The client's going away, or the slot's deadline, stops the batch at its next step.
-    return this.#queue.run((signal, release) => this.#runPlans(plans, scaler, { ...options, signal }, pipelined ? release : undefined), {
+    return this.#queue.run((signal, release) => this.#runPlans(plans, scaler, { ...options, signal }, pipelined ? release : undefined).finally(() => {
+      // Never handed over (it failed first): the queue starts the next request when this one ends.
+      if (this.#onHandedOver === release) this.#onHandedOver = undefined
+    }), {
       ...(options.signal && { signal: options.signal }),
       deadlineMs,
       overrun: () => new DesktopUnavailable(`the desktop did not finish the request within ${deadlineMs} ms; it is being reset, retry shortly`),
@@ -269,15 +272,6 @@ export class Executor {
   }
 
   async #runPlans (plans: Plan[], scaler: Scaler, options: RunOptions, release?: () => void): Promise<BatchOutcome> {
-    try {
-      return await this.#runEach(plans, scaler, options, release)
-    } finally {
-      // Never handed over (it failed first): the queue starts the next request when this one ends.
-      if (this.#onHandedOver === release) this.#onHandedOver = undefined
-    }
-  }
-
-  async #runEach (plans: Plan[], scaler: Scaler, options: RunOptions, release?: () => void): Promise<BatchOutcome> {
     clearTimeout(this.#idleTimer)
     const results: ActionResponse[] = []
     const describe = (point: { x: number, y: number }) => `(${scaler.toClient(point).join(', ')})`
@@ -292,10 +286,11 @@ export class Executor {
       launchEnv: () => this.#launchEnv(),
       ...(options.signal && { signal: options.signal }),
     }
-    // A pipelined batch hands all its plans over at once: the driver runs them in order, and
+    // A pipelined request hands all its plans over at once: the driver runs them in order, and
     // their answers are read in order below. They are moves, clicks, drags and scrolls, which
     // fail only with the desktop (and then all of them), so none runs that would not have.
-    const handedOver = release && plans.length > 1 ? this.#handAllOver(plans, context, release) : undefined
+    // (Not ready, or the client gone: the loop's own checks answer it, plan by plan.)
+    const handedOver = release && this.#driver.ready() && !options.signal?.aborted ? this.#handAllOver(plans, context, release) : undefined
     // Whether an action of this batch may have changed the screen since the last screenshot.
     let changed = false
     for (const [index, plan] of plans.entries()) {
@@ -304,7 +299,6 @@ export class Executor {
         throwIfAborted(options.signal)
         this.#assertReady()
         if (plan.kind === 'type_text') this.#log.debug({ action: plan.kind, text: plan.text }, 'typing')
-        if (release && !handedOver && index === plans.length - 1) this.#onHandedOver = release
         const outcome = await (handedOver?.[index] ?? runPlan(plan, context))
         const last = index === plans.length - 1
         const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)

@@ -47,10 +47,12 @@ export class SerialQueue {
   run<T> (task: SlotTask<T>, options: SlotOptions = {}): Promise<T> {
     const entry: Waiting = { since: performance.now() }
     this.#waiting.add(entry)
-    const early = options.pipelined === true && this.#lastPipelined
-    this.#lastPipelined = options.pipelined === true
-    let release!: () => void
-    const released = new Promise<void>((resolve) => { release = resolve })
+    const pipelined = options.pipelined === true
+    const early = pipelined && this.#lastPipelined
+    this.#lastPipelined = pipelined
+    // Only a pipelined task's release can let another start: the next one after a plain task waits for it.
+    let release = () => {}
+    const released = pipelined ? new Promise<void>((resolve) => { release = resolve }) : undefined
     const result = (early ? this.#gate : this.#tail).then(() => slot(task, release, options))
     // Registered before the caller's own reaction: by the time the caller has its answer, the
     // task no longer counts as waiting.
@@ -58,7 +60,7 @@ export class SerialQueue {
     const finished = result.then(done, done)
     // A task that started late finished after every task before it; one that started early did not.
     this.#tail = early ? Promise.all([this.#tail, finished]) : finished
-    this.#gate = Promise.race([released, finished])
+    this.#gate = released ? Promise.race([released, finished]) : finished
     return result
   }
 }
