@@ -1,5 +1,5 @@
 /** Every adapter the server offers, in the order GET /adapters lists them. */
-import type { Adapter } from '../src/adapter.ts'
+import type { Adapter } from '../src/pipeline/adapter.ts'
 import { anthropicAdapter } from './anthropic/index.ts'
 import { conatusAdapter } from './conatus/index.ts'
 import { cupAdapter } from './cup/index.ts'

@@ -7,7 +7,7 @@
 import { NutDriver } from '../drivers/nut/nut-driver.ts'
 import { XdotoolDriver } from '../drivers/xdotool/xdotool-driver.ts'
 import { startXvfb } from '../drivers/x11/xvfb.ts'
-import type { Driver } from '../src/driver.ts'
+import type { Driver } from '../src/driver/driver.ts'
 import type { KeyInfo } from '../src/keys/index.ts'
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!

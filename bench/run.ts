@@ -244,7 +244,7 @@ async function waitFor<T> (probe: () => Promise<T | undefined>, timeoutMs: numbe
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1))
 
 async function main () {
-  if (!existsSync(new URL('dist/src/server.js', root))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' })
+  if (!existsSync(new URL('dist/src/runtime/server.js', root))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' })
   const xvfb = await startXvfb({ screen: '1280x800x24' })
   const processes: ChildProcess[] = []
   try {

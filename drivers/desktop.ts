@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino'
 import type { AccessibilitySource } from '../src/accessibility/source.ts'
-import type { Driver, XDriverClass } from '../src/driver.ts'
+import type { Driver, XDriverClass } from '../src/driver/driver.ts'
 import { AtspiDesktop } from './atspi/atspi-desktop.ts'
 import { fakeAccessibility } from './fake/fake-accessibility.ts'
 import { FakeDriver } from './fake/fake-driver.ts'

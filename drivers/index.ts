@@ -3,8 +3,8 @@
  * server.ts hands the names to the configuration (src/ imports nothing from drivers/) and
  * opens the desktop the configuration names.
  */
-import { InvalidConfig } from '../src/errors.ts'
-import { unknownDriver } from '../src/config.ts'
+import { InvalidConfig } from '../src/errors/errors.ts'
+import { unknownDriver } from '../src/runtime/config.ts'
 import { fakeDesktop, supervisedDesktop, type Desktop, type DesktopOptions } from './desktop.ts'
 import { NutDriver } from './nut/nut-driver.ts'
 import { XdotoolDriver } from './xdotool/xdotool-driver.ts'

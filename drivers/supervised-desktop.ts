@@ -6,11 +6,11 @@
  * user's desktop has its own).
  */
 import { setTimeout as delay } from 'node:timers/promises'
-import type { Driver, InputStep, MouseButton, Point, Rect, SettleOptions, WindowControl, XDriver, XDriverClass } from '../src/driver.ts'
-import { DesktopUnavailable } from '../src/errors.ts'
+import type { Driver, InputStep, MouseButton, Point, Rect, SettleOptions, WindowControl, XDriver, XDriverClass } from '../src/driver/driver.ts'
+import { DesktopUnavailable } from '../src/errors/errors.ts'
 import type { KeyInfo } from '../src/keys/index.ts'
-import type { Log } from '../src/logger.ts'
-import { settleByPixels } from '../src/settle.ts'
+import type { Log } from '../src/runtime/logger.ts'
+import { settleByPixels } from '../src/screen/settle.ts'
 import { NutDriver } from './nut/nut-driver.ts'
 import { Ewmh } from './x11/ewmh.ts'
 import { Launcher } from './x11/launcher.ts'

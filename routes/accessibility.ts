@@ -7,7 +7,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { AccessibilityQuery, CupEnvelope } from '../src/accessibility/schema.ts'
-import { clientSpace } from '../src/scaling.ts'
+import { clientSpace } from '../src/screen/scaling.ts'
 import { ErrorBody } from '../src/schemas/error-body.ts'
 
 export const accessibilityRoutes: FastifyPluginAsyncTypebox = async (fastify) => {

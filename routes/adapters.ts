@@ -1,18 +1,18 @@
 /**
  * GET /adapters; POST /computer/{adapter} (translate, run as one batch, answer natively);
  * POST /computer/{adapter}/translate (the same translation, nothing run). The pipeline itself
- * is src/adapter-pipeline.ts, shared with every other transport; these routes only document
+ * is src/pipeline/adapter-pipeline.ts, shared with every other transport; these routes only document
  * it, hand it the request and send what it answers.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifySchema } from 'fastify'
-import { adapterQuerySchema, type AdapterPipeline } from '../src/adapter-pipeline.ts'
-import { errorBody, replyFailure } from '../src/error-handler.ts'
-import { UnknownAdapter } from '../src/errors.ts'
+import { adapterQuerySchema, type AdapterPipeline } from '../src/pipeline/adapter-pipeline.ts'
+import { errorBody, replyFailure } from '../src/http/error-handler.ts'
+import { UnknownAdapter } from '../src/errors/errors.ts'
 import { ErrorBody } from '../src/schemas/error-body.ts'
 import { AdapterList, TranslateResponse } from '../src/schemas/adapter-responses.ts'
-import { strictTextBodies } from '../src/text-bodies.ts'
+import { strictTextBodies } from '../src/http/text-bodies.ts'
 import { clientGone } from './run-options.ts'
 
 export interface AdapterRoutesOptions {

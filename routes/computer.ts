@@ -9,8 +9,8 @@ import type { FastifyReply } from 'fastify'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import { ActionQuery, type ActionQuery as ActionQueryType } from '../src/schemas/action-query.ts'
 import { BatchFailure, ErrorBody } from '../src/schemas/error-body.ts'
-import { errorBody, replyFailure } from '../src/error-handler.ts'
-import { strictTextBodies } from '../src/text-bodies.ts'
+import { errorBody, replyFailure } from '../src/http/error-handler.ts'
+import { strictTextBodies } from '../src/http/text-bodies.ts'
 import { runOptions } from './run-options.ts'
 
 export const computerRoutes: FastifyPluginAsyncTypebox = async (fastify) => {

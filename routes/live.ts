@@ -2,11 +2,11 @@
  * The live view (README "Live view"): GET /live (the page), live/novnc/* (noVNC's client
  * from the @novnc/novnc package), POST|DELETE /live/session (the token traded for a session
  * cookie, and back), GET /live/state (what the side panel shows) and GET /live/websockify
- * (a WebSocket bridged to the desktop's VNC server, inside this process). src/app.ts registers
+ * (a WebSocket bridged to the desktop's VNC server, inside this process). src/http/app.ts registers
  * @fastify/websocket for it, before every other hook.
  *
  * With a token configured, everything but POST /live/session wants the session cookie, and
- * POST /live/session wants the token; the Origin/Host rules (src/http-guard.ts) hold for all
+ * POST /live/session wants the token; the Origin/Host rules (src/http/http-guard.ts) hold for all
  * of it, WebSocket included. Input from the browser passes only with --live-control, and
  * what it held is released when its socket closes.
  */
@@ -19,7 +19,7 @@ import type { FastifyRequest } from 'fastify'
 import type {} from '@fastify/websocket'
 import { Type } from '@sinclair/typebox'
 import type { RawData, WebSocket } from 'ws'
-import { RouteNotFound, Unauthorized } from '../src/errors.ts'
+import { RouteNotFound, Unauthorized } from '../src/errors/errors.ts'
 import type { Activity } from '../src/live/activity.ts'
 import { RfbInputFilter } from '../src/live/rfb-input.ts'
 import { cookieValue, LIVE_COOKIE, sessionCookie, type LiveSessions } from '../src/live/sessions.ts'

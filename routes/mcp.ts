@@ -6,8 +6,8 @@
  * Auth and the Origin/Host guard are the app's onRequest hooks, as for every route.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify'
-import { MethodNotAllowed } from '../src/errors.ts'
-import { strictTextBodies } from '../src/text-bodies.ts'
+import { MethodNotAllowed } from '../src/errors/errors.ts'
+import { strictTextBodies } from '../src/http/text-bodies.ts'
 import { clientGone } from './run-options.ts'
 
 export const MCP_PATH = '/mcp'

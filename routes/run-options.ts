@@ -2,8 +2,8 @@
 import type { FastifyReply } from 'fastify'
 import type { RunOptions } from '../src/executor/executor.ts'
 import type { ActionQuery } from '../src/schemas/action-query.ts'
-import { clientSpace } from '../src/scaling.ts'
-import { screenshotOptions } from '../src/screenshot-query.ts'
+import { clientSpace } from '../src/screen/scaling.ts'
+import { screenshotOptions } from '../src/http/screenshot-query.ts'
 
 /** Aborted when the client goes away: the response's 'close' before it finished. */
 export function clientGone (reply: FastifyReply): AbortSignal {

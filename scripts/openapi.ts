@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises'
 import pino from 'pino'
-import { buildApp } from '../src/app.ts'
+import { buildApp } from '../src/http/app.ts'
 import { FakeDriver } from '../drivers/fake/fake-driver.ts'
 
 export async function generateOpenapi (): Promise<string> {

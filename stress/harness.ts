@@ -231,7 +231,7 @@ export async function startServer (procs: Processes, workdir: string, options: S
   delete env.XAUTHORITY
   const log = openSync(logFile, 'a')
   // The server's own grace on SIGTERM is 10 s (close-with-grace); it ends its Xvfb, jwm, workers and bus.
-  const child = procs.spawn('server', process.execPath, ['dist/src/server.js', '--host', '127.0.0.1', '--port', String(port), '--token', token, ...(options.extraArgs ?? [])],
+  const child = procs.spawn('server', process.execPath, ['dist/src/runtime/server.js', '--host', '127.0.0.1', '--port', String(port), '--token', token, ...(options.extraArgs ?? [])],
     { cwd: ROOT, env, stdio: ['ignore', log, log], graceMs: 12_000 })
   closeSync(log)
   const http = new Http(port, token, 64)

@@ -72,7 +72,7 @@ async function main (): Promise<number> {
   let options
   try { options = args(process.argv.slice(2)) } catch (e) { process.stderr.write(`stress: ${(e as Error).message}\n${HELP}`); return 2 }
   if (options.help) { process.stdout.write(HELP); return 0 }
-  if (!existsSync(`${ROOT}dist/src/server.js`)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' })
+  if (!existsSync(`${ROOT}dist/src/runtime/server.js`)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' })
 
   const procs = new Processes()
   let interrupted = false

@@ -5,9 +5,9 @@
  */
 import t from 'tap'
 import { Type } from '@sinclair/typebox'
-import type { Adapter } from '../src/adapter.ts'
+import type { Adapter } from '../src/pipeline/adapter.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
-import { InvalidNativePayload } from '../src/errors.ts'
+import { InvalidNativePayload } from '../src/errors/errors.ts'
 import { build, post } from './helpers/build.ts'
 import { pngSize } from './helpers/adapter-cases.ts'
 

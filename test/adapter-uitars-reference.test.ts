@@ -7,7 +7,7 @@
  * Tolerance, per axis: max(1, screen / space) px — one unit of the model's space in screen
  * pixels, at least one pixel. The package keeps the exact fraction (x / 1000 · width, or
  * x / smart-resized width · width, rounded to 3 decimals); we must name a whole point of the
- * model's space (a box centre rounds to the nearest), and src/scaling.ts sends that point to
+ * model's space (a box centre rounds to the nearest), and src/screen/scaling.ts sends that point to
  * the centre of the screen pixels it covers, floor((x + ½) · width / size). The two differ by
  * less than one model unit: up to 1.28 px (1280 wide) or 1.92 px (1920 wide) on the 0–1000
  * scale, under 1 px for the smart-resized image, whose pixels are nearly the screen's.
@@ -16,9 +16,9 @@ import t from 'tap'
 import { type AdapterCase, adapterCases } from './helpers/adapter-cases.ts'
 import { actionParser } from '@ui-tars/action-parser'
 import type { UnifiedAction } from '../src/actions/index.ts'
-import type { Size } from '../src/geometry.ts'
-import { Scaler } from '../src/scaling.ts'
-import { smartResize, UI_TARS_RESIZE } from '../src/smart-resize.ts'
+import type { Size } from '../src/screen/geometry.ts'
+import { Scaler } from '../src/screen/scaling.ts'
+import { smartResize, UI_TARS_RESIZE } from '../adapters/shared/smart-resize.ts'
 import { uitarsAdapter } from '../adapters/uitars/index.ts'
 import type { UitarsMeta } from '../adapters/uitars/index.ts'
 import { build } from './helpers/build.ts'

@@ -5,9 +5,9 @@
  */
 import t from 'tap'
 import { build, post } from './helpers/build.ts'
-import { loadConfig } from '../src/config.ts'
-import { tokenMatches } from '../src/auth.ts'
-import { redactUrl } from '../src/logger.ts'
+import { loadConfig } from '../src/runtime/config.ts'
+import { tokenMatches } from '../src/http/auth.ts'
+import { redactUrl } from '../src/runtime/logger.ts'
 
 const TOKEN = 's3cret-token-value'
 const action = { action: 'get_cursor_position' }

@@ -5,8 +5,8 @@
  */
 import t from 'tap'
 import type { ValidateFunction } from 'ajv'
-import { COMPILE_NOW, RouteWarmup, serializersOnFirstUse, validatorOnFirstUse } from '../src/compile-on-first-use.ts'
-import { createValidatorCompiler } from '../src/validation.ts'
+import { COMPILE_NOW, RouteWarmup, serializersOnFirstUse, validatorOnFirstUse } from '../src/http/compile-on-first-use.ts'
+import { createValidatorCompiler } from '../src/schemas/validation.ts'
 
 t.test('a validator compiles at its first call, once, and carries its errors', async (t) => {
   let compiles = 0

@@ -7,7 +7,7 @@
  */
 import t from 'tap'
 import { Type } from '@sinclair/typebox'
-import type { Adapter } from '../src/adapter.ts'
+import type { Adapter } from '../src/pipeline/adapter.ts'
 import { DEFAULT_LIMITS, type UnifiedAction } from '../src/actions/index.ts'
 import { build, post } from './helpers/build.ts'
 

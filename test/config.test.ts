@@ -1,7 +1,7 @@
 /** Configuration (SPEC §8): flags, environment fallbacks, defaults, and clear refusals. */
 import t from 'tap'
 import { DEFAULT_LIMITS, LIMIT_FLAGS } from '../src/actions/index.ts'
-import { loadConfig, usage } from '../src/config.ts'
+import { loadConfig, usage } from '../src/runtime/config.ts'
 import { DRIVER_NAMES } from '../drivers/index.ts'
 
 t.test('defaults', async (t) => {

@@ -13,7 +13,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import sharp from 'sharp'
 import t from 'tap'
-import { FLAGS } from '../src/config.ts'
+import { FLAGS } from '../src/runtime/config.ts'
 import { freePort } from './helpers/net.ts'
 import { spawnOwned, stopOwned } from './helpers/processes.ts'
 
@@ -69,11 +69,11 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ')
   const startEnv = Object.fromEntries(start.filter((word) => /^\w+=/.test(word)).map((word) => word.split('=')))
   t.strictSame(JSON.parse(all(instructions, 'CMD')[0]!.args), start.filter((word) => !/^\w+=/.test(word)), 'the compiled server, as npm start runs it')
-  t.match(start, ['MALLOC_ARENA_MAX=2', 'node', '--max-semi-space-size=2', '--optimize-for-size', 'dist/src/server.js'])
+  t.match(start, ['MALLOC_ARENA_MAX=2', 'node', '--max-semi-space-size=2', '--optimize-for-size', 'dist/src/runtime/server.js'])
 
   const env = envOf(instructions)
   t.strictSame(env, { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', ...startEnv })
-  for (const name of ['HOST', 'PORT']) t.ok(Object.values(FLAGS).some((flag) => flag.env === name), `${name} is read by src/config.ts`)
+  for (const name of ['HOST', 'PORT']) t.ok(Object.values(FLAGS).some((flag) => flag.env === name), `${name} is read by src/runtime/config.ts`)
 
   const ignore = await ignored()
   for (const entry of ['node_modules', '.git', 'test', 'bench', 'dist', 'docs', '.ci']) t.ok(ignore.includes(entry), `${entry} stays out of the image`)
@@ -111,7 +111,7 @@ t.test('the server as the image runs it: pruned runtime, NODE_ENV=production, 0.
   const instructions = await dockerfile()
   const app = await imageCopy(t)
   for (const dev of ['typescript', 'tap', '@anthropic-ai/sdk']) t.notOk(existsSync(join(app, 'node_modules', dev)), `${dev} pruned`)
-  t.ok((await stat(join(app, 'dist/src/server.js'))).isFile())
+  t.ok((await stat(join(app, 'dist/src/runtime/server.js'))).isFile())
 
   const port = await freePort()
   const [command, ...args] = JSON.parse(all(instructions, 'CMD')[0]!.args) as string[]
@@ -156,7 +156,7 @@ t.test('the server as the image runs it: pruned runtime, NODE_ENV=production, 0.
 
 t.test('the image\'s address without a token: the server refuses to start, saying why', async (t) => {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOST: '0.0.0.0', PORT: '0' }
-  const result = await run(process.execPath, ['--import=tsx', join(ROOT, 'src/server.ts')], { env, cwd: ROOT }).then(() => undefined, (error) => error)
+  const result = await run(process.execPath, ['--import=tsx', join(ROOT, 'src/runtime/server.ts')], { env, cwd: ROOT }).then(() => undefined, (error) => error)
   t.equal(result?.code, 2)
   t.match(result?.stderr, /refusing to listen on 0\.0\.0\.0 without a token/)
 })

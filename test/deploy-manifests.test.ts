@@ -2,7 +2,7 @@
  * deploy/: every Kubernetes manifest (the base and each overlay, rendered) validates against
  * the Kubernetes API schemas offline, and what the manifests, the compose file and the
  * Dockerfile say of the server — probe paths, ports, environment names, shutdown grace — is
- * read from the server itself (src/config.ts, the route table), not copied.
+ * read from the server itself (src/runtime/config.ts, the route table), not copied.
  */
 import { readFile } from 'node:fs/promises'
 import t from 'tap'
@@ -11,7 +11,7 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap'
 import { Service } from 'kubernetes-models/v1/Service'
 import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet'
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy'
-import { FLAGS } from '../src/config.ts'
+import { FLAGS } from '../src/runtime/config.ts'
 import { build } from './helpers/build.ts'
 import { deployDir, kustomize, type Manifest } from './helpers/kustomize.ts'
 
@@ -77,7 +77,7 @@ t.test('the StatefulSet, its headless Service and the server agree', async (t) =
 
   // Every variable given to the container is one the server reads.
   const env = Object.fromEntries(container.env.map((e: { name: string, value?: string }) => [e.name, e.value]))
-  for (const name of [...Object.keys(env), ...Object.keys(config.data)]) t.ok(ENV_NAMES.has(name), `${name} is read by src/config.ts`)
+  for (const name of [...Object.keys(env), ...Object.keys(config.data)]) t.ok(ENV_NAMES.has(name), `${name} is read by src/runtime/config.ts`)
   t.equal(env[FLAGS.host.env], '0.0.0.0')
   t.equal(env[FLAGS.port.env], String(PORT))
   t.strictSame(container.env.find((e: { name: string }) => e.name === FLAGS.token.env).valueFrom,
@@ -125,7 +125,7 @@ t.test('overlays change the replicas and the screen size, and nothing else of th
 
   const hd = await kustomize(deployDir('kubernetes/overlays/full-hd'))
   t.equal(one(hd, 'ConfigMap').data[FLAGS.screen.env], '1920x1080x24')
-  const { parseScreen } = await import('../src/config.ts')
+  const { parseScreen } = await import('../src/runtime/config.ts')
   t.doesNotThrow(() => parseScreen(one(hd, 'ConfigMap').data[FLAGS.screen.env]), 'the server accepts the overlay\'s screen')
   t.doesNotThrow(() => parseScreen(one(base, 'ConfigMap').data[FLAGS.screen.env]), 'and the base\'s')
 })
@@ -142,7 +142,7 @@ t.test('compose: N desktops, each on its own loopback port, token from an env fi
     t.equal(Number(containerPort), PORT)
     hostPorts.add(hostPort)
     t.equal(service.env_file, 'desktops.env', 'the token comes from an env file')
-    for (const variable of Object.keys(service.environment)) t.ok(ENV_NAMES.has(variable), `${variable} is read by src/config.ts`)
+    for (const variable of Object.keys(service.environment)) t.ok(ENV_NAMES.has(variable), `${variable} is read by src/runtime/config.ts`)
     t.equal(service.environment[FLAGS.host.env], '0.0.0.0')
     t.equal(service.environment[FLAGS.port.env], String(PORT))
     t.match(service.healthcheck.test.join(' '), new RegExp(`127\\.0\\.0\\.1:${PORT}/health`))

@@ -1,7 +1,7 @@
 /**
  * Every adapter, end to end on Xvfb through the real nut driver, checked by what Chromium
  * received: a click written in the adapter's own coordinate space lands on the screen pixel
- * computed here from that space's definition (not from src/scaling.ts), a key combo arrives
+ * computed here from that space's definition (not from src/screen/scaling.ts), a key combo arrives
  * with its key, code and modifiers, and typed text — non-ASCII included — arrives exactly.
  */
 import t from 'tap'

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process'
 import t from 'tap'
 import pino from 'pino'
-import { buildApp } from '../src/app.ts'
+import { buildApp } from '../src/http/app.ts'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { startXvfb } from '../drivers/x11/xvfb.ts'
 import { cursorFromX, holdDisplay, startDesktop, until } from './helpers/desktop.ts'

@@ -3,7 +3,7 @@
  * nut driver, checked by what Chromium received: one turn of toolset member blocks (a click in
  * the pixels of the screenshot Claude is shown, ctrl+a, typing) and the same through Qwen3.5's
  * `<tool_call><function=computer>…` on its 0–1000 grid. The screen pixel of each click is
- * computed here by hand from the space's definition, not from src/scaling.ts.
+ * computed here by hand from the space's definition, not from src/screen/scaling.ts.
  */
 import t, { type Test } from 'tap'
 import { oracleDesktop } from './helpers/desktop.ts'

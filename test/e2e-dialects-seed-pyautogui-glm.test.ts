@@ -2,7 +2,7 @@
  * The newest dialects end to end on Xvfb through the real nut driver, checked by what Chromium
  * received: a UI-TARS-2 / Seed <seed:tool_call>, pyautogui code (OpenCUA's smart-resized pixels
  * and 0–1 fractions) and a GLM-V PC action each click the screen pixel computed here by hand
- * from the dialect's own definition of its coordinates (not from src/scaling.ts).
+ * from the dialect's own definition of its coordinates (not from src/screen/scaling.ts).
  */
 import t from 'tap'
 import { oracleDesktop } from './helpers/desktop.ts'

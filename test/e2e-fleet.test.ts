@@ -31,7 +31,7 @@ t.test('three desktops side by side never cross, and one stopping leaves the oth
     const app = `term=xterm -bg ${colour.name} -geometry 80x24+0+0 -e sh -c "stty -echo; cat > ${file}"`
     const env: NodeJS.ProcessEnv = { ...process.env, API_TOKEN: TOKEN, LOG_LEVEL: 'warn' }
     delete env.DISPLAY
-    const server = spawnOwned(t, process.execPath, ['--import=tsx', join(ROOT, 'src/server.ts'), '--port', String(port), '--allow-app', app],
+    const server = spawnOwned(t, process.execPath, ['--import=tsx', join(ROOT, 'src/runtime/server.ts'), '--port', String(port), '--allow-app', app],
       { env, stdio: 'ignore' })
     const call = async (body: unknown) => {
       const response = await fetch(`http://127.0.0.1:${port}/computer`, {

@@ -10,7 +10,7 @@ import AjvModule from 'ajv/dist/2020.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { buildApp } from '../src/app.ts'
+import { buildApp } from '../src/http/app.ts'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { xEnv } from '../drivers/x11/authority.ts'
 import { heldOnX, startDesktop, until } from './helpers/desktop.ts'
@@ -174,7 +174,7 @@ t.test('two MCP clients at once never interleave their input', async (t) => {
 
 t.test('stdio: `computer-gateway mcp` on the same desktop clicks and takes screenshots', async (t) => {
   const setpriv = which('setpriv')
-  const server = [process.execPath, '--import', 'tsx', 'src/server.ts', 'mcp', '--driver', 'nut', '--mcp-display-size', '1024x640', '--log-level', 'info']
+  const server = [process.execPath, '--import', 'tsx', 'src/runtime/server.ts', 'mcp', '--driver', 'nut', '--mcp-display-size', '1024x640', '--log-level', 'info']
   // The SDK spawns the server; it dies with this process (setpriv) and is ended by PID at teardown.
   const transport = new StdioClientTransport({
     command: setpriv ?? server[0]!,

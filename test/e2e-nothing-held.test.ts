@@ -7,8 +7,8 @@
  */
 import t from 'tap'
 import pino from 'pino'
-import { buildApp } from '../src/app.ts'
-import type { Driver, InputStep } from '../src/driver.ts'
+import { buildApp } from '../src/http/app.ts'
+import type { Driver, InputStep } from '../src/driver/driver.ts'
 import { NutDriver } from '../drivers/nut/nut-driver.ts'
 import { heldOnX, startDesktop, until } from './helpers/desktop.ts'
 

@@ -9,7 +9,7 @@ import { promisify } from 'node:util'
 import pino from 'pino'
 import t from 'tap'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
-import { buildApp } from '../src/app.ts'
+import { buildApp } from '../src/http/app.ts'
 import { xdotool } from './helpers/desktop.ts'
 
 const run = promisify(execFile)

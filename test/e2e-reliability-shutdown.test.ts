@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { until } from './helpers/desktop.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-/** close-with-grace's delay in src/server.ts, plus a margin for a loaded machine. */
+/** close-with-grace's delay in src/runtime/server.ts, plus a margin for a loaded machine. */
 const GRACE_MS = 10_000
 const MARGIN_MS = 3000
 
@@ -66,7 +66,7 @@ async function startServer (t: { teardown: (fn: () => unknown) => void }) {
   delete env.ALLOW_APPS
   delete env.DISPLAY
   delete env.XAUTHORITY
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', '--port', '0', '--allow-app', 'term=xterm -T left-behind?'],
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/server.ts', '--port', '0', '--allow-app', 'term=xterm -T left-behind?'],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
   seen.set(server.pid!, 'server')
   const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })))

@@ -7,7 +7,7 @@
 import t from 'tap'
 import pino from 'pino'
 import { Writable } from 'node:stream'
-import { buildApp } from '../src/app.ts'
+import { buildApp } from '../src/http/app.ts'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { cursorFromX, until, xdotool } from './helpers/desktop.ts'
 

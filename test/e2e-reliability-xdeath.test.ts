@@ -12,7 +12,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
-import { buildApp } from '../src/app.ts'
+import { buildApp } from '../src/http/app.ts'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { until } from './helpers/desktop.ts'
 

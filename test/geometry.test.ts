@@ -1,6 +1,6 @@
 import t from 'tap'
-import { toRegion, toXY } from '../src/geometry.ts'
-import { Unreachable, unreachable } from '../src/unreachable.ts'
+import { toRegion, toXY } from '../src/screen/geometry.ts'
+import { Unreachable, unreachable } from '../src/errors/unreachable.ts'
 
 t.test('an array a schema held to a point or a region becomes its tuple, and nothing else does', async (t) => {
   t.strictSame(toXY([3, 4]), [3, 4])

@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import { FakeDriver } from '../drivers/fake/fake-driver.ts'
-import type { Driver, InputStep, Point } from '../src/driver.ts'
+import type { Driver, InputStep, Point } from '../src/driver/driver.ts'
 import { HeldInputs, trackedDriver } from '../src/executor/held-inputs.ts'
 import { clickSteps, DRAG_SETTLE_MS, dragSteps, holdingSteps, NEXT_MS, sendInput } from '../src/executor/input-steps.ts'
 import { resolveKeys } from '../src/keys/index.ts'

@@ -4,7 +4,7 @@
  * Why, on a real Chromium, is test/e2e-click-then-keys.test.ts.
  */
 import t from 'tap'
-import type { Driver, InputStep } from '../src/driver.ts'
+import type { Driver, InputStep } from '../src/driver/driver.ts'
 import { CLICK_TO_KEY_MS, keysAfterClicks } from '../src/executor/keys-after-clicks.ts'
 import { parseCombo } from '../src/keys/index.ts'
 import { FakeDriver } from '../drivers/fake/fake-driver.ts'

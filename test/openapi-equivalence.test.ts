@@ -10,7 +10,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import t from 'tap'
 import { parse } from 'yaml'
-import { createValidatorCompiler } from '../src/validation.ts'
+import { createValidatorCompiler } from '../src/schemas/validation.ts'
 import { build } from './helpers/build.ts'
 
 const fixtures = new URL('fixtures/', import.meta.url)

@@ -4,7 +4,7 @@
  * has them, `windows` read live, and an override in place of the member it names.
  */
 import t from 'tap'
-import type { Driver, InputStep } from '../src/driver.ts'
+import type { Driver, InputStep } from '../src/driver/driver.ts'
 import { passThrough } from '../src/executor/pass-through.ts'
 
 const key = { name: 'a', keysym: 'a', modifier: false }

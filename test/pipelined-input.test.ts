@@ -7,10 +7,10 @@
 import t from 'tap'
 import pino from 'pino'
 import { FakeDriver } from '../drivers/fake/fake-driver.ts'
-import type { InputStep, Point } from '../src/driver.ts'
+import type { InputStep, Point } from '../src/driver/driver.ts'
 import { Executor } from '../src/executor/executor.ts'
 import { SerialQueue } from '../src/executor/serial-queue.ts'
-import { DesktopUnavailable } from '../src/errors.ts'
+import { DesktopUnavailable } from '../src/errors/errors.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
 
 const turn = () => new Promise((resolve) => setImmediate(resolve))

@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import sharp from 'sharp'
-import { Scaler } from '../src/scaling.ts'
+import { Scaler } from '../src/screen/scaling.ts'
 import { build, post } from './helpers/build.ts'
 
 const real = { width: 1280, height: 800 }

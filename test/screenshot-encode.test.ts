@@ -1,12 +1,12 @@
 /**
- * src/screenshot.ts on known pixels: X's BGRX and RGBA both come out as the right RGB in every
+ * src/screen/screenshot.ts on known pixels: X's BGRX and RGBA both come out as the right RGB in every
  * format (PNG exactly, the lossy ones closely), at the raw size or the one asked for, the last
  * pixel included; the caller's buffer is left as it was.
  */
 import sharp from 'sharp'
 import t from 'tap'
-import type { RawImage } from '../src/driver.ts'
-import { encodeImage, rgbx } from '../src/screenshot.ts'
+import type { RawImage } from '../src/driver/driver.ts'
+import { encodeImage, rgbx } from '../src/screen/screenshot.ts'
 
 // 3x2: red, green, blue / white, black, a colour with every channel different.
 const RGB = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255], [0, 0, 0], [10, 120, 230]]

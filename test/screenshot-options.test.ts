@@ -7,7 +7,7 @@
  */
 import sharp from 'sharp'
 import t from 'tap'
-import { loadConfig } from '../src/config.ts'
+import { loadConfig } from '../src/runtime/config.ts'
 import { build, post } from './helpers/build.ts'
 
 async function decoded (base64: string) {

@@ -4,8 +4,8 @@
  * the cap; a client that goes away stops the wait.
  */
 import t from 'tap'
-import type { RawImage } from '../src/driver.ts'
-import { settleByPixels } from '../src/settle.ts'
+import type { RawImage } from '../src/driver/driver.ts'
+import { settleByPixels } from '../src/screen/settle.ts'
 
 /** A 1x1 screen whose pixel changes until `changesUntilMs` after the start. */
 function screen (changesUntilMs: number) {

@@ -22,7 +22,7 @@ t.teardown(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 // The suite runs the server as users do, compiled.
-if (!existsSync(`${ROOT}dist/src/server.js`)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' })
+if (!existsSync(`${ROOT}dist/src/runtime/server.js`)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' })
 
 const ctx: Context = { procs, checks, workdir: dir, deadlineMs: 15_000, log: (line) => t.comment(line) }
 

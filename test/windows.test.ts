@@ -4,7 +4,7 @@
  * waiting, every refusal with its whole error body, and the allow-list's configuration.
  */
 import t from 'tap'
-import { allowedApps, loadConfig, splitWords, usage } from '../src/config.ts'
+import { allowedApps, loadConfig, splitWords, usage } from '../src/runtime/config.ts'
 import type { FakeWindow } from '../drivers/fake/fake-driver.ts'
 import { build, post } from './helpers/build.ts'
 

@@ -2,7 +2,7 @@
  * Claude's computer toolset (computer_toolset_20260801) and `computer` tool (computer_20241022,
  * computer_20250124, computer_20251124).
  */
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import { Type } from '@sinclair/typebox'
 import { AnthropicComputer20241022, AnthropicComputer20250124, AnthropicComputer20251124 } from './versions.ts'
 import { AnthropicComputerToolset20260801, ToolsetToolUse, TOOLSET_VERSION } from './computer_toolset_20260801.ts'

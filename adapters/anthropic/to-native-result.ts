@@ -1,5 +1,5 @@
 /** The outcome → the tool_result block the model reads next. */
-import type { AdapterOutcome, Translation } from '../../src/adapter.ts'
+import type { AdapterOutcome, Translation } from '../../src/pipeline/adapter.ts'
 import type { AnthropicToolResult } from './result.ts'
 import type { AnthropicMeta } from './to-unified.ts'
 

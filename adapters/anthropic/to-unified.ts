@@ -4,10 +4,10 @@
  * Coordinates stay in the model's space, the declared display: the executor scales them.
  */
 import type { Static } from '@sinclair/typebox'
-import type { AdapterContext, Translation } from '../../src/adapter.ts'
+import type { AdapterContext, Translation } from '../../src/pipeline/adapter.ts'
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
-import { InvalidNativePayload } from '../../src/errors.ts'
-import { toRegion, toXY } from '../../src/geometry.ts'
+import { InvalidNativePayload } from '../../src/errors/errors.ts'
+import { toRegion, toXY } from '../../src/screen/geometry.ts'
 import type { AnthropicComputer20251124, AnthropicComputer20251124Input } from './versions.ts'
 import type { AnthropicQuery } from './query.ts'
 

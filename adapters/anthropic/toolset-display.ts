@@ -6,8 +6,8 @@
  * kept, until it is within the limits Anthropic documents for every Claude model: 1568 pixels
  * on the long edge and about 1.15 megapixels (shared/research/model-formats.md).
  */
-import type { CoordinateSpace } from '../../src/adapter.ts'
-import type { Size } from '../../src/geometry.ts'
+import type { CoordinateSpace } from '../../src/pipeline/adapter.ts'
+import type { Size } from '../../src/screen/geometry.ts'
 
 export const LONG_EDGE_MAX = 1568
 export const PIXELS_MAX = 1_150_000

@@ -4,8 +4,8 @@
  * cursor_position with "X=x,Y=y"; the call that failed with the error's text and is_error; the
  * calls after it with the SDK's not-executed text.
  */
-import { callStatus, type AdapterOutcome, type Translation } from '../../src/adapter.ts'
-import { unreachable } from '../../src/unreachable.ts'
+import { callStatus, type AdapterOutcome, type Translation } from '../../src/pipeline/adapter.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
 import type { ToolsetMember } from './computer_toolset_20260801.ts'
 import type { AnthropicToolsetResult, AnthropicToolsetResultBlock } from './toolset-result.ts'
 import type { ToolsetCall, ToolsetMeta } from './toolset-to-unified.ts'

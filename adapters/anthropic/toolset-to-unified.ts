@@ -4,9 +4,9 @@
  * at the first failure, which is the SDK's rule for a turn's members. Each member carries out
  * the same action as the `computer` tool's action of that name (to-unified.ts).
  */
-import type { AdapterContext, CallSpan, Translation } from '../../src/adapter.ts'
+import type { AdapterContext, CallSpan, Translation } from '../../src/pipeline/adapter.ts'
 import type { UnifiedAction } from '../../src/actions/index.ts'
-import { InvalidNativePayload } from '../../src/errors.ts'
+import { InvalidNativePayload } from '../../src/errors/errors.ts'
 import type { ToolsetMember, ToolsetToolUse } from './computer_toolset_20260801.ts'
 import type { AnthropicQuery } from './query.ts'
 import { actionsFor, type ComputerInput } from './to-unified.ts'

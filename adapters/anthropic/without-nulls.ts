@@ -7,7 +7,7 @@
  * null anywhere else is nothing the SDK sends, so it is left for validation to refuse rather
  * than read as a guess.
  */
-import { dropNulls, isPlainObject } from '../../src/drop-nulls.ts'
+import { dropNulls, isPlainObject } from '../shared/drop-nulls.ts'
 
 // The fields the SDK types `| null`, per action (@anthropic-ai/sdk, BetaComputer*Input;
 // test/adapter-anthropic-sdk-types.test.ts checks this table against those types).

@@ -1,5 +1,5 @@
 /** Conatus' computer-use actions (CUAction), bare or inside the AIToolCall that carries them. */
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 import { ConatusInput, type ConatusAction, type ConatusToolCall } from './cu-action.ts'
 import { ConatusToolResult } from './result.ts'

@@ -1,5 +1,5 @@
 /** The outcome of a CUAction → the tool result (see result.ts). */
-import type { AdapterOutcome, Translation } from '../../src/adapter.ts'
+import type { AdapterOutcome, Translation } from '../../src/pipeline/adapter.ts'
 import type { ConatusToolResult } from './result.ts'
 import type { ConatusMeta } from './to-unified.ts'
 

@@ -1,9 +1,9 @@
 /** A Conatus CUAction → unified actions. Coordinates are in the display space: nothing is scaled. */
 import type { UnifiedAction } from '../../src/actions/index.ts'
-import type { Translation } from '../../src/adapter.ts'
-import { InvalidNativePayload } from '../../src/errors.ts'
-import { toXY, type XY } from '../../src/geometry.ts'
-import { unreachable } from '../../src/unreachable.ts'
+import type { Translation } from '../../src/pipeline/adapter.ts'
+import { InvalidNativePayload } from '../../src/errors/errors.ts'
+import { toXY, type XY } from '../../src/screen/geometry.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
 import type { ConatusAction } from './cu-action.ts'
 import type { Unwrapped } from './unwrap.ts'
 

@@ -3,8 +3,8 @@
  * a stringified JSON, so they are parsed and checked here, with the messages the route gives a
  * bare action.
  */
-import { InvalidNativePayload, UnparseableModelOutput } from '../../src/errors.ts'
-import { createValidatorCompiler, formatValidationErrors } from '../../src/validation.ts'
+import { InvalidNativePayload, UnparseableModelOutput } from '../../src/errors/errors.ts'
+import { createValidatorCompiler, formatValidationErrors } from '../../src/schemas/validation.ts'
 import { ACTION_TYPES, ConatusActionSchema, type ConatusAction, type ConatusToolCall } from './cu-action.ts'
 
 const validate = createValidatorCompiler([])({ schema: ConatusActionSchema, httpPart: 'body' })

@@ -1,11 +1,11 @@
 /** The Computer Use Protocol's action specs: its session actions and element verbs, one or a batch. */
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 import { CupActionResult, CupResult } from './action-result.ts'
 import { CupBatchInput, type CupInput } from './action-spec.ts'
 import { toNativeResult } from './to-native-result.ts'
 import { toUnified, type CupMeta } from './to-unified.ts'
-import { dropNulls } from '../../src/drop-nulls.ts'
+import { dropNulls } from '../shared/drop-nulls.ts'
 
 export const cupAdapter: Adapter<CupInput, CupMeta, ActionQuery> = {
   name: 'cup',

@@ -1,5 +1,5 @@
 /** The outcome → CUP ActionResults (see action-result.ts). */
-import type { AdapterOutcome, Translation } from '../../src/adapter.ts'
+import type { AdapterOutcome, Translation } from '../../src/pipeline/adapter.ts'
 import type { ActionResponse } from '../../src/actions/response.ts'
 import type { CupActionResult, CupResult } from './action-result.ts'
 import type { ElementActionName } from './action-spec.ts'

@@ -5,9 +5,9 @@
  * get_accessibility_tree) — the tree a CUP client read its ids from.
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
-import type { Translation } from '../../src/adapter.ts'
-import { InvalidQuery } from '../../src/errors.ts'
-import { unreachable } from '../../src/unreachable.ts'
+import type { Translation } from '../../src/pipeline/adapter.ts'
+import { InvalidQuery } from '../../src/errors/errors.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
 import type { CupActionSpec, CupInput, ElementActionName, ElementSpec } from './action-spec.ts'
 
 /** What the result needs of each spec that runs: its words, the SDK's. */

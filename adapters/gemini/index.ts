@@ -1,6 +1,6 @@
 /** Gemini Computer Use (the Gemini API's predefined computer_use functions). */
 import { Type } from '@sinclair/typebox'
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 import { GeminiComputerUseInput, GeminiFunctionCall } from './computer-use.ts'
 import { GeminiFunctionResponse } from './function-response.ts'

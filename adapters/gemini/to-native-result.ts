@@ -2,7 +2,7 @@
  * The outcome → one `functionResponse` part per call. A call after the one that failed did
  * not run, and says so: the API wants an answer for every call of the turn.
  */
-import { callStatus, type AdapterOutcome, type Translation } from '../../src/adapter.ts'
+import { callStatus, type AdapterOutcome, type Translation } from '../../src/pipeline/adapter.ts'
 import type { GeminiFunctionResponse, GeminiFunctionResponsePart } from './function-response.ts'
 import type { GeminiCallMeta, GeminiMeta } from './to-unified.ts'
 

@@ -4,10 +4,10 @@
  * desktop browser: ctrl+l and the address for navigate and search, alt+Left/Right for history.
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
-import type { Size } from '../../src/geometry.ts'
-import type { Translation, CallSpan } from '../../src/adapter.ts'
-import { InvalidNativePayload, SafetyCheckPending } from '../../src/errors.ts'
-import { unreachable } from '../../src/unreachable.ts'
+import type { Size } from '../../src/screen/geometry.ts'
+import type { Translation, CallSpan } from '../../src/pipeline/adapter.ts'
+import { InvalidNativePayload, SafetyCheckPending } from '../../src/errors/errors.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
 import type { GeminiComputerUseInput, GeminiFunctionCall } from './computer-use.ts'
 
 /**

@@ -1,5 +1,5 @@
 /** GLM-4.5V / 4.6V (Zhipu AI) in the PC action space: the reply's one call run on the desktop. */
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 import { GlmInput } from './model-output.ts'
 import { GlmResult } from './result.ts'

@@ -5,8 +5,8 @@
  * answer (the last one, skipping names inside an earlier call's strings); the memory after
  * `Memory:`, which the model expects back in its next prompt.
  */
-import { UnparseableModelOutput } from '../../src/errors.ts'
-import { closesValue } from '../../src/python-calls.ts'
+import { UnparseableModelOutput } from '../../src/errors/errors.ts'
+import { closesValue } from '../shared/python-calls.ts'
 import { FUNCTIONS, TERMINALS } from './functions.ts'
 
 export interface Reply {

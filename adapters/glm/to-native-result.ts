@@ -1,5 +1,5 @@
 /** The outcome → the reply as read, what ran, and the screen after. */
-import { callStatus, type AdapterOutcome, type Translation } from '../../src/adapter.ts'
+import { callStatus, type AdapterOutcome, type Translation } from '../../src/pipeline/adapter.ts'
 import type { GlmResult } from './result.ts'
 import type { GlmMeta } from './to-unified.ts'
 

@@ -6,12 +6,12 @@
  * start_box; `WAIT()` waits 5 s; `DONE()` and `FAIL()` run nothing and are reported.
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
-import type { AdapterContext, Translation } from '../../src/adapter.ts'
-import { UnparseableModelOutput } from '../../src/errors.ts'
+import type { AdapterContext, Translation } from '../../src/pipeline/adapter.ts'
+import { UnparseableModelOutput } from '../../src/errors/errors.ts'
 import { parseCombo } from '../../src/keys/index.ts'
-import { parsePythonCalls, PythonSyntaxError, type PyValue } from '../../src/python-calls.ts'
+import { parsePythonCalls, PythonSyntaxError, type PyValue } from '../shared/python-calls.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
-import { unreachable } from '../../src/unreachable.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
 import { FUNCTIONS, functionName, type FunctionName } from './functions.ts'
 import { replyText, type GlmInput } from './model-output.ts'
 import { quote, splitReply } from './reply.ts'

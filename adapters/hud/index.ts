@@ -1,5 +1,5 @@
 /** HUD's Common Language Actions (hud-evals/hud-python `hud.adapters.common.types`). */
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 import { HudCla, type HudAction } from './cla.ts'
 import { HudStepResult } from './result.ts'

@@ -1,5 +1,5 @@
 /** The outcome of a step → HUD's step result (see result.ts for the shape and why). */
-import type { AdapterOutcome, Translation } from '../../src/adapter.ts'
+import type { AdapterOutcome, Translation } from '../../src/pipeline/adapter.ts'
 import type { HudStepResult } from './result.ts'
 import type { HudMeta } from './to-unified.ts'
 

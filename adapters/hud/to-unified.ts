@@ -3,9 +3,9 @@
  * own adapters rescale to the environment before sending), so nothing is scaled here.
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
-import type { Translation } from '../../src/adapter.ts'
-import { InvalidNativePayload, UnsupportedAction } from '../../src/errors.ts'
-import { unreachable } from '../../src/unreachable.ts'
+import type { Translation } from '../../src/pipeline/adapter.ts'
+import { InvalidNativePayload, UnsupportedAction } from '../../src/errors/errors.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
 import type { HudAction, HudPointValue } from './cla.ts'
 
 export interface HudMeta {

@@ -1,5 +1,5 @@
 /** OpenAI computer use: the Responses API's `computer` tool and `computer_use_preview` (CUA). */
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import { OpenaiComputerInput } from './computer.ts'
 import { OpenaiComputerUsePreviewInput } from './computer_use_preview.ts'
 import { DEFAULT_PX_PER_NOTCH, DEFAULT_WAIT_SECONDS, OpenaiOwnQuery, type OpenaiQuery, type ToolVersion } from './query.ts'

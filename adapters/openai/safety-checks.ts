@@ -3,7 +3,7 @@
  * user, and the checks sent back as acknowledged_safety_checks once the user agrees. The
  * gateway holds such a call (409, nothing runs) until the query acknowledges every check.
  */
-import { InvalidQuery, SafetyCheckPending } from '../../src/errors.ts'
+import { InvalidQuery, SafetyCheckPending } from '../../src/errors/errors.ts'
 import type { PendingSafetyCheck } from './computer-call.ts'
 import type { OpenaiComputerCallOutput } from './result.ts'
 

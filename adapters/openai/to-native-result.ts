@@ -3,7 +3,7 @@
  * field for a failure, so a failed call is answered with the same item marked
  * `status: "incomplete"`, the screenshot if one was taken, and our `error` beside it.
  */
-import type { AdapterOutcome, Translation } from '../../src/adapter.ts'
+import type { AdapterOutcome, Translation } from '../../src/pipeline/adapter.ts'
 import type { OpenaiComputerCallOutput } from './result.ts'
 import type { ToolVersion } from './query.ts'
 import type { OpenaiMeta } from './to-unified.ts'

@@ -6,11 +6,11 @@
  * screenshot after the whole call. Points stay in the model's pixels (the declared display):
  * the executor scales them.
  */
-import type { AdapterContext, Translation } from '../../src/adapter.ts'
+import type { AdapterContext, Translation } from '../../src/pipeline/adapter.ts'
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
-import { InvalidNativePayload } from '../../src/errors.ts'
-import { unreachable } from '../../src/unreachable.ts'
-import { notches } from '../../src/scaling.ts'
+import { InvalidNativePayload } from '../../src/errors/errors.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
+import { notches } from '../../src/screen/scaling.ts'
 import { parseCombo } from '../../src/keys/index.ts'
 import type { OpenaiAction, OpenaiActionType } from './actions.ts'
 import type { BatchCall, PreviewCall } from './computer-call.ts'

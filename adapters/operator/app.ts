@@ -9,8 +9,8 @@
  * launch names an entry of the server's allow-list, never a command line.
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
-import { InvalidNativePayload, UnsupportedAction } from '../../src/errors.ts'
-import { unreachable } from '../../src/unreachable.ts'
+import { InvalidNativePayload, UnsupportedAction } from '../../src/errors/errors.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
 import type { OperatorInput } from './computer.ts'
 import { eitherPair } from './fields.ts'
 

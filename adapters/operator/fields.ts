@@ -4,8 +4,8 @@
  * `loc`/`size` or Windows-MCP's `window_loc`/`window_size`. Two spellings of one thing in a
  * call must not disagree silently, so giving both is refused.
  */
-import { InvalidNativePayload } from '../../src/errors.ts'
-import { toXY, type XY } from '../../src/geometry.ts'
+import { InvalidNativePayload } from '../../src/errors/errors.ts'
+import { toXY, type XY } from '../../src/screen/geometry.ts'
 import type { OperatorInput } from './computer.ts'
 
 export type { XY }

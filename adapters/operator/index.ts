@@ -1,5 +1,5 @@
 /** The Operator desktop tool (CursorTouch/Operator-Use `computer`). */
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 import { coerceParams } from './coerce.ts'
 import { OperatorComputerInput, type OperatorInput } from './computer.ts'

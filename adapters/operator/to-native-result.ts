@@ -1,6 +1,6 @@
 /** The outcome → Operator's ToolResult (see result.ts). */
 import type { WindowInfo } from '../../src/actions/index.ts'
-import type { AdapterOutcome, Translation } from '../../src/adapter.ts'
+import type { AdapterOutcome, Translation } from '../../src/pipeline/adapter.ts'
 import type { OperatorToolResult } from './result.ts'
 import type { OperatorMeta } from './to-unified.ts'
 

@@ -4,10 +4,10 @@
  * `computer/tools/*.py`, `computer/types.py`), and `done` is the line the tool answers with.
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
-import type { Translation } from '../../src/adapter.ts'
-import { InvalidNativePayload, UnsupportedAction } from '../../src/errors.ts'
-import { toXY } from '../../src/geometry.ts'
-import { unreachable } from '../../src/unreachable.ts'
+import type { Translation } from '../../src/pipeline/adapter.ts'
+import { InvalidNativePayload, UnsupportedAction } from '../../src/errors/errors.ts'
+import { toXY } from '../../src/screen/geometry.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
 import { appAction } from './app.ts'
 import type { OperatorActionName, OperatorInput } from './computer.ts'
 import { caretOf, pointOf, requirePoint, type XY } from './fields.ts'

@@ -6,7 +6,7 @@
  * pace a real pyautogui (interval, duration, tween, logScreenshot, _pause) are accepted and
  * have no effect: the gateway paces input itself.
  */
-import type { PyCall, PyValue } from '../../src/python-calls.ts'
+import type { PyCall, PyValue } from '../shared/python-calls.ts'
 
 interface Spec {
   params: readonly string[]

@@ -1,6 +1,6 @@
 /** pyautogui code (OpenCUA, the OSWorld baselines, Aguvis, Agent S): read, never run as Python. */
 import { Type } from '@sinclair/typebox'
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import { StringEnum } from '../../src/actions/common.ts'
 import { PyautoguiAbsoluteInput, PyautoguiRelativeInput, PyautoguiSmartResizeInput, type PyautoguiInput } from './model-output.ts'
 import { PyautoguiResult } from './result.ts'

@@ -6,11 +6,11 @@
  *   (smart_resize, factor 28, 3136 to 12,845,056 pixels), the display as the starting size;
  * - relative: fractions of the display, 0–1 on each axis (Aguvis, some OpenCUA prompts).
  */
-import type { AdapterContext, CoordinateSpace } from '../../src/adapter.ts'
-import { InvalidQuery } from '../../src/errors.ts'
-import type { Size } from '../../src/geometry.ts'
+import type { AdapterContext, CoordinateSpace } from '../../src/pipeline/adapter.ts'
+import { InvalidQuery } from '../../src/errors/errors.ts'
+import type { Size } from '../../src/screen/geometry.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
-import { smartResize, type SmartResizeOptions } from '../../src/smart-resize.ts'
+import { smartResize, type SmartResizeOptions } from '../shared/smart-resize.ts'
 
 export const CONVENTIONS = ['absolute', 'smart-resize', 'relative'] as const
 export type Convention = (typeof CONVENTIONS)[number]

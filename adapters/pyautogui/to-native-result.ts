@@ -1,5 +1,5 @@
 /** The outcome → each call as read, what ran, the model's end states and the screen after. */
-import { callStatus, type AdapterOutcome, type Translation } from '../../src/adapter.ts'
+import { callStatus, type AdapterOutcome, type Translation } from '../../src/pipeline/adapter.ts'
 import type { PyautoguiCallResult, PyautoguiResult } from './result.ts'
 import type { PyautoguiCallMeta, PyautoguiMeta } from './to-unified.ts'
 

@@ -8,12 +8,12 @@
  * wait, and are reported.
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
-import type { AdapterContext, CallSpan, Translation } from '../../src/adapter.ts'
-import { UnparseableModelOutput } from '../../src/errors.ts'
-import type { Size } from '../../src/geometry.ts'
+import type { AdapterContext, CallSpan, Translation } from '../../src/pipeline/adapter.ts'
+import { UnparseableModelOutput } from '../../src/errors/errors.ts'
+import type { Size } from '../../src/screen/geometry.ts'
 import { normalizeKey } from '../../src/keys/index.ts'
-import { parsePythonCalls, PythonSyntaxError, type PyValue } from '../../src/python-calls.ts'
-import { unreachable } from '../../src/unreachable.ts'
+import { parsePythonCalls, PythonSyntaxError, type PyValue } from '../shared/python-calls.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
 import { codeOf } from './code.ts'
 import { bind, type BoundCall } from './functions.ts'
 import { replyText, type PyautoguiInput } from './model-output.ts'

@@ -6,9 +6,9 @@
  * their tools call 1000x1000 ("The screen's resolution is 1000x1000", trycua/cua moonshot.py).
  */
 import type { TObject } from '@sinclair/typebox'
-import type { CoordinateSpace } from '../../src/adapter.ts'
-import type { Size } from '../../src/geometry.ts'
-import { smartResize, type SmartResizeOptions } from '../../src/smart-resize.ts'
+import type { CoordinateSpace } from '../../src/pipeline/adapter.ts'
+import type { Size } from '../../src/screen/geometry.ts'
+import { smartResize, type SmartResizeOptions } from '../shared/smart-resize.ts'
 import { QwenArguments25, QwenArguments3, QwenArgumentsFara, QwenArgumentsKimi } from './arguments.ts'
 
 export const FAMILIES = ['2.5', '3', '3.5', 'kimi', 'fara'] as const

@@ -12,8 +12,8 @@
  * - pause_and_memorize_fact: reported (the result's `facts`), nothing runs.
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
-import { InvalidNativePayload } from '../../src/errors.ts'
-import { unreachable } from '../../src/unreachable.ts'
+import { InvalidNativePayload } from '../../src/errors/errors.ts'
+import { unreachable } from '../../src/errors/unreachable.ts'
 import type { QwenArguments } from './arguments.ts'
 import { need, type QwenMeta, type XY } from './to-unified.ts'
 

@@ -3,7 +3,7 @@
  * agent_function_call.py), Qwen3.5 and Kimi K2.5 `computer`, Fara-7B's browser actions.
  */
 import { Type } from '@sinclair/typebox'
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 import { QWEN_INPUTS, type QwenInput } from './computer-use.ts'
 import { FAMILY, QWEN25_RESIZE, spaceOf, type Family } from './family.ts'

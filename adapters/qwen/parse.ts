@@ -7,8 +7,8 @@
  * model left unclosed (it stopped at the end of its turn) is read to the end.
  */
 import type { TObject } from '@sinclair/typebox'
-import { InvalidNativePayload, UnparseableModelOutput } from '../../src/errors.ts'
-import { createValidatorCompiler, formatValidationErrors } from '../../src/validation.ts'
+import { InvalidNativePayload, UnparseableModelOutput } from '../../src/errors/errors.ts'
+import { createValidatorCompiler, formatValidationErrors } from '../../src/schemas/validation.ts'
 import type { QwenArguments } from './arguments.ts'
 import { FUNCTION_NAMES, type ChatToolCall, type QwenInput } from './computer-use.ts'
 import { xmlCall } from './xml-call.ts'

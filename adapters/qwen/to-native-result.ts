@@ -1,5 +1,5 @@
 /** The outcome → QwenResult: each call's status, what the model reported, the pointer and the screen. */
-import { callStatus, type AdapterOutcome, type CoordinateSpace, type Translation } from '../../src/adapter.ts'
+import { callStatus, type AdapterOutcome, type CoordinateSpace, type Translation } from '../../src/pipeline/adapter.ts'
 import type { QwenResult } from './result.ts'
 import type { QwenCallMeta, QwenMeta } from './to-unified.ts'
 

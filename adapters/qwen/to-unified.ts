@@ -5,8 +5,8 @@
  * takes for them (fara-actions.ts).
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
-import type { Translation, CallSpan } from '../../src/adapter.ts'
-import { InvalidNativePayload, UnsupportedAction } from '../../src/errors.ts'
+import type { Translation, CallSpan } from '../../src/pipeline/adapter.ts'
+import { InvalidNativePayload, UnsupportedAction } from '../../src/errors/errors.ts'
 import type { QwenAction, QwenArguments } from './arguments.ts'
 import { faraActions, FARA_ONLY } from './fara-actions.ts'
 import type { ParsedCall } from './parse.ts'

@@ -5,7 +5,7 @@
  * either side; a value that reads as JSON (a list, a number, true/false) is that JSON value, so
  * `[500, 300]` is a coordinate, and anything else stays text. Nothing is evaluated.
  */
-import { UnparseableModelOutput } from '../../src/errors.ts'
+import { UnparseableModelOutput } from '../../src/errors/errors.ts'
 
 const FUNCTION = /^<function=([^>\s]+)>/
 const PARAMETER = /<parameter=([^>\s]+)>([\s\S]*?)<\/parameter>/g

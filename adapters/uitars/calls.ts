@@ -7,7 +7,7 @@
  * re-escaping of single quotes does. Anything else that does not read as a call is refused,
  * quoting the call.
  */
-import { UnparseableModelOutput } from '../../src/errors.ts'
+import { UnparseableModelOutput } from '../../src/errors/errors.ts'
 import { quote } from './quote.ts'
 
 export interface ParsedCall {

@@ -5,7 +5,7 @@
  * in `action_parser.py`'s pyautogui code; `hover` in UI-TARS-desktop's NutJSOperator) and the
  * mobile-only calls, which are refused by name rather than as unknown.
  */
-import { UnparseableModelOutput } from '../../src/errors.ts'
+import { UnparseableModelOutput } from '../../src/errors/errors.ts'
 import type { ParsedCall } from './calls.ts'
 import { quote } from './quote.ts'
 

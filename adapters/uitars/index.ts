@@ -1,6 +1,6 @@
 /** UI-TARS (ByteDance): the model's raw reply, its Action: calls run on the desktop. */
 import { Type } from '@sinclair/typebox'
-import type { Adapter } from '../../src/adapter.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
 import { StringEnum } from '../../src/actions/common.ts'
 import { UitarsAbsoluteInput, UitarsRelativeInput, type UitarsInput } from './model-output.ts'
 import { UitarsResult } from './result.ts'

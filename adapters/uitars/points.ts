@@ -5,8 +5,8 @@
  *   (x,y)  <|box_start|>(x,y)<|box_end|>  <point>x y</point>  <bbox>x1 y1 x2 y2</bbox>
  *   [x1, y1, x2, y2]  (x1,y1,x2,y2)
  */
-import { UnparseableModelOutput } from '../../src/errors.ts'
-import type { Size } from '../../src/geometry.ts'
+import { UnparseableModelOutput } from '../../src/errors/errors.ts'
+import type { Size } from '../../src/screen/geometry.ts'
 import { quote } from './quote.ts'
 
 type XY = [number, number]

@@ -4,7 +4,7 @@
  * reasoning unlabelled, in a `<think>` block, or nothing but the calls; the o1-style format
  * wraps it in `<Thought>…</Thought>`. The colon may be full-width (`：`).
  */
-import { UnparseableModelOutput } from '../../src/errors.ts'
+import { UnparseableModelOutput } from '../../src/errors/errors.ts'
 import { quote } from './quote.ts'
 
 export interface Sections {

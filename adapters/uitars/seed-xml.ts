@@ -8,7 +8,7 @@
  * ByteDance's XMLFormatParser does (UI-TARS-desktop multimodal/gui-agent/action-parser).
  * Anything between or after the blocks other than whitespace is refused, quoting it.
  */
-import { UnparseableModelOutput } from '../../src/errors.ts'
+import { UnparseableModelOutput } from '../../src/errors/errors.ts'
 import type { ParsedCall } from './calls.ts'
 import { quote } from './quote.ts'
 import { labelled, type Sections } from './sections.ts'

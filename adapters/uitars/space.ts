@@ -7,9 +7,9 @@
  * The image the model saw is the screenshot the client sent it, which is the display
  * (display_width_px/display_height_px, else the screen), so the smart-resize starts there.
  */
-import type { AdapterContext, CoordinateSpace } from '../../src/adapter.ts'
-import { InvalidQuery } from '../../src/errors.ts'
-import { smartResize, UI_TARS_RESIZE } from '../../src/smart-resize.ts'
+import type { AdapterContext, CoordinateSpace } from '../../src/pipeline/adapter.ts'
+import { InvalidQuery } from '../../src/errors/errors.ts'
+import { smartResize, UI_TARS_RESIZE } from '../shared/smart-resize.ts'
 import type { ActionQuery } from '../../src/schemas/action-query.ts'
 
 export const CONVENTIONS = ['relative', 'absolute'] as const

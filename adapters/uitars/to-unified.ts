@@ -7,9 +7,9 @@
  * `<seed:tool_call>` XML (seed-xml.ts) is read into the same calls.
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
-import type { AdapterContext, Translation, CallSpan } from '../../src/adapter.ts'
-import type { Size } from '../../src/geometry.ts'
-import { UnparseableModelOutput, UnsupportedAction } from '../../src/errors.ts'
+import type { AdapterContext, Translation, CallSpan } from '../../src/pipeline/adapter.ts'
+import type { Size } from '../../src/screen/geometry.ts'
+import { UnparseableModelOutput, UnsupportedAction } from '../../src/errors/errors.ts'
 import { parseCombo } from '../../src/keys/index.ts'
 import { parseCalls } from './calls.ts'
 import { knownCall, type FunctionName, type KnownCall } from './functions.ts'

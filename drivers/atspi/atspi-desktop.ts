@@ -10,13 +10,13 @@
  * the element calls whatever their names.
  */
 import type { AccessibilitySource, AtspiRef, ElementControl, RawNode, WalkLimits } from '../../src/accessibility/source.ts'
-import { DriverFailure, UnsupportedAction } from '../../src/errors.ts'
+import { DriverFailure, UnsupportedAction } from '../../src/errors/errors.ts'
 import { AtspiClient } from './atspi-client.ts'
 import { startA11yBus, type A11yBus } from './bus.ts'
 import { atspiElements } from './elements.ts'
 import { publishBusAddress, xServerPid } from './root-address.ts'
 import { listWindows, walk } from './walker.ts'
-import type { Log } from '../../src/logger.ts'
+import type { Log } from '../../src/runtime/logger.ts'
 
 const NO_DISPLAY = 'the desktop has no X display yet, so it has no accessibility tree; retry once it has started'
 

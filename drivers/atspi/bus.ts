@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import { loadDbus } from './dbus.ts'
-import type { Log } from '../../src/logger.ts'
+import type { Log } from '../../src/runtime/logger.ts'
 import { stopChild } from '../stop-child.ts'
 
 

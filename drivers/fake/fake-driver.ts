@@ -4,7 +4,7 @@
  * evidence that a desktop works; the end-to-end tests drive a real X server for that.
  */
 import { basename } from 'node:path'
-import type { Driver, LaunchedApp, MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, WindowControl, WindowState } from '../../src/driver.ts'
+import type { Driver, LaunchedApp, MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, WindowControl, WindowState } from '../../src/driver/driver.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 
 export type FakeCall =

@@ -8,10 +8,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { InputStep, MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, XDriver, XDriverOptions } from '../../src/driver.ts'
-import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/errors.ts'
+import type { InputStep, MouseButton, Point, RawImage, Rect, SettleOptions, Settled, Size, XDriver, XDriverOptions } from '../../src/driver/driver.ts'
+import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/errors/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
-import { settleByPixels } from '../../src/settle.ts'
+import { settleByPixels } from '../../src/screen/settle.ts'
 import { probeDisplay } from '../x11/probe.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
 import { diesWithUs } from '../x11/orphan.ts'

@@ -15,12 +15,12 @@
  * the live keymap, spare keycodes bound for the rest — exact on any layout.
  */
 import { execFile } from 'node:child_process'
-import type { Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import type { Point, RawImage, Rect, Size } from '../../src/driver/driver.ts'
 import { WorkerError, type Calls, type Command, type Reply } from './protocol.ts'
 import { keysymCode } from '../x11/keysym-codes.ts'
 import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
 import { XTestInput, type XInputStep } from '../x11/xtest-input.ts'
-import { UnsupportedAction } from '../../src/errors.ts'
+import { UnsupportedAction } from '../../src/errors/errors.ts'
 
 /**
  * nut-js, loaded on first use: only the screenshot fallback needs it (when the server could not

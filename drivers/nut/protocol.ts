@@ -3,7 +3,7 @@
  * that sends input and holds nut-js). Sent with `serialization: 'advanced'`, so Buffers cross as bytes.
  * Requests carry a numeric id; the worker answers each id exactly once, in order.
  */
-import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver.ts'
+import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver/driver.ts'
 import type { XInputStep } from '../x11/xtest-input.ts'
 
 /** Every operation: its arguments and what it answers. */

@@ -1,5 +1,5 @@
 /** X pointer buttons, and the wheel as X sees it: each notch a press and release of a button. */
-import type { MouseButton } from '../../src/driver.ts'
+import type { MouseButton } from '../../src/driver/driver.ts'
 
 /** 1–3 are the usual buttons; 8/9 are what browsers read as back and forward. */
 export const X_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 }

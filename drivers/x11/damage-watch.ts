@@ -7,8 +7,8 @@
  * that never stops (a blinking cursor, a video).
  */
 import type { XClient } from 'x11'
-import type { SettleOptions, Settled } from '../../src/driver.ts'
-import { ActionAborted } from '../../src/errors.ts'
+import type { SettleOptions, Settled } from '../../src/driver/driver.ts'
+import { ActionAborted } from '../../src/errors/errors.ts'
 
 const NON_EMPTY = 3
 const NONE = 0

@@ -13,7 +13,7 @@ import { type Display, type XClient } from 'x11'
 import { createClient } from './connect.ts'
 import { DamageWatch } from './damage-watch.ts'
 import { openShmGrabber, ReadBackProvider, type ShmGrabber } from './shm-grabber.ts'
-import type { Point, RawImage, Rect, SettleOptions, Settled, Size } from '../../src/driver.ts'
+import type { Point, RawImage, Rect, SettleOptions, Settled, Size } from '../../src/driver/driver.ts'
 
 const Z_PIXMAP = 2
 const ALL_PLANES = 0xffffffff

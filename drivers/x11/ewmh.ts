@@ -8,7 +8,7 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import { type GetPropertyReply, type XClient } from 'x11'
 import { createClient } from './connect.ts'
-import type { Rect, WindowState } from '../../src/driver.ts'
+import type { Rect, WindowState } from '../../src/driver/driver.ts'
 
 /** How long one request may take before the connection counts as stuck. */
 const REQUEST_TIMEOUT_MS = 5000

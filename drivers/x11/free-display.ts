@@ -4,7 +4,7 @@
  * is the real arbiter, so startXvfb retries with the next number when Xvfb says "taken".
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { InvalidConfig } from '../../src/errors.ts'
+import { InvalidConfig } from '../../src/errors/errors.ts'
 
 /** Where an X server on display `n` keeps its socket and its lock file. */
 export const socketFile = (n: number) => `/tmp/.X11-unix/X${n}`

@@ -7,8 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { diesWithUs } from './orphan.ts'
-import type { LaunchedApp } from '../../src/driver.ts'
-import type { Log } from '../../src/logger.ts'
+import type { LaunchedApp } from '../../src/driver/driver.ts'
+import type { Log } from '../../src/runtime/logger.ts'
 import { signalGroup, stopChild } from '../stop-child.ts'
 
 const STOP_GRACE_MS = 2000

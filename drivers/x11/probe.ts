@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { connect, type Socket } from 'node:net'
-import { InvalidConfig } from '../../src/errors.ts'
+import { InvalidConfig } from '../../src/errors/errors.ts'
 import { COOKIE_NAME, cookieFor } from './authority.ts'
 
 /** Where to reach a display: a local unix socket, or TCP for `host:N`. */

@@ -12,8 +12,8 @@
  */
 import { closeSync, ftruncateSync, openSync, readSync, unlinkSync } from 'node:fs'
 import type { XClient } from 'x11'
-import type { RawImage, Rect, Size } from '../../src/driver.ts'
-import { reorderToRgbx } from '../../src/pixels.ts'
+import type { RawImage, Rect, Size } from '../../src/driver/driver.ts'
+import { reorderToRgbx } from '../../src/screen/pixels.ts'
 
 const Z_PIXMAP = 2
 const ALL_PLANES = 0xffffffff

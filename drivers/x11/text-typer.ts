@@ -8,7 +8,7 @@ import { createClient } from './connect.ts'
 import { FocusPing } from './focus-ping.ts'
 import { liveKeys, planTyping, type Bound, type LiveKeys, type Phase } from './typing-plan.ts'
 import { untypable } from './untypable.ts'
-import { UnsupportedAction } from '../../src/errors.ts'
+import { UnsupportedAction } from '../../src/errors/errors.ts'
 
 export interface TextTyperOptions {
   /**

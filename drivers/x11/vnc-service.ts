@@ -5,9 +5,9 @@
  */
 import { connect as connectSocket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { DesktopUnavailable } from '../../src/errors.ts'
+import { DesktopUnavailable } from '../../src/errors/errors.ts'
 import type { LiveSource } from '../../src/live/source.ts'
-import type { Log } from '../../src/logger.ts'
+import type { Log } from '../../src/runtime/logger.ts'
 import { startVnc, type VncServer } from './vnc.ts'
 
 export interface VncServiceOptions {

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process'
 import { diesWithUs } from './orphan.ts'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import type { Log } from '../../src/logger.ts'
+import type { Log } from '../../src/runtime/logger.ts'
 import { stopChild } from '../stop-child.ts'
 
 export const WINDOW_MANAGER = 'jwm'

@@ -12,7 +12,7 @@
  * the fallback ran; keycodes the fallback's connection bound are never pressed here.
  */
 import { type XClient, type XTest } from 'x11'
-import type { InputStep, Point, Size } from '../../src/driver.ts'
+import type { InputStep, Point, Size } from '../../src/driver/driver.ts'
 import { WHEEL_NOTCH_GAP_MS, X_BUTTONS, wheelNotches } from './buttons.ts'
 import { createClient } from './connect.ts'
 import { keysymCode } from './keysym-codes.ts'

@@ -6,12 +6,12 @@
 import { execFile, spawn } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
-import { InvalidConfig } from '../../src/errors.ts'
+import { InvalidConfig } from '../../src/errors/errors.ts'
 import { addCookie } from './authority.ts'
 import { diesWithUs } from './orphan.ts'
 import { claimFreeDisplayNumber, lockOwner, releaseDisplayNumber } from './free-display.ts'
 import { displayNumber, probeDisplay } from './probe.ts'
-import type { Log } from '../../src/logger.ts'
+import type { Log } from '../../src/runtime/logger.ts'
 import { stopChild } from '../stop-child.ts'
 
 const run = promisify(execFile)

@@ -5,7 +5,7 @@
  */
 import { type XClient } from 'x11'
 import { createClient } from '../x11/connect.ts'
-import type { Size } from '../../src/driver.ts'
+import type { Size } from '../../src/driver/driver.ts'
 
 /** The part of node-x11's client used here beyond x11.d.ts. */
 interface Requests {

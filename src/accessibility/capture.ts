@@ -2,12 +2,12 @@
  * One snapshot: choose the windows the scope asks for, walk them, map to CUP, wrap in the
  * envelope and remember the element ids.
  */
-import type { Size } from '../geometry.ts'
+import type { Size } from '../screen/geometry.ts'
 import { normalize, scaleRect, type ElementRecord } from './normalize.ts'
 import { CUP_VERSION, type CupEnvelope, type CupScope, type CupWindow } from './schema.ts'
 import type { AccessibilitySource, RawWindow } from './source.ts'
 import { AtspiState, hasState } from './states.ts'
-import { unreachable } from '../unreachable.ts'
+import { unreachable } from '../errors/unreachable.ts'
 
 export interface CaptureOptions {
   scope: CupScope

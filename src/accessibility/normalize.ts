@@ -3,7 +3,7 @@
  * protocol says, bounds moved into the request's coordinate space, ids numbered e0, e1, … in
  * document order. Each id keeps what the action route needs to find the element again.
  */
-import type { Size } from '../geometry.ts'
+import type { Size } from '../screen/geometry.ts'
 import { cupActions } from './actions.ts'
 import { atspiRoleConstant, cupRole } from './roles.ts'
 import { NAME_MAX, VALUE_MAX, type CupAttributes, type CupNode, type CupRect, type CupRole } from './schema.ts'

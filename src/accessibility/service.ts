@@ -6,7 +6,7 @@
  * snapshot never interleaves with input and each one retires the ids of the last.
  */
 import type { Logger } from 'pino'
-import { DriverFailure } from '../errors.ts'
+import { DriverFailure } from '../errors/errors.ts'
 import { capture, type Capture, type CaptureOptions } from './capture.ts'
 import type { ElementRecord } from './normalize.ts'
 import { SnapshotStore } from './snapshots.ts'

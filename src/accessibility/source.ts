@@ -3,7 +3,7 @@
  * any mapping to CUP. drivers/atspi reads it; src/accessibility maps, numbers and formats it.
  * Recorded captures (test/fixtures/accessibility) are exactly this shape.
  */
-import { UnsupportedAction } from '../errors.ts'
+import { UnsupportedAction } from '../errors/errors.ts'
 
 /** Where an accessible object lives: its owner's bus name and its object path. */
 export interface AtspiRef {

@@ -7,11 +7,11 @@
  * function tells, while planning, whether an element can take a verb at all (from the
  * snapshot), and, when acting, what to do (from the element read again).
  */
-import type { MouseButton } from '../driver.ts'
-import type { Point, Rect, Size } from '../geometry.ts'
+import type { MouseButton } from '../driver/driver.ts'
+import type { Point, Rect, Size } from '../screen/geometry.ts'
 import type { CupAction, CupRole } from './schema.ts'
 import { AtspiState, hasState, type StateWords } from './states.ts'
-import { unreachable } from '../unreachable.ts'
+import { unreachable } from '../errors/unreachable.ts'
 
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right'
 

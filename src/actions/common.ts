@@ -4,7 +4,7 @@
  * client written against the seed spec reads the errors it already knows.
  */
 import { Type, type SchemaOptions } from '@sinclair/typebox'
-import type { XY } from '../geometry.ts'
+import type { XY } from '../screen/geometry.ts'
 import { limitMessages, type Limits } from './limits.ts'
 
 export const COORDINATES_MESSAGE = 'coordinates must be a list of exactly 2 integers [x, y]'

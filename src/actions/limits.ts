@@ -43,7 +43,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxBatchSeconds: 120,
 })
 
-/** The flag that sets each limit (src/config.ts), named in every refusal so an operator knows what to change. */
+/** The flag that sets each limit (src/runtime/config.ts), named in every refusal so an operator knows what to change. */
 export const LIMIT_FLAGS: Readonly<Record<keyof Limits, string>> = Object.freeze({
   maxWaitSeconds: 'max-wait',
   maxKeyHoldSeconds: 'max-key-hold',

@@ -1,6 +1,6 @@
 /** The seed's utility actions, plus our `region` extension of take_screenshot. */
 import { Type } from '@sinclair/typebox'
-import type { Region } from '../geometry.ts'
+import type { Region } from '../screen/geometry.ts'
 import { limitMessages, type Limits } from './limits.ts'
 import { ScreenshotFlag } from './common.ts'
 

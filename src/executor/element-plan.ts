@@ -8,8 +8,8 @@ import type { Accessibility } from '../accessibility/service.ts'
 import type { ElementRecord } from '../accessibility/normalize.ts'
 import type { CupAction } from '../accessibility/schema.ts'
 import { alreadyDone, attempts, hasValue, numeric, takesText, type ElementFacts, type VerbParams } from '../accessibility/strategy.ts'
-import type { Rect, Size } from '../geometry.ts'
-import { InvalidAction, StaleElement, UnsupportedAction } from '../errors.ts'
+import type { Rect, Size } from '../screen/geometry.ts'
+import { InvalidAction, StaleElement, UnsupportedAction } from '../errors/errors.ts'
 
 export const NEW_SNAPSHOT = 'take a new snapshot (GET /accessibility or get_accessibility_tree) and use its ids'
 

@@ -7,10 +7,10 @@ import type { Accessibility } from '../accessibility/service.ts'
 import type { ElementRecord } from '../accessibility/normalize.ts'
 import { ElementGone, type LiveElement } from '../accessibility/source.ts'
 import { alreadyDone, attempts, type Attempt, type ElementFacts, type InputStep } from '../accessibility/strategy.ts'
-import type { Point, Size } from '../geometry.ts'
-import { DriverFailure, StaleElement, UnsupportedAction } from '../errors.ts'
+import type { Point, Size } from '../screen/geometry.ts'
+import { DriverFailure, StaleElement, UnsupportedAction } from '../errors/errors.ts'
 import { resolveKeys, type KeyInfo } from '../keys/index.ts'
-import { unreachable } from '../unreachable.ts'
+import { unreachable } from '../errors/unreachable.ts'
 import { checkFeasible, describe, NEW_SNAPSHOT, resolveElement, type ElementPlan } from './element-plan.ts'
 
 /** An element action's real input, as the plans run.ts carries out (real pixels). */

@@ -4,7 +4,7 @@
  * after an idle timeout and on shutdown. Keys held on purpose (press_type/click_type 'down')
  * live here too until their 'up' comes.
  */
-import type { Driver, InputStep, MouseButton, Point } from '../driver.ts'
+import type { Driver, InputStep, MouseButton, Point } from '../driver/driver.ts'
 import type { KeyInfo } from '../keys/index.ts'
 import { passThrough } from './pass-through.ts'
 

@@ -3,11 +3,11 @@
  * is sent: whole, in one call, to a driver that takes plans (the nut driver's worker then runs
  * a click in one message and one X round trip), else one primitive at a time.
  */
-import type { Driver, InputStep, MouseButton } from '../driver.ts'
-import type { Point } from '../geometry.ts'
+import type { Driver, InputStep, MouseButton } from '../driver/driver.ts'
+import type { Point } from '../screen/geometry.ts'
 import type { KeyInfo } from '../keys/index.ts'
 import { sleep, throwIfAborted } from './sleep.ts'
-import { unreachable } from '../unreachable.ts'
+import { unreachable } from '../errors/unreachable.ts'
 
 /**
  * Pointer travel between two path points is cut into steps of at most this many pixels, so

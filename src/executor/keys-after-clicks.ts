@@ -8,7 +8,7 @@
  * request comes far later than this; only keys in the same batch, or an agent's next call at
  * once, ever wait.
  */
-import type { Driver, InputStep } from '../driver.ts'
+import type { Driver, InputStep } from '../driver/driver.ts'
 import { passThrough } from './pass-through.ts'
 import { sleep } from './sleep.ts'
 

@@ -3,7 +3,7 @@
  * every other one through: this is the one list of a Driver's members they share, so a member
  * added to Driver is added here once. Optional members are there only when the driver has them.
  */
-import type { Driver } from '../driver.ts'
+import type { Driver } from '../driver/driver.ts'
 
 /** `driver` with `overrides` in place of some members (getters included), the rest passed through. */
 export function passThrough (driver: Driver, overrides: Partial<Driver>): Driver {

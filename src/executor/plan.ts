@@ -6,16 +6,16 @@
  */
 import { DEFAULT_LIMITS, limitMessages, type ActionOf, type Limits, type UnifiedAction, type WindowSelector } from '../actions/index.ts'
 import { TREE_DEFAULTS } from '../actions/accessibility.ts'
-import type { MouseButton } from '../driver.ts'
-import type { Point, Rect, Size } from '../geometry.ts'
+import type { MouseButton } from '../driver/driver.ts'
+import type { Point, Rect, Size } from '../screen/geometry.ts'
 import type { Accessibility } from '../accessibility/service.ts'
-import { AppNotAllowed, atAction, InvalidAction, InvalidEncoding, UnsupportedAction } from '../errors.ts'
+import { AppNotAllowed, atAction, InvalidAction, InvalidEncoding, UnsupportedAction } from '../errors/errors.ts'
 import { resolveKeys, type KeyInfo } from '../keys/index.ts'
-import { notches, type Scaler } from '../scaling.ts'
+import { notches, type Scaler } from '../screen/scaling.ts'
 import { planElementAction, type ElementPlan } from './element-plan.ts'
 import { planGeometry } from './windows.ts'
-import { loneSurrogate, loneSurrogateMessage } from '../text-bodies.ts'
-import { unreachable } from '../unreachable.ts'
+import { loneSurrogate, loneSurrogateMessage } from '../http/text-bodies.ts'
+import { unreachable } from '../errors/unreachable.ts'
 
 /** What planning knows of the desktop besides its size: the window actions' preconditions. */
 export interface PlanContext {

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises'
-import { ActionAborted } from '../errors.ts'
+import { ActionAborted } from '../errors/errors.ts'
 
 /** Waits, or stops early with ActionAborted when the client goes away. */
 export async function sleep (ms: number, signal?: AbortSignal): Promise<void> {

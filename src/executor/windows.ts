@@ -4,10 +4,10 @@
  * application's window has appeared. The driver only lists, activates, moves and spawns.
  */
 import type { ActionOf, WindowInfo, WindowSelector } from '../actions/index.ts'
-import type { LaunchedApp, WindowControl, WindowState } from '../driver.ts'
-import type { Rect } from '../geometry.ts'
-import { AppLaunchFailed, AppLaunchTimeout, InvalidAction, PointOutOfBounds, WindowNotFound } from '../errors.ts'
-import type { Scaler } from '../scaling.ts'
+import type { LaunchedApp, WindowControl, WindowState } from '../driver/driver.ts'
+import type { Rect } from '../screen/geometry.ts'
+import { AppLaunchFailed, AppLaunchTimeout, InvalidAction, PointOutOfBounds, WindowNotFound } from '../errors/errors.ts'
+import type { Scaler } from '../screen/scaling.ts'
 import { sleep } from './sleep.ts'
 
 /** How often launch_app looks for the new window. */

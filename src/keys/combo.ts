@@ -1,5 +1,5 @@
 /** One combo string ('ctrl+shift+t', 'Control+C', 'cmd + c', UI-TARS 'ctrl c') → its keys. */
-import { UnknownKey } from '../errors.ts'
+import { UnknownKey } from '../errors/errors.ts'
 import type { KeyInfo } from './canonical.ts'
 import { findKey, KEY_TABLE } from './lookup.ts'
 import { unknownKey } from './normalize.ts'

@@ -1,5 +1,5 @@
 /** One key name → its key, or a 400 that names it and the closest known names. */
-import { UnknownKey } from '../errors.ts'
+import { UnknownKey } from '../errors/errors.ts'
 import type { KeyInfo } from './canonical.ts'
 import { findKey } from './lookup.ts'
 import { suggestKeys } from './suggest.ts'

@@ -7,7 +7,7 @@
  * server signs everyone out.
  */
 import { randomBytes } from 'node:crypto'
-import { tokenMatches } from '../auth.ts'
+import { tokenMatches } from '../http/auth.ts'
 
 export const LIVE_COOKIE = 'cg_live'
 /** A session unused for this long ends; each use (a page load, a reconnect, a state poll) renews it. */

@@ -4,7 +4,7 @@
  * closes stdin.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import type { Log } from '../logger.ts'
+import type { Log } from '../runtime/logger.ts'
 import { createMcpServer } from './server.ts'
 import type { McpTools } from './tools-service.ts'
 

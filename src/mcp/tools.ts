@@ -8,7 +8,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import type { ActionKind, buildActionSchemas } from '../actions/index.ts'
 import { ActionResponse } from '../actions/response.ts'
 import { ActionQuery } from '../schemas/action-query.ts'
-import { unreachable } from '../unreachable.ts'
+import { unreachable } from '../errors/unreachable.ts'
 import { selfContained } from './json-schema.ts'
 
 type ActionSchemas = ReturnType<typeof buildActionSchemas>

@@ -1,6 +1,6 @@
 /** Query parameters every action route accepts (SPEC §5). */
 import { Type, type Static } from '@sinclair/typebox'
-import { DEFAULT_QUALITY, IMAGE_FORMATS, MEDIA_TYPES } from '../screenshot.ts'
+import { DEFAULT_QUALITY, IMAGE_FORMATS, MEDIA_TYPES } from '../screen/screenshot.ts'
 
 /** The most a request may ask a settled screenshot to wait (its defaults are the server's flags). */
 export const SETTLE_QUIET_MAX_MS = 10_000
@@ -11,7 +11,7 @@ export const ActionQuery = Type.Object({
     description: 'Attach a screenshot taken after the action (after the last one, for a batch); PNG unless `format` says otherwise.',
   })),
   // The upper bound is the server's --max-display-size (default 4096), checked with the query
-  // (src/scaling.ts clientSpace): this schema is shared by every route and built once.
+  // (src/screen/scaling.ts clientSpace): this schema is shared by every route and built once.
   display_width_px: Type.Optional(Type.Integer({
     minimum: 1,
     description: "Width of the screen as the client's model sees it. Coordinates are scaled from this space and screenshots to it. Default: the real width. At most the server's --max-display-size (default 4096).",

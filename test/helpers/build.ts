@@ -4,8 +4,8 @@
  */
 import { Writable } from 'node:stream'
 import pino from 'pino'
-import { buildApp, type AppOptions } from '../../src/app.ts'
-import { loggerOptions } from '../../src/logger.ts'
+import { buildApp, type AppOptions } from '../../src/http/app.ts'
+import { loggerOptions } from '../../src/runtime/logger.ts'
 import { fakeAccessibility } from '../../drivers/fake/fake-accessibility.ts'
 import { FakeDriver, type FakeDriverOptions } from '../../drivers/fake/fake-driver.ts'
 

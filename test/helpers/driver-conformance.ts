@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import t from 'tap'
-import type { RawImage, XDriver } from '../../src/driver.ts'
+import type { RawImage, XDriver } from '../../src/driver/driver.ts'
 import { CANONICAL_KEYS, type KeyInfo } from '../../src/keys/index.ts'
 import { cursorFromX, startClient, startDesktop, until, waitForWindow, xdotool } from './desktop.ts'
 

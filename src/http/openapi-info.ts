@@ -51,7 +51,7 @@ function walk (node: unknown, visit: (schema: Json) => void): void {
  * operationId from method and path, since generated clients name their functions after it;
  * the security the auth hook applies (none on public routes, x-api-key where the route takes
  * it); the 401 every other route answers when the server has a token; and the 403 every route
- * answers a web page or a foreign Host (src/http-guard.ts), public ones included.
+ * answers a web page or a foreign Host (src/http/http-guard.ts), public ones included.
  */
 export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   if (!schema || schema.hide) return { schema, url }

@@ -7,8 +7,8 @@
  * area it depicts, and mapping a real point to the client and back is stable.
  */
 import type { Point, Rect, Region, Size, XY } from './geometry.ts'
-import { DEFAULT_LIMITS, limitMessages, type Limits } from './actions/limits.ts'
-import { InvalidAction, InvalidQuery, PointOutOfBounds } from './errors.ts'
+import { DEFAULT_LIMITS, limitMessages, type Limits } from '../actions/limits.ts'
+import { InvalidAction, InvalidQuery, PointOutOfBounds } from '../errors/errors.ts'
 
 export type { XY } from './geometry.ts'
 

@@ -5,7 +5,7 @@
  * character). These parsers refuse both with a 400 that says where.
  */
 import type { FastifyInstance } from 'fastify'
-import { InvalidEncoding } from './errors.ts'
+import { InvalidEncoding } from '../errors/errors.ts'
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
 

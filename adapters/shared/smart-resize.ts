@@ -4,7 +4,7 @@
  * A port of `smart_resize` from QwenLM's qwen-vl-utils / ByteDance's ui_tars action parser,
  * including Python's round-half-to-even, so 1280x800 gives the same 1288x812 it gives there.
  */
-import type { Size } from './geometry.ts'
+import type { Size } from '../../src/screen/geometry.ts'
 
 export interface SmartResizeOptions {
   /** Patch size × merge size: 28 for Qwen2/2.5-VL and UI-TARS, 32 for Qwen3-VL. */

@@ -3,8 +3,8 @@
  * that cannot be told when the screen changes (no XDamage). Each poll costs a grab, so it
  * polls no faster than POLL_MS.
  */
-import type { Driver, SettleOptions, Settled } from './driver.ts'
-import { sleep } from './executor/sleep.ts'
+import type { Driver, SettleOptions, Settled } from '../driver/driver.ts'
+import { sleep } from '../executor/sleep.ts'
 
 const POLL_MS = 40
 

@@ -5,10 +5,10 @@
  * BGRX, every encoder wants RGB.
  */
 import sharp from 'sharp'
-import type { RawImage } from './driver.ts'
+import type { RawImage } from '../driver/driver.ts'
 import type { Size } from './geometry.ts'
 import { bgrxToRgbx } from './pixels.ts'
-import { unreachable } from './unreachable.ts'
+import { unreachable } from '../errors/unreachable.ts'
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const
 export type ImageFormat = typeof IMAGE_FORMATS[number]

@@ -5,7 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
-import { Unauthorized } from './errors.ts'
+import { Unauthorized } from '../errors/errors.ts'
 
 const digest = (value: string) => createHash('sha256').update(value).digest()
 

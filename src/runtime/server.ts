@@ -10,7 +10,7 @@ import closeWithGrace from 'close-with-grace'
 import pino from 'pino'
 import { loadConfig, usage } from './config.ts'
 import { loggerOptions } from './logger.ts'
-import { DRIVER_NAMES, openDesktop } from '../drivers/index.ts'
+import { DRIVER_NAMES, openDesktop } from '../../drivers/index.ts'
 
 /** How long requests in flight get to finish before the desktop is stopped under them (at most). */
 const APP_CLOSE_MS = 2000
@@ -39,7 +39,7 @@ async function main (): Promise<void> {
   desktop.driver.start().catch(() => {})
   // Loaded only now (Fastify, the schemas, sharp: most of the modules), so Xvfb is already
   // booting while they load.
-  const { buildApp } = await import('./app.ts')
+  const { buildApp } = await import('../http/app.ts')
   const app = await buildApp({
     driver: desktop.driver,
     accessibility: desktop.accessibility,
@@ -80,7 +80,7 @@ async function main (): Promise<void> {
     if (stdio) {
       await app.ready()
       // Loaded only here: a server that listens for HTTP loads the MCP SDK at its first /mcp POST.
-      const { serveStdio } = await import('./mcp/stdio.ts')
+      const { serveStdio } = await import('../mcp/stdio.ts')
       await serveStdio(app.mcpTools, log)
       // The client has gone: shut down as on a signal (held input released, desktop stopped).
       process.kill(process.pid, 'SIGTERM')

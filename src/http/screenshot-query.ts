@@ -2,10 +2,10 @@
  * What the common query says about screenshots — encoding and settling — as run options, for
  * the unified routes and the adapter pipeline alike. Refuses combinations the schema cannot.
  */
-import { InvalidQuery } from './errors.ts'
-import type { SettleRequest } from './executor/executor.ts'
-import type { ActionQuery } from './schemas/action-query.ts'
-import { MEDIA_TYPES, type ImageEncoding, type ImageMediaType } from './screenshot.ts'
+import { InvalidQuery } from '../errors/errors.ts'
+import type { SettleRequest } from '../executor/executor.ts'
+import type { ActionQuery } from '../schemas/action-query.ts'
+import { MEDIA_TYPES, type ImageEncoding, type ImageMediaType } from '../screen/screenshot.ts'
 
 export interface ScreenshotOptions {
   image: ImageEncoding

@@ -7,12 +7,12 @@
  * Coordinates are always real screen pixels. Keys are always canonical key names from
  * src/keys (with their X keysym at hand), never a dialect's spelling.
  */
-import type { Point, Rect, Size } from './geometry.ts'
-import type { KeyInfo } from './keys/index.ts'
-import type { Log } from './logger.ts'
+import type { Point, Rect, Size } from '../screen/geometry.ts'
+import type { KeyInfo } from '../keys/index.ts'
+import type { Log } from '../runtime/logger.ts'
 
 // Drivers take their geometry from here, with the rest of the contract.
-export type { Point, Rect, Size } from './geometry.ts'
+export type { Point, Rect, Size } from '../screen/geometry.ts'
 
 export type MouseButton = 'left' | 'right' | 'middle' | 'back' | 'forward'
 
@@ -126,7 +126,7 @@ export interface Driver {
 
   /**
    * Waits until the screen has stopped changing (SettleOptions). Without it the executor
-   * compares consecutive grabs (src/settle.ts), which costs a grab every poll.
+   * compares consecutive grabs (src/screen/settle.ts), which costs a grab every poll.
    */
   settle?(options: SettleOptions): Promise<Settled>
 

@@ -5,9 +5,9 @@
  */
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { ErrorBody } from './schemas/error-body.ts'
-import { BodyTooLarge, failedIndexOf, InvalidAction, InvalidQuery } from './errors.ts'
-import { validationFailedIndex } from './validation.ts'
+import type { ErrorBody } from '../schemas/error-body.ts'
+import { BodyTooLarge, failedIndexOf, InvalidAction, InvalidQuery } from '../errors/errors.ts'
+import { validationFailedIndex } from '../schemas/validation.ts'
 
 /** Seconds a client should wait before retrying while the desktop (re)starts. */
 export const RETRY_AFTER_SECONDS = 2

@@ -3,10 +3,10 @@
  * up front so a bad value stops the server with a message rather than failing later.
  */
 import { parseArgs } from 'node:util'
-import { DEFAULT_LIMITS, type Limits } from './actions/index.ts'
-import { InvalidConfig } from './errors.ts'
-import { isLoopbackAddress, normalizeHostName, normalizeOrigin } from './http-guard.ts'
-import { DEFAULT_SETTLE } from './settle.ts'
+import { DEFAULT_LIMITS, type Limits } from '../actions/index.ts'
+import { InvalidConfig } from '../errors/errors.ts'
+import { isLoopbackAddress, normalizeHostName, normalizeOrigin } from '../http/http-guard.ts'
+import { DEFAULT_SETTLE } from '../screen/settle.ts'
 
 export interface Config {
   host: string

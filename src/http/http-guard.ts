@@ -27,7 +27,7 @@ import { isIP } from 'node:net'
 import type { Socket } from 'node:net'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorBody } from './error-handler.ts'
-import { ForbiddenHost, ForbiddenOrigin, InvalidConfig, RequestTimeout } from './errors.ts'
+import { ForbiddenHost, ForbiddenOrigin, InvalidConfig, RequestTimeout } from '../errors/errors.ts'
 
 export interface GuardOptions {
   /** The address the server listens on (default 127.0.0.1). */

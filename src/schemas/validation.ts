@@ -9,8 +9,8 @@
 import AjvModule, { type ErrorObject, type AnySchema, type ValidateFunction } from 'ajv'
 import ajvErrorsModule from 'ajv-errors'
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
-import { ACTION_KINDS } from './actions/index.ts'
-import { validatorOnFirstUse } from './compile-on-first-use.ts'
+import { ACTION_KINDS } from '../actions/index.ts'
+import { validatorOnFirstUse } from '../http/compile-on-first-use.ts'
 
 // Both packages are CJS with `exports.default`; under NodeNext the default import is the module.
 const Ajv = AjvModule.default

@@ -2,15 +2,15 @@
  * The adapter contract (SPEC §4). An adapter turns one model's native tool call into unified
  * actions and renders the outcome as the tool result that model expects. It is pure: it never
  * touches the driver, the clock or the network, so it is tested table-driven on recorded
- * payloads. The pipeline (src/adapter-pipeline.ts) validates, translates, executes and renders.
+ * payloads. The pipeline (src/pipeline/adapter-pipeline.ts) validates, translates, executes and renders.
  */
 import type { TObject, TSchema } from '@sinclair/typebox'
-import type { UnifiedAction } from './actions/index.ts'
-import type { ActionResponse } from './actions/response.ts'
-import type { Size } from './driver.ts'
-import type { XY } from './scaling.ts'
-import type { ErrorBody } from './schemas/error-body.ts'
-import type { ImageMediaType } from './screenshot.ts'
+import type { UnifiedAction } from '../actions/index.ts'
+import type { ActionResponse } from '../actions/response.ts'
+import type { Size } from '../driver/driver.ts'
+import type { XY } from '../screen/scaling.ts'
+import type { ErrorBody } from '../schemas/error-body.ts'
+import type { ImageMediaType } from '../screen/screenshot.ts'
 
 /** One version of a native format: its own input schema (with a `$id`, so OpenAPI names it). */
 export interface AdapterVersion {
@@ -120,7 +120,7 @@ export interface Adapter<Input = any, Meta = any, Query extends Record<string, u
    * (display_width_px/display_height_px, else the real screen), which screenshots are scaled to.
    */
   space?: (context: AdapterContext<Query>) => CoordinateSpace | undefined
-  /** Native payload (already valid against the version's schema) → unified actions. Throws 4xx errors from src/errors.ts. */
+  /** Native payload (already valid against the version's schema) → unified actions. Throws 4xx errors from src/errors/errors.ts. */
   translate: (input: Input, context: AdapterContext<Query>) => Translation<Meta>
   /** Outcome → the native tool result; also on failure (the route sends it with the error's status). */
   result: (outcome: AdapterOutcome, context: AdapterContext<Query>, translation: Translation<Meta>) => unknown
