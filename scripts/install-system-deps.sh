@@ -17,8 +17,9 @@ set -euo pipefail
 # procps for pgrep; jwm is the (EWMH) window manager started on our own Xvfb for the window
 # actions; dbus-daemon and at-spi2-core (at-spi-bus-launcher, at-spi2-registryd) are the
 # session and accessibility buses GET /accessibility reads the tree over; x11vnc is the VNC
-# server the live view (GET /live) shows the desktop through, on a private unix socket.
-server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 xauth procps fonts-dejavu-core jwm dbus-daemon at-spi2-core x11vnc)
+# server the live view (GET /live) shows the desktop through, on a private unix socket;
+# ffmpeg records an episode's video (--record: x11grab into fragmented MP4) and ffprobe reads it.
+server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 xauth procps fonts-dejavu-core jwm dbus-daemon at-spi2-core x11vnc ffmpeg)
 # The tests: real X applications to act on (xterm, xev and xprop from x11-utils, Chromium as
 # the event oracle, yad as a small GTK form for the accessibility tree, openbox beside it) and
 # xinput to read what X holds down.

@@ -77,6 +77,26 @@ export const AppLaunchFailed = createError<'ERR_APP_LAUNCH_FAILED', 500, [string
 export const MethodNotAllowed = createError<'ERR_METHOD_NOT_ALLOWED', 405, [string]>(
   'ERR_METHOD_NOT_ALLOWED', '%s', 405)
 
+/** An X-Recording-Id that is not a recording name (letters, digits, '.', '_', '-'; at most 64). */
+export const InvalidRecordingId = createError<'ERR_INVALID_RECORDING_ID', 400, [string]>(
+  'ERR_INVALID_RECORDING_ID', '%s', 400)
+
+/** No recording of that name in the store (never made, deleted, or dropped by the size/age limits). */
+export const RecordingNotFound = createError<'ERR_RECORDING_NOT_FOUND', 404, [string]>(
+  'ERR_RECORDING_NOT_FOUND', '%s', 404)
+
+/** A request for a recording that has ended (stopped, idle, or its limit hit): a new episode needs a new name. */
+export const RecordingEnded = createError<'ERR_RECORDING_ENDED', 409, [string]>(
+  'ERR_RECORDING_ENDED', '%s', 409)
+
+/** A new recording refused because the store's disk has too little free space (--record-min-free-mb). */
+export const RecordingStoreFull = createError<'ERR_RECORDING_STORE_FULL', 507, [string]>(
+  'ERR_RECORDING_STORE_FULL', '%s', 507)
+
+/** A Range header outside the file (a recording's video or image). */
+export const RangeNotSatisfiable = createError<'ERR_RANGE_NOT_SATISFIABLE', 416, [string]>(
+  'ERR_RANGE_NOT_SATISFIABLE', '%s', 416)
+
 /** Missing or wrong API token. */
 export const Unauthorized = createError<'ERR_UNAUTHORIZED', 401, [string]>(
   'ERR_UNAUTHORIZED', '%s', 401)

@@ -44,6 +44,11 @@ import { LiveSessions } from '../live/sessions.ts'
 import type { LiveSource } from '../live/source.ts'
 import { LIVE_MAX_MESSAGE_BYTES, liveRoutes } from '../../routes/live.ts'
 import websocket from '@fastify/websocket'
+import { Recorder, type RecorderOptions } from '../recording/recorder.ts'
+import { RecordingExecutor } from '../recording/recording-executor.ts'
+import { recordingHooks } from '../recording/hooks.ts'
+import { RECORDING_SCHEMAS } from '../recording/schema.ts'
+import { recordingRoutes } from '../../routes/recordings.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -89,6 +94,11 @@ export interface AppOptions {
   mcpDisplay?: Size
   /** The desktop's VNC server, for the live view at GET /live; without one there is no live view. */
   live?: LiveSource
+  /**
+   * Record episodes (--record): requests carrying X-Recording-Id are stored with their
+   * screenshots and the desktop's video (README "Recordings"). Default: off, and the header is ignored.
+   */
+  recording?: Omit<RecorderOptions, 'log'> & { /** A screenshot after each recorded request that took none. */ screenshots?: boolean }
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -115,6 +125,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const shared = [
     ...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure,
     AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas, ...ACCESSIBILITY_SCHEMAS,
+    ...options.recording ? RECORDING_SCHEMAS : [],
   ]
 
   const warmup = new RouteWarmup()
@@ -150,7 +161,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
 
   const source = options.accessibility ?? noAccessibility('this server was built without an accessibility tree')
   const accessibility = new Accessibility(source, app.log.child({ component: 'accessibility' }) as Logger)
-  const executor = new Executor({
+  const executorOptions = {
     driver: options.driver,
     accessibility,
     log: app.log.child({ component: 'executor', driver: options.driver.name }) as Logger,
@@ -158,7 +169,11 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ...(options.apps && { apps: options.apps }),
     ...(options.launchTimeoutMs !== undefined && { launchTimeoutMs: options.launchTimeoutMs }),
     ...(options.settle && { settle: options.settle }),
-  })
+  }
+  // Recording sees every transport's runs through the executor; without it there is nothing in between.
+  const executor = options.recording
+    ? new RecordingExecutor({ ...executorOptions, screenshotAfter: options.recording.screenshots === true })
+    : new Executor(executorOptions)
   app.decorate('executor', executor)
   options.driver.onReplaced?.(() => {
     executor.desktopReplaced()
@@ -186,6 +201,14 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ...(options.allowHosts && { allowHosts: options.allowHosts }),
   }))
   if (options.token) app.addHook('onRequest', authHook(options.token))
+  let recorder: Recorder | undefined
+  if (options.recording) {
+    const { screenshots: _screenshots, ...recorderOptions } = options.recording
+    recorder = new Recorder({ ...recorderOptions, log: app.log.child({ component: 'recording' }) as Logger })
+    await recorder.open()
+    // After auth: a refused request is never recorded.
+    recordingHooks(app, recorder)
+  }
 
   await app.register(swagger, {
     openapi: openapiInfo,
@@ -223,12 +246,22 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     })
   }
 
+  if (recorder) {
+    await app.register(recordingRoutes, { recorder, sessions: new LiveSessions(), ...(options.token && { token: options.token }) })
+  } else {
+    app.get('/recordings', { schema: { hide: true } }, async () => {
+      throw new RouteNotFound('this server does not record: start it with --record (RECORD=1); X-Recording-Id is ignored without it')
+    })
+  }
+
   app.addHook('onReady', async () => {
     const started = options.driver.start()
     // An agent's first request is the unified route's: its schemas compile while the desktop starts.
     await Promise.all([started, warmup.compile(['/computer'])])
   })
   app.addHook('onClose', async () => {
+    // First: the videos are finalised while the desktop they capture is still there.
+    await recorder?.close()
     await executor.close()
     await accessibility.close()
     await options.driver.close()

@@ -84,8 +84,8 @@ export function cookieValue (header: string | undefined, name: string): string |
 /**
  * The Set-Cookie value. No Path: browsers then scope it to the directory of the request that
  * set it (…/live for …/live/session), which is the live view's path whatever prefix a
- * reverse proxy put in front of it.
+ * reverse proxy put in front of it. The replay page's cookie (`name`) is scoped to …/recordings the same way.
  */
-export function sessionCookie (id: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${LIVE_COOKIE}=${id}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`
+export function sessionCookie (id: string, maxAgeSeconds: number, secure: boolean, name = LIVE_COOKIE): string {
+  return `${name}=${id}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`
 }

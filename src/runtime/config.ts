@@ -39,6 +39,8 @@ export interface Config {
   mcpDisplay?: { width: number, height: number }
   /** The live view's browser may send mouse and keyboard input (otherwise it only watches). */
   liveControl: boolean
+  /** --record: episodes named by X-Recording-Id are stored (README "Recordings"); undefined: off. */
+  recording?: { dir: string, maxBytes: number, maxAgeMs: number, idleMs: number, minFreeBytes: number, fps: number, screenshots: boolean }
   help: boolean
 }
 
@@ -100,6 +102,14 @@ export const FLAGS = {
     help: 'the screen size MCP clients see unless a call declares its own (WIDTHxHEIGHT, e.g. 1024x640): their coordinates are in it and screenshots are scaled to it. Default: the real screen',
   },
   'live-control': { env: 'LIVE_CONTROL', boolean: true, help: 'let the live view (GET /live) send mouse and keyboard input to the desktop; without it the live view only watches' },
+  record: { env: 'RECORD', boolean: true, help: 'record episodes: a request with X-Recording-Id: <name> is stored with its screenshots and the desktop\'s video (GET /recordings)' },
+  'record-dir': { env: 'RECORD_DIR', default: 'recordings', help: 'where recordings are kept (created if missing)' },
+  'record-max-mb': { env: 'RECORD_MAX_MB', default: '2048', help: 'the most all recordings may take together, MB; the oldest are dropped first' },
+  'record-max-age': { env: 'RECORD_MAX_AGE', default: '168', help: 'hours a finished recording is kept' },
+  'record-idle': { env: 'RECORD_IDLE', default: '300', help: 'seconds without a request after which a recording ends' },
+  'record-min-free-mb': { env: 'RECORD_MIN_FREE_MB', default: '256', help: 'a new recording is refused (507) while the disk of --record-dir has less free, MB' },
+  'record-fps': { env: 'RECORD_FPS', default: '5', help: 'frames a second of a recording\'s video; 0: no video' },
+  'record-screenshots': { env: 'RECORD_SCREENSHOTS', boolean: true, help: 'also take a screenshot after each recorded request that took none (costs a screenshot per request)' },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -148,6 +158,12 @@ function positiveInteger (name: string, value: string): number {
 function positiveNumber (name: string, value: string): number {
   const number = Number(value)
   if (!Number.isFinite(number) || number <= 0) throw new InvalidConfig(`--${name} must be a positive number (got '${value}')`)
+  return number
+}
+
+function nonNegativeNumber (name: string, value: string): number {
+  const number = Number(value)
+  if (!Number.isFinite(number) || number < 0 || value.trim() === '') throw new InvalidConfig(`--${name} must be a number, 0 or more (got '${value}')`)
   return number
 }
 
@@ -224,6 +240,21 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
     liveControl: on('live-control'),
     help: on('help'),
+  }
+  if (on('record')) {
+    const fps = Number(get('record-fps'))
+    if (!Number.isFinite(fps) || fps < 0 || fps > 30) throw new InvalidConfig(`--record-fps must be 0..30 (got '${get('record-fps')}')`)
+    const dir = get('record-dir')!
+    if (!dir.trim()) throw new InvalidConfig('--record-dir must name a directory')
+    config.recording = {
+      dir,
+      maxBytes: Math.round(positiveNumber('record-max-mb', get('record-max-mb')!) * 1024 * 1024),
+      maxAgeMs: Math.round(positiveNumber('record-max-age', get('record-max-age')!) * 3600_000),
+      idleMs: Math.round(positiveNumber('record-idle', get('record-idle')!) * 1000),
+      minFreeBytes: Math.round(nonNegativeNumber('record-min-free-mb', get('record-min-free-mb')!) * 1024 * 1024),
+      fps,
+      screenshots: on('record-screenshots'),
+    }
   }
   if (config.settle.maxMs < config.settle.quietMs) {
     throw new InvalidConfig(`--settle-max-ms (${config.settle.maxMs}) must not be below --settle-quiet-ms (${config.settle.quietMs}): the screen could never count as settled`)

@@ -10,7 +10,9 @@ import closeWithGrace from 'close-with-grace'
 import pino from 'pino'
 import { loadConfig, usage } from './config.ts'
 import { loggerOptions } from './logger.ts'
-import { DRIVER_NAMES, openDesktop } from '../../drivers/index.ts'
+import { DRIVER_NAMES, openDesktop, type Desktop } from '../../drivers/index.ts'
+import { ffmpegVideo } from '../../drivers/x11/ffmpeg-video.ts'
+import type { Config } from './config.ts'
 
 /** How long requests in flight get to finish before the desktop is stopped under them (at most). */
 const APP_CLOSE_MS = 2000
@@ -59,6 +61,7 @@ async function main (): Promise<void> {
     logger: log,
     desktop,
     ...(config.mcpDisplay && { mcpDisplay: config.mcpDisplay }),
+    ...(config.recording && { recording: recordingOptions(config.recording, desktop) }),
   })
   // --shutdown-grace is what close-with-grace allows before it exits anyway (children die with
   // us: setpriv); each stage below takes at most a quarter of it, so the desktop is always stopped.
@@ -94,6 +97,12 @@ async function main (): Promise<void> {
     await desktop.stop()
     process.exit(1)
   }
+}
+
+/** The recorder's options: its video is ffmpeg on the desktop's display (an X desktop's: those with a live view), unless --record-fps is 0. */
+function recordingOptions ({ fps, screenshots, ...store }: NonNullable<Config['recording']>, desktop: Desktop) {
+  const video = fps > 0 && desktop.live !== undefined ? ffmpegVideo({ display: () => desktop.display, fps }) : undefined
+  return { ...store, screenshots, ...(video && { video }) }
 }
 
 await main()
