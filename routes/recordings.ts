@@ -66,7 +66,7 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     schema: {
       summary: 'One episode: its summary and every step (route, native payload, unified actions, results, timings, images)',
       tags: ['recordings'],
-      params: Type.Ref(RecordingIdParams),
+      params: RecordingIdParams,
       response: { 200: Type.Ref(RecordingDetail), ...errors },
     },
   }, async (request, reply) => {
@@ -80,7 +80,7 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
       summary: 'The episode\'s video (fragmented MP4, H.264); byte ranges supported',
       description: 'Playable while the episode still records (up to its last whole second) and after the X server died under it.',
       tags: ['recordings'],
-      params: Type.Ref(RecordingIdParams),
+      params: RecordingIdParams,
       response: { 200: Type.String({ format: 'binary' }), 206: Type.String({ format: 'binary' }), ...errors },
     },
   }, async (request, reply) => {
@@ -110,7 +110,7 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     schema: {
       summary: 'The whole episode as one tar: recording.json (summary and steps), images/ and the video',
       tags: ['recordings'],
-      params: Type.Ref(RecordingIdParams),
+      params: RecordingIdParams,
       response: { 200: Type.String({ format: 'binary' }), ...errors },
     },
   }, async (request, reply) => {
@@ -127,7 +127,7 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     schema: {
       summary: 'End the episode: its video is finalised; later requests naming it are refused (409)',
       tags: ['recordings'],
-      params: Type.Ref(RecordingIdParams),
+      params: RecordingIdParams,
       response: { 200: Type.Ref(RecordingSummary), ...errors },
     },
   }, async (request) => recorder.stop(request.params.id, 'stopped'))
@@ -136,7 +136,7 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     schema: {
       summary: 'Delete the episode and all its files (it is stopped first if it records)',
       tags: ['recordings'],
-      params: Type.Ref(RecordingIdParams),
+      params: RecordingIdParams,
       response: { 204: Type.Null(), ...errors },
     },
   }, async (request, reply) => {
@@ -144,7 +144,7 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     return reply.code(204).send(null)
   })
 
-  fastify.get('/recordings/:id/replay', { config: { public: true }, schema: { hide: true, params: Type.Ref(RecordingIdParams) } }, async (request, reply) => {
+  fastify.get('/recordings/:id/replay', { config: { public: true }, schema: { hide: true, params: RecordingIdParams } }, async (request, reply) => {
     reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8')
     if (!signedIn(request)) return reply.code(401).send(replaySignInPage())
     return replayPage(request.params.id)

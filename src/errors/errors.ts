@@ -17,6 +17,10 @@ export const InvalidEncoding = createError<'ERR_INVALID_ENCODING', 400, [string]
 export const InvalidQuery = createError<'ERR_INVALID_QUERY', 400, [string]>(
   'ERR_INVALID_QUERY', '%s', 400)
 
+/** A path parameter that does not fit the route (a recording's name). */
+export const InvalidPath = createError<'ERR_INVALID_PATH', 400, [string]>(
+  'ERR_INVALID_PATH', '%s', 400)
+
 /** No such route. */
 export const RouteNotFound = createError<'ERR_NOT_FOUND', 404, [string]>(
   'ERR_NOT_FOUND', '%s', 404)

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ErrorBody } from '../schemas/error-body.ts'
-import { BodyTooLarge, failedIndexOf, InvalidAction, InvalidQuery } from '../errors/errors.ts'
+import { BodyTooLarge, failedIndexOf, InvalidAction, InvalidPath, InvalidQuery } from '../errors/errors.ts'
 import { validationFailedIndex } from '../schemas/validation.ts'
 
 /** Seconds a client should wait before retrying while the desktop (re)starts. */
@@ -16,6 +16,7 @@ export const RETRY_AFTER_SECONDS = 2
 function fromFastify (error: FastifyError, bodyLimit: number): Error {
   if (error.validation) {
     if (error.validationContext === 'querystring') return new InvalidQuery(error.message)
+    if (error.validationContext === 'params') return new InvalidPath(error.message)
     const refusal = new InvalidAction(error.message)
     // The message already names the batch's action (`actions[3]: …`); the body says which too.
     const index = error.validationContext === 'body' ? validationFailedIndex(error.validation) : undefined

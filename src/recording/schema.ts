@@ -12,7 +12,7 @@ export const RESERVED_IDS: ReadonlySet<string> = new Set(['session'])
 
 export const RecordingIdParams = Type.Object({
   id: Type.String({ pattern: RECORDING_ID_PATTERN, description: 'The episode\'s name, as sent in X-Recording-Id.' }),
-}, { $id: 'RecordingIdParams', additionalProperties: false })
+}, { additionalProperties: false })
 
 export const RecordingImageParams = Type.Object({
   id: Type.String({ pattern: RECORDING_ID_PATTERN }),
