@@ -23,7 +23,8 @@ import { ErrorBody } from '../src/schemas/error-body.ts'
 import { replayPage, replaySignInPage } from './recordings-page.ts'
 
 export interface RecordingRouteOptions {
-  recorder: Recorder
+  /** None without --record: every route then says how to turn recording on (and the document stays one). */
+  recorder?: Recorder
   sessions: LiveSessions
   /** The server's API token, if it has one. */
   token?: string
@@ -41,7 +42,13 @@ const PAGE_HEADERS = {
 
 const errors = { '4xx': Type.Ref(ErrorBody), '5xx': Type.Ref(ErrorBody) }
 
-export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> = async (fastify, { recorder, sessions, token }) => {
+export const NOT_RECORDING = 'this server does not record: start it with --record (RECORD=1); X-Recording-Id is ignored without it'
+
+export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> = async (fastify, { recorder: maybe, sessions, token }) => {
+  const recorder = (): Recorder => {
+    if (!maybe) throw new RouteNotFound(NOT_RECORDING)
+    return maybe
+  }
   const signedIn = (request: FastifyRequest) => !token || sessions.use(cookieValue(request.headers.cookie, REPLAY_COOKIE))
   const bearer = (request: FastifyRequest) => {
     const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')
@@ -59,7 +66,7 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
   fastify.get('/recordings', {
     ...readable,
     schema: { summary: 'The recorded episodes, newest first, and the store\'s size and limit', tags: ['recordings'], response: { 200: Type.Ref(RecordingList), ...errors } },
-  }, async () => recorder.list())
+  }, async () => recorder().list())
 
   fastify.get('/recordings/:id', {
     ...readable,
@@ -71,7 +78,7 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
-    return recorder.detail(request.params.id)
+    return recorder().detail(request.params.id)
   })
 
   fastify.get('/recordings/:id/video', {
@@ -85,9 +92,9 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     },
   }, async (request, reply) => {
     const { id } = request.params
-    const meta = recorder.meta(id)
+    const meta = recorder().meta(id)
     if (!meta.video_file) throw new RouteNotFound(`recording '${id}' has no video${meta.video_error ? `: ${meta.video_error}` : ''}`)
-    return sendFile(request, reply, recorder.store.path(id, meta.video_file), 'video/mp4')
+    return sendFile(request, reply, recorder().store.path(id, meta.video_file), 'video/mp4')
   })
 
   fastify.get('/recordings/:id/images/:name', {
@@ -100,9 +107,9 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     },
   }, async (request, reply) => {
     const { id, name } = request.params as { id: string, name: string }
-    recorder.meta(id)
+    recorder().meta(id)
     const extension = name.slice(name.lastIndexOf('.') + 1) as keyof typeof IMAGE_MEDIA_TYPES
-    return sendFile(request, reply, recorder.store.path(id, IMAGES_DIR, name), IMAGE_MEDIA_TYPES[extension])
+    return sendFile(request, reply, recorder().store.path(id, IMAGES_DIR, name), IMAGE_MEDIA_TYPES[extension])
   })
 
   fastify.get('/recordings/:id/archive', {
@@ -115,11 +122,11 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     },
   }, async (request, reply) => {
     const { id } = request.params
-    const detail = await recorder.detail(id)
-    const meta = recorder.meta(id)
+    const detail = await recorder().detail(id)
+    const meta = recorder().meta(id)
     const entries: TarEntry[] = [{ name: `${id}/recording.json`, data: Buffer.from(JSON.stringify(detail, null, 2)) }]
-    for (const step of detail.steps) for (const image of step.images) entries.push({ name: `${id}/${IMAGES_DIR}/${image}`, file: recorder.store.path(id, IMAGES_DIR, image) })
-    if (meta.video_file) entries.push({ name: `${id}/${meta.video_file}`, file: recorder.store.path(id, meta.video_file) })
+    for (const step of detail.steps) for (const image of step.images) entries.push({ name: `${id}/${IMAGES_DIR}/${image}`, file: recorder().store.path(id, IMAGES_DIR, image) })
+    if (meta.video_file) entries.push({ name: `${id}/${meta.video_file}`, file: recorder().store.path(id, meta.video_file) })
     return reply.type('application/x-tar').header('content-disposition', `attachment; filename="${id}.tar"`).header('cache-control', 'no-store').send(tarStream(entries) as never)
   })
 
@@ -130,7 +137,7 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
       params: RecordingIdParams,
       response: { 200: Type.Ref(RecordingSummary), ...errors },
     },
-  }, async (request) => recorder.stop(request.params.id, 'stopped'))
+  }, async (request) => recorder().stop(request.params.id, 'stopped'))
 
   fastify.delete('/recordings/:id', {
     schema: {
@@ -140,13 +147,14 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
       response: { 204: Type.Null(), ...errors },
     },
   }, async (request, reply) => {
-    await recorder.remove(request.params.id)
+    await recorder().remove(request.params.id)
     return reply.code(204).send(null)
   })
 
   fastify.get('/recordings/:id/replay', { config: { public: true }, schema: { hide: true, params: RecordingIdParams } }, async (request, reply) => {
     reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8')
     if (!signedIn(request)) return reply.code(401).send(replaySignInPage())
+    recorder().meta(request.params.id)
     return replayPage(request.params.id)
   })
 

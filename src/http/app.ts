@@ -125,7 +125,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const shared = [
     ...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure,
     AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas, ...ACCESSIBILITY_SCHEMAS,
-    ...options.recording ? RECORDING_SCHEMAS : [],
+    ...RECORDING_SCHEMAS,
   ]
 
   const warmup = new RouteWarmup()
@@ -246,13 +246,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     })
   }
 
-  if (recorder) {
-    await app.register(recordingRoutes, { recorder, sessions: new LiveSessions(), ...(options.token && { token: options.token }) })
-  } else {
-    app.get('/recordings', { schema: { hide: true } }, async () => {
-      throw new RouteNotFound('this server does not record: start it with --record (RECORD=1); X-Recording-Id is ignored without it')
-    })
-  }
+  await app.register(recordingRoutes, { recorder, sessions: new LiveSessions(), ...(options.token && { token: options.token }) })
 
   app.addHook('onReady', async () => {
     const started = options.driver.start()

@@ -19,6 +19,7 @@ export const openapiInfo = {
     { name: 'computer', description: 'Unified actions' },
     { name: 'compatibility', description: 'The seed system\'s paths, for its SDKs' },
     { name: 'server', description: 'Health' },
+    { name: 'recordings', description: 'Episodes recorded with --record: steps, screenshots, video, archive' },
   ],
   components: {
     securitySchemes: {
