@@ -1,14 +1,15 @@
 /** A keep-alive JSON client over node:http, the same for every server the bench measures. */
 import { Agent, request } from 'node:http'
 
-export function client (port: number, connections = 1) {
+/** `headers` go with every request (a recording bench names its episode in each). */
+export function client (port: number, connections = 1, headers: Record<string, string> = {}) {
   const agent = new Agent({ keepAlive: true, maxSockets: connections })
   const send = (method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number, body: string }> =>
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body)
       const req = request({
         host: '127.0.0.1', port, path, method, agent,
-        headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        headers: { ...headers, ...(payload !== undefined && { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
       }, (res) => {
         let data = ''
         res.setEncoding('utf8')
