@@ -152,10 +152,9 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
   })
 
   fastify.get('/recordings/:id/replay', { config: { public: true }, schema: { hide: true, params: RecordingIdParams } }, async (request, reply) => {
-    reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8')
-    if (!signedIn(request)) return reply.code(401).send(replaySignInPage())
+    if (!signedIn(request)) return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').code(401).send(replaySignInPage())
     recorder().meta(request.params.id)
-    return replayPage(request.params.id)
+    return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(replayPage(request.params.id))
   })
 
   // The token checked by authHook, as for POST /live/session.

@@ -241,3 +241,28 @@ function untar (archive: Buffer): Array<{ name: string, data: Buffer }> {
   }
   return files
 }
+
+t.test('the --record flags: off by default; on, each with its default; bad values stop the server', async (t) => {
+  const { loadConfig } = await import('../src/runtime/config.ts')
+  t.equal(loadConfig([], {}).recording, undefined)
+  t.strictSame(loadConfig(['--record'], {}).recording, {
+    dir: 'recordings', maxBytes: 2048 * 1024 * 1024, maxAgeMs: 168 * 3600_000, idleMs: 300_000, minFreeBytes: 256 * 1024 * 1024, fps: 5, screenshots: false,
+  })
+  t.match(loadConfig([], { RECORD: '1', RECORD_DIR: '/data/rec', RECORD_FPS: '0', RECORD_SCREENSHOTS: 'true', RECORD_MAX_MB: '0.5' }).recording,
+    { dir: '/data/rec', fps: 0, screenshots: true, maxBytes: 524288 })
+  t.throws(() => loadConfig(['--record', '--record-fps', '60'], {}), { message: "--record-fps must be 0..30 (got '60')" })
+  t.throws(() => loadConfig(['--record', '--record-max-mb', '0'], {}), { message: "--record-max-mb must be a positive number (got '0')" })
+  t.throws(() => loadConfig(['--record', '--record-min-free-mb=-1'], {}), { message: "--record-min-free-mb must be a number, 0 or more (got '-1')" })
+})
+
+t.test('the replay page of an unknown episode is a 404 in JSON', async (t) => {
+  const { app } = await recordingApp(t)
+  const session = await app.inject({ method: 'POST', url: '/recordings/session', headers: auth })
+  const cookie = String(session.headers['set-cookie']).split(';')[0]!
+  const response = await app.inject({ method: 'GET', url: '/recordings/nobody/replay', headers: { cookie } })
+  const { statusCode: status, headers } = response
+  const body = response.json()
+  t.equal(status, 404)
+  t.match(headers['content-type'], /application\/json/)
+  t.strictSame(body, { statusCode: 404, code: 'ERR_RECORDING_NOT_FOUND', error: 'Not Found', message: "no recording 'nobody' (GET /recordings lists them)" })
+})
