@@ -12,6 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import t from 'tap'
 import { build } from './helpers/build.ts'
 import { until } from './helpers/desktop.ts'
+import { redactPayload } from '../src/recording/redact.ts'
 
 const TOKEN = 'recording-test-token-0123456789'
 const COOKIE = 'cg_live=cookie-value-that-must-not-be-kept'
@@ -75,6 +76,11 @@ t.test('a unified request, an adapter call and an MCP tool call of one episode b
     runs: [{ actions: [{ action: 'click_mouse', button: 'left', coordinates: [10, 20] }], failed_index: null, error: null }],
     images: ['0000-0.png'],
   })
+  t.match(first.response, { output: 'clicked left at (10, 20)', error: null, base64_image: /^\[\d+ characters of base64 not kept\]$/, cursor_position: [10, 20] },
+    'the answer as sent is kept, its image left to the images')
+  t.strictSame(key.response, redactPayload(claudeOk.body), 'an adapter\'s native answer is kept as sent, images left out')
+  t.match(JSON.stringify(claudeOk.body), /"type":"tool_result"/)
+  t.equal(tool.response, null, 'an MCP answer bypasses onSend and is not kept (its runs are)')
   t.equal(first.runs[0].results[0].image, '0000-0.png', 'the screenshot the request took is a file, named in the result')
   t.notOk('base64_image' in first.runs[0].results[0], 'and not kept inline')
   t.match(refused, { route: '/computer/anthropic', status: 400, error: { code: 'ERR_INVALID_PAYLOAD' }, runs: [], payload: { action: 'type', text: 'hello', api_key: '[redacted]' } })

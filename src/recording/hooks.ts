@@ -16,6 +16,8 @@ export const RECORDING_HEADER = 'x-recording-id'
 /** The routes whose requests are steps: what acts on or reads the desktop for a model. */
 const RECORDED = [/^\/computer(\/|$)/, /^\/v1\/instance\//, /^\/mcp$/, /^\/accessibility$/]
 const ID = new RegExp(RECORDING_ID_PATTERN)
+/** Longer answers are not kept (a step still has its runs and images). */
+const MAX_RESPONSE_CHARS = 32 << 20
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,6 +47,12 @@ export function recordingHooks (app: FastifyInstance, recorder: Recorder): void 
 
   app.addHook('onError', async (request, _reply, error) => {
     if (request.recordingStep) request.recordingStep.error = errorBody(error)
+  })
+
+  app.addHook('onSend', async (request, _reply, payload) => {
+    // Only a body sent whole: a stream (a file) is not an answer to keep, and MCP's answers bypass onSend.
+    if (request.recordingStep && typeof payload === 'string' && payload.length <= MAX_RESPONSE_CHARS) request.recordingStep.response = payload
+    return payload
   })
 
   app.addHook('onResponse', async (request, reply) => {

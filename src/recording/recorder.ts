@@ -164,6 +164,7 @@ export class Recorder {
       payload: redactPayload(request.payload ?? null),
       runs,
       status: request.status,
+      response: responseOf(draft.response),
       error: draft.error,
       started_at: new Date(draft.startedAt).toISOString(),
       ms: Math.round(request.ms * 10) / 10,
@@ -290,6 +291,16 @@ export class Recorder {
     this.#bytes.delete(id)
     await this.store.remove(id).catch((error: unknown) => this.#options.log.error({ err: error, recording: id }, 'dropping a recording failed'))
     this.#options.log.info({ recording: id, why }, 'recording dropped by the store\'s limits')
+  }
+}
+
+/** The answer as JSON when it is JSON, else as text; base64 images inside it replaced by their length (the step's images hold them). */
+function responseOf (body: string | undefined): unknown {
+  if (body === undefined) return null
+  try {
+    return redactPayload(JSON.parse(body))
+  } catch {
+    return redactPayload(body)
   }
 }
 

@@ -55,6 +55,8 @@ export const RecordingStep = Type.Object({
   payload: Type.Unknown(),
   runs: Type.Array(Type.Ref(RecordedRun)),
   status: Type.Integer(),
+  /** The answer as sent (JSON as parsed, else text), inline images left out; null when it was streamed (MCP) or not text. */
+  response: Type.Unknown(),
   error: Type.Union([Type.Ref(ErrorBody), Type.Null()]),
   started_at: Type.String({ format: 'date-time' }),
   ms: Type.Number({ description: 'From the request\'s arrival to its answer.' }),

@@ -26,6 +26,8 @@ export interface StepDraft {
   startedAt: number
   runs: DraftRun[]
   error: Static<typeof ErrorBody> | null
+  /** The answer's body as sent, when it went out as one string. */
+  response?: string
 }
 
 export const currentStep = new AsyncLocalStorage<StepDraft>()
