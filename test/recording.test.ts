@@ -141,16 +141,20 @@ t.test('stop ends an episode, its name is then refused; idle ends one; delete re
 
 t.test('the archive holds the steps, the images and (here no) video, as tar', async (t) => {
   const { inject } = await recordingApp(t, { screenshots: true })
-  await inject('POST', '/computer', { action: 'click_mouse', button: 'left', coordinates: [3, 4] }, { 'x-recording-id': 'arch' })
+  const clicked = await inject('POST', '/computer', { action: 'click_mouse', button: 'left', coordinates: [3, 4] }, { 'x-recording-id': 'arch' })
+  t.equal(clicked.body.base64_image, null, 'the client gets no image it did not ask for')
   await inject('POST', '/computer', { action: 'take_screenshot' }, { 'x-recording-id': 'arch' })
+  const batch = await inject('POST', '/computer/batch', { actions: [{ action: 'move_mouse', coordinates: [1, 1] }, { action: 'move_mouse', coordinates: [2, 2], screenshot: true }] }, { 'x-recording-id': 'arch' })
+  t.strictSame(batch.body.results.map((r: { base64_image: string | null }) => r.base64_image !== null), [false, true], 'nor in a batch, where it keeps those it asked for')
   const detail = (await inject('GET', '/recordings/arch')).body
-  t.strictSame(detail.steps.map((s: { images: string[] }) => s.images), [['0000-0-after.png'], ['0001-0.png']],
-    '--record-screenshots adds one after a request that took none, and none after one that did')
+  t.strictSame(detail.steps.map((s: { images: string[] }) => s.images), [['0000-0-after.png'], ['0001-0.png'], ['0002-0-after.png', '0002-1.png']],
+    '--record-screenshots adds one after each action that took none, and none after one that did')
+  t.match(detail.steps[2].runs[0].results, [{ image: null, after: '0002-0-after.png' }, { image: '0002-1.png' }])
   const { status, body, headers } = await inject('GET', '/recordings/arch/archive')
   t.equal(status, 200)
   t.equal(headers['content-type'], 'application/x-tar')
   const files = untar(body as Buffer)
-  t.strictSame(files.map((f) => f.name), ['arch/recording.json', 'arch/images/0000-0-after.png', 'arch/images/0001-0.png'])
+  t.strictSame(files.map((f) => f.name), ['arch/recording.json', 'arch/images/0000-0-after.png', 'arch/images/0001-0.png', 'arch/images/0002-0-after.png', 'arch/images/0002-1.png'])
   t.strictSame(JSON.parse(files[0]!.data.toString()), detail, 'recording.json is GET /recordings/{id}')
   t.equal(files[2]!.data.subarray(1, 4).toString(), 'PNG')
 })

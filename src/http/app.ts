@@ -98,7 +98,7 @@ export interface AppOptions {
    * Record episodes (--record): requests carrying X-Recording-Id are stored with their
    * screenshots and the desktop's video (README "Recordings"). Default: off, and the header is ignored.
    */
-  recording?: Omit<RecorderOptions, 'log'> & { /** A screenshot after each recorded request that took none. */ screenshots?: boolean }
+  recording?: Omit<RecorderOptions, 'log'> & { /** A screenshot after each recorded action, for the recording only. */ screenshots?: boolean }
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000

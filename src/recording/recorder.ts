@@ -180,11 +180,11 @@ export class Recorder {
 
   async #run (run: DraftRun, save: (base64: string, suffix: string) => Promise<string>): Promise<RecordedRun> {
     const results: unknown[] = []
-    for (const result of run.results) {
+    for (const [index, result] of run.results.entries()) {
       const { base64_image: image, ...rest } = result
-      results.push({ ...rest, image: image ? await save(image, '') : null })
+      const after = run.after?.[index]
+      results.push({ ...rest, image: image ? await save(image, '') : null, ...(after && { after: await save(after, '-after') }) })
     }
-    if (run.after) results.push({ after: await save(run.after, '-after') })
     return { actions: run.actions, results, failed_index: run.failedIndex, error: run.error, ms: Math.round(run.ms * 10) / 10 }
   }
 

@@ -10,7 +10,7 @@ import { errorBody } from '../http/error-handler.ts'
 import { currentStep } from './step.ts'
 
 export interface RecordingExecutorOptions extends ExecutorOptions {
-  /** Take a screenshot after each recorded run that showed none (--record-screenshots). */
+  /** A screenshot after each recorded action (--record-screenshots), kept for the recording only. */
   screenshotAfter: boolean
 }
 
@@ -26,29 +26,39 @@ export class RecordingExecutor extends Executor {
   override async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
     const step = currentStep.getStore()
     if (!step) return super.run(actions, options)
+    // The executor's own per-action screenshot, asked for actions whose client did not: those
+    // images go to the recording and are taken out of what the client gets.
+    const added = new Set<number>()
+    const sent = this.#screenshotAfter
+      ? actions.map((action, index) => {
+        if (action.action === 'take_screenshot' || (action as { screenshot?: boolean }).screenshot === true) return action
+        if (options.screenshot && index === actions.length - 1) return action
+        added.add(index)
+        return { ...action, screenshot: true } as UnifiedAction
+      })
+      : actions
     const started = performance.now()
     let outcome: BatchOutcome
     try {
-      outcome = await super.run(actions, options)
+      outcome = await super.run(sent, options)
     } catch (error) {
       step.runs.push({ actions, results: [], failedIndex: null, error: errorBody(error as Error), ms: performance.now() - started })
       throw error
     }
-    const run = {
+    const after: Array<string | undefined> = []
+    const results = outcome.results.map((result, index) => {
+      if (!added.has(index) || !result.base64_image) return result
+      after[index] = result.base64_image
+      return { ...result, base64_image: null }
+    })
+    step.runs.push({
       actions,
-      results: outcome.results,
+      results,
       failedIndex: outcome.failedIndex,
       error: outcome.error ? errorBody(outcome.error) : null,
       ms: performance.now() - started,
-    }
-    step.runs.push(run)
-    const shown = outcome.results.some((result) => result.base64_image)
-    if (this.#screenshotAfter && !shown && !options.signal?.aborted) {
-      // Outside the step: the recording's own screenshot is not one of the request's runs.
-      const after = await currentStep.exit(() => super.run([{ action: 'take_screenshot' }], { ...(options.limits && { limits: options.limits }) })).catch(() => undefined)
-      const image = after?.results[0]?.base64_image
-      if (image) Object.assign(run, { after: image })
-    }
-    return outcome
+      ...(after.length > 0 && { after }),
+    })
+    return added.size > 0 ? { ...outcome, results } : outcome
   }
 }

@@ -16,8 +16,8 @@ export interface DraftRun {
   failedIndex: number | null
   error: Static<typeof ErrorBody> | null
   ms: number
-  /** A screenshot taken for the recording after the run (--record-screenshots), base64. */
-  after?: string
+  /** By action: the screenshot taken after it for the recording only (--record-screenshots), base64. */
+  after?: Array<string | undefined>
 }
 
 export interface StepDraft {
