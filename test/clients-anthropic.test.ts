@@ -77,6 +77,6 @@ t.test('toolResult: a wrong token is not a ToolError: the SDK answers it as any 
   const result = await toolset.toolResult({ type: 'tool_use', id: 'toolu_x', name: 'mouse_move', input: { coordinate: [1, 1] }, toolset_name: 'computer' } as never)
   t.match(result, { type: 'tool_result', tool_use_id: 'toolu_x', toolset_name: 'computer', is_error: true, content: [{ type: 'text', text: /^Error: .*token/ }] })
   const direct = await toolset.client.health()
-  t.equal(typeof direct.screen.width, 'number', 'GET /health needs no token')
+  t.equal(typeof direct.screen?.width, 'number', 'GET /health needs no token')
   await t.rejects(toolset.client.computer({ action: 'get_cursor_position' }), GatewayError)
 })

@@ -640,14 +640,14 @@ export interface components {
              * @default click
              * @enum {string}
              */
-            click_type: "down" | "up" | "click";
+            click_type?: "down" | "up" | "click";
             /** @description Where to click; none clicks where the pointer is. */
             coordinates?: number[];
             /**
              * @description n > 1 is one n-click (2 fires dblclick); only with click_type click.
              * @default 1
              */
-            num_clicks: number;
+            num_clicks?: number;
             /** @description Keys held down during the action and released after it, also when it fails. */
             hold_keys?: string[];
             /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
@@ -686,12 +686,12 @@ export interface components {
              * @description Wheel notches, right (+) / left (-); a fraction rounds away from zero to at least one notch.
              * @default 0
              */
-            delta_x: number;
+            delta_x?: number;
             /**
              * @description Wheel notches, down (+) / up (-); a fraction rounds away from zero to at least one notch.
              * @default 0
              */
-            delta_y: number;
+            delta_y?: number;
             /** @description Keys held down during the action and released after it, also when it fails. */
             hold_keys?: string[];
             /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
@@ -716,7 +716,7 @@ export interface components {
              * @default press
              * @enum {string}
              */
-            press_type: "press" | "down" | "up";
+            press_type?: "press" | "down" | "up";
             /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
             screenshot?: boolean;
         };
@@ -859,23 +859,23 @@ export interface components {
              * @default foreground
              * @enum {string}
              */
-            scope: "foreground" | "desktop" | "full";
+            scope?: "foreground" | "desktop" | "full";
             /**
              * @description json: the CUP envelope in `accessibility`; compact: CUP's text encoding in `text`.
              * @default json
              * @enum {string}
              */
-            format: "json" | "compact";
+            format?: "json" | "compact";
             /**
              * @description Deepest level walked below a window.
              * @default 60
              */
-            max_depth: number;
+            max_depth?: number;
             /**
              * @description Most nodes walked; the rest of the tree is left out.
              * @default 4000
              */
-            max_nodes: number;
+            max_nodes?: number;
             /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
             screenshot?: boolean;
         };
@@ -2456,7 +2456,7 @@ export interface components {
              * @default left
              * @enum {string}
              */
-            button: "left" | "right" | "wheel" | "back" | "forward";
+            button?: "left" | "right" | "wheel" | "back" | "forward";
             /** @description The x-coordinate of the click, in pixels of the screenshot the model saw. */
             x: number;
             /** @description The y-coordinate of the click, in pixels of the screenshot the model saw. */
@@ -2742,12 +2742,12 @@ export interface components {
                  * @description Press Enter after typing.
                  * @default false
                  */
-                press_enter: boolean;
+                press_enter?: boolean;
                 /**
                  * @description Select all (ctrl+a) and Delete before typing.
                  * @default true
                  */
-                clear_before_typing: boolean;
+                clear_before_typing?: boolean;
                 /** @description The safety service's verdict on this call. */
                 safety_decision?: {
                     /** @description 'require_confirmation' holds the call until the user confirms it. */
@@ -2810,7 +2810,7 @@ export interface components {
                  * @description How far to scroll, in 0–999 grid units along the scroll axis (800 when absent, as in Google's reference agent).
                  * @default 800
                  */
-                magnitude: number;
+                magnitude?: number;
                 /** @description The safety service's verdict on this call. */
                 safety_decision?: {
                     /** @description 'require_confirmation' holds the call until the user confirms it. */
@@ -3259,7 +3259,7 @@ export interface components {
                  * @description Press Enter after typing.
                  * @default false
                  */
-                press_enter: boolean;
+                press_enter?: boolean;
                 /** @description The safety service's verdict on this call. */
                 safety_decision?: {
                     /** @description 'require_confirmation' holds the call until the user confirms it. */
@@ -3289,7 +3289,7 @@ export interface components {
                  * @description Seconds to wait (1 when absent).
                  * @default 1
                  */
-                seconds: number;
+                seconds?: number;
                 /** @description The safety service's verdict on this call. */
                 safety_decision?: {
                     /** @description 'require_confirmation' holds the call until the user confirms it. */
@@ -3458,7 +3458,7 @@ export interface components {
                  * @description How far to scroll, in 0–999 grid units along the scroll axis (800 when absent, as in Google's reference agent).
                  * @default 800
                  */
-                magnitude: number;
+                magnitude?: number;
                 /** @description The safety service's verdict on this call. */
                 safety_decision?: {
                     /** @description 'require_confirmation' holds the call until the user confirms it. */

@@ -5,7 +5,7 @@
  * scaling from `dimensions` (what the model sees) to the screen. A refused action throws a
  * GatewayError: the runner logs it and answers the model with the screenshot after the call.
  */
-import type { Button, Computer, Environment } from '@openai/agents'
+import type { Computer } from '@openai/agents'
 import { GatewayClient, displayQuery, type ConnectionOptions, type Display } from '../client/index.ts'
 
 export interface GatewayComputerOptions extends ConnectionOptions {
@@ -14,6 +14,9 @@ export interface GatewayComputerOptions extends ConnectionOptions {
   /** Default 'ubuntu' (an X11 desktop). */
   environment?: Environment
 }
+
+type Button = Parameters<Computer['click']>[2]
+type Environment = NonNullable<Computer['environment']>
 
 const DATA_URL = /^data:image\/png;base64,/
 
@@ -32,6 +35,7 @@ export class GatewayComputer implements Computer {
 
   static async connect (options: GatewayComputerOptions): Promise<GatewayComputer> {
     const display = options.display ?? (await new GatewayClient(options).health()).screen
+    if (!display) throw new Error('computer-gateway: the server does not know its screen size yet (no desktop); pass display')
     return new GatewayComputer({ ...options, display })
   }
 
