@@ -2,7 +2,7 @@ import { generateText, stepCountIs, type LanguageModel } from 'ai'
 import { anthropic } from '@ai-sdk/anthropic'
 import { anthropicComputer } from 'computer-gateway/ai-sdk'
 
-export async function example (baseUrl: string, token: string, model: LanguageModel = anthropic('claude-opus-4-5')) {
+export async function example (baseUrl: string, token: string, model: LanguageModel = anthropic('claude-opus-4-8')) {
   const computer = anthropic.tools.computer_20251124({
     displayWidthPx: 1024,
     displayHeightPx: 640,

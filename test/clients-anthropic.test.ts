@@ -11,19 +11,20 @@ import { readFileSync } from 'node:fs'
 import t from 'tap'
 import Anthropic from '@anthropic-ai/sdk'
 import { example } from '../examples/anthropic.ts'
-import { GatewayComputerToolset, GatewayError } from '../clients/anthropic/index.ts'
+import { GatewayComputerToolset, GatewayError, gatewayComputerTool } from '../clients/anthropic/index.ts'
 import { gatewayDesktop } from './helpers/gateway.ts'
 import { pngSize } from './helpers/adapter-cases.ts'
 import type { OracleEvent } from './helpers/oracle.ts'
 
 const gateway = gatewayDesktop(t)
 const of = (events: OracleEvent[], type: string) => events.filter((e) => e.type === type)
-const { responses } = JSON.parse(readFileSync(new URL('fixtures/clients/anthropic-toolset-replies.json', import.meta.url), 'utf8')) as { responses: unknown[] }
+const recorded = (file: string) => (JSON.parse(readFileSync(new URL(`fixtures/clients/${file}`, import.meta.url), 'utf8')) as { responses: unknown[] }).responses
+const responses = recorded('anthropic-toolset-replies.json')
 
 interface Sent { messages: Array<{ role: string, content: Array<{ type: string, tool_use_id?: string, is_error?: boolean, content?: Array<{ type: string, text?: string, source?: { data: string, media_type: string } }> }> | string }>, tools: unknown[] }
 
 /** An Anthropic client whose fetch answers each request with the next recorded reply, keeping what was sent. */
-function replaying () {
+function replaying (replies = responses) {
   const sent: Sent[] = []
   let next = 0
   const anthropic = new Anthropic({
@@ -31,7 +32,7 @@ function replaying () {
     maxRetries: 0,
     fetch: async (_url: string | URL | Request, init?: RequestInit) => {
       sent.push(JSON.parse(String(init!.body)))
-      const reply = responses[next++]
+      const reply = replies[next++]
       if (!reply) return new Response(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'no more recorded replies' } }), { status: 400, headers: { 'content-type': 'application/json' } })
       return new Response(JSON.stringify(reply), { status: 200, headers: { 'content-type': 'application/json', 'request-id': `req_${next}` } })
     },
@@ -79,4 +80,31 @@ t.test('toolResult: a wrong token is not a ToolError: the SDK answers it as any 
   const direct = await toolset.client.health()
   t.equal(typeof direct.screen?.width, 'number', 'GET /health needs no token')
   await t.rejects(toolset.client.computer({ action: 'get_cursor_position' }), GatewayError)
+})
+
+t.test('the computer_20251124 tool under toolRunner: text and screenshot at the declared size, a refusal is is_error, the loop goes on', async (t) => {
+  const text = 'tool Ñandú Жук 🙂'
+  const replies = recorded('anthropic-computer-tool-replies.json')
+  const { anthropic, sent, used } = replaying(replies)
+  gateway.oracle.clear()
+  const computer = gatewayComputerTool({ baseUrl: gateway.baseUrl, token: gateway.token, version: 'computer_20251124', display: { width: 1024, height: 640 } })
+  const final = await anthropic.beta.messages.toolRunner({
+    model: 'claude-opus-4-8', max_tokens: 1024, tools: [computer], messages: [{ role: 'user', content: 'Write in the text box.' }],
+  }).runUntilDone()
+  t.equal(used(), replies.length)
+  t.strictSame(final.content, [{ type: 'text', text: 'Written.' }])
+  t.match(sent[0]!.tools, [{ type: 'computer_20251124', name: 'computer', display_width_px: 1024, display_height_px: 640 }])
+
+  const events = await gateway.oracle.until((e) => of(e, 'input').at(-1)?.value === text, 10_000)
+  const down = of(events, 'mousedown')[0]
+  t.ok(Math.abs((down?.x as number) - 320) <= 1 && Math.abs((down?.y as number) - 120) <= 1, `at screen (320, 120), got ${down?.x},${down?.y}`)
+  t.equal(of(events, 'input').at(-1)?.value, text, 'the textarea holds the text exactly')
+
+  const [clicked] = resultsIn(sent[1]!)
+  t.match(clicked, { tool_use_id: 'toolu_11Click', content: [{ type: 'text', text: /clicked left 3 times at \(256, 96\)|triple/ }, { type: 'image' }] })
+  t.strictSame(pngSize(clicked!.content![1]!.source!.data), { width: 1024, height: 640 })
+  const [refused] = resultsIn(sent[3]!)
+  t.match(refused, { tool_use_id: 'toolu_13BadKey', is_error: true })
+  t.match(JSON.stringify(refused?.content), /unknown key 'nosuchkey'/)
+  t.strictSame(await gateway.held(), [], 'nothing is held')
 })

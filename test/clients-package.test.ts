@@ -115,8 +115,10 @@ t.test('a subpath loads no framework but its own: imports left after compiling e
     const found = new Set<string>()
     for (const file of await readdir(dir)) {
       const source = await readFile(new URL(file, dir), 'utf8')
-      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2022 } }).outputText
-      const imports = [...js.matchAll(/^(?:import|export)\b[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!).filter((s) => !s.startsWith('.'))
+      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText
+      const specifiers = [...js.matchAll(/^(?:import|export)\b[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!)
+      t.strictSame(specifiers.filter((s) => s.startsWith('../../')), [], `clients/${name}/${file} imports nothing of the server`)
+      const imports = specifiers.filter((s) => !s.startsWith('.'))
       t.strictSame(imports.filter((s) => !allowed[name]!.includes(s)), [], `clients/${name}/${file}`)
       imports.forEach((s) => found.add(s))
     }
