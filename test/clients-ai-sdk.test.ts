@@ -8,7 +8,10 @@
  * step sees, and the loop goes on to its end; nothing held.
  */
 import t from 'tap'
+import { generateText, stepCountIs } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
+import { anthropic } from '@ai-sdk/anthropic'
+import { anthropicComputer } from '../clients/ai-sdk/index.ts'
 import { example as anthropicExample } from '../examples/ai-sdk-anthropic.ts'
 import { example as openaiExample } from '../examples/ai-sdk-openai.ts'
 import { gatewayDesktop } from './helpers/gateway.ts'
@@ -101,5 +104,28 @@ t.test('openai.tools.computer(): a batched computer_call lands at the model\'s p
   t.strictSame(pngSize(output.value.output.imageUrl.replace(/^data:image\/png;base64,/, '')), { width: 1024, height: 640 }, 'at the declared size')
   t.match(toolResults(model, 2).find((p) => p.toolCallId === 'call_2')?.output, { type: 'error-text', value: /unknown key/ })
   t.match(toolResults(model, 3).find((p) => p.toolCallId === 'call_3')?.output, { type: 'error-text', value: /safety check/ }, 'an unacknowledged safety check is refused')
+  t.strictSame(await gateway.held(), [], 'nothing is held')
+})
+
+t.test('anthropic.tools.computerToolset_20260801: members as `action` run through the toolset route, the screenshot a file part at the declared size', async (t) => {
+  const model = scripted([
+    [toolCall('m1', { action: 'left_click', coordinate: [256, 96] }), toolCall('m2', { action: 'screenshot' })],
+    [toolCall('m3', { action: 'cursor_position' })],
+  ])
+  const computer = anthropic.tools.computerToolset_20260801(anthropicComputer({
+    baseUrl: gateway.baseUrl, token: gateway.token, version: 'computer_toolset_20260801', display: { width: 1024, height: 640 },
+  }))
+  gateway.oracle.clear()
+  const result = await generateText({ model, tools: { computer }, stopWhen: stepCountIs(5), prompt: 'Click the text box.' })
+  t.equal(result.text, 'Done.')
+  const events = await gateway.oracle.until((e) => of(e, 'mousedown').length > 0)
+  const down = of(events, 'mousedown')[0]
+  t.ok(Math.abs((down?.x as number) - 320) <= 1 && Math.abs((down?.y as number) - 120) <= 1, `at screen (320, 120), got ${down?.x},${down?.y}`)
+  const [click, shot] = toolResults(model, 1) as Array<{ output: { value: Array<{ type: string, text?: string, data?: { data: string } }> } }>
+  t.strictSame(click!.output.value, [{ type: 'text', text: 'Clicked.' }], 'the toolset\'s acknowledgment')
+  t.equal(shot!.output.value[0]!.type, 'file')
+  t.strictSame(pngSize(shot!.output.value[0]!.data!.data), { width: 1024, height: 640 })
+  const cursor = toolResults(model, 2).find((p) => p.toolCallId === 'm3') as { output: { value: Array<{ text?: string }> } }
+  t.match(cursor.output.value[0]!.text, /^X=256,Y=9[67]$/)
   t.strictSame(await gateway.held(), [], 'nothing is held')
 })
