@@ -11,7 +11,7 @@ import t from 'tap'
 import { StatusEnum, type GUIAgentData } from '@ui-tars/sdk'
 import { UITarsModel } from '@ui-tars/sdk/core'
 import { example } from '../examples/ui-tars.ts'
-import { actionText } from '../clients/ui-tars/index.ts'
+import { GatewayOperator, actionText } from '../clients/ui-tars/index.ts'
 import { gatewayDesktop } from './helpers/gateway.ts'
 import { pngSize } from './helpers/adapter-cases.ts'
 import type { OracleEvent } from './helpers/oracle.ts'
@@ -77,6 +77,20 @@ t.test('call_user ends the run as the SDK\'s CALL_USER', async (t) => {
   const model = new RecordedModel(["Thought: I need a password.\nAction: call_user()"])
   const updates = await example(gateway.baseUrl, gateway.token, model, quiet)
   t.equal(last(updates).status, StatusEnum.CALL_USER)
+})
+
+t.test('the operator reports the dialect\'s finished and call_user as the SDK\'s END and CALL_USER, and passes over GUIAgent\'s own signals', async (t) => {
+  const operator = new GatewayOperator({ baseUrl: gateway.baseUrl, token: gateway.token })
+  const run = (action_type: string, action_inputs: Record<string, unknown> = {}) => operator.execute({
+    prediction: '', parsedPrediction: { action_type, action_inputs, reflection: null, thought: '' }, screenWidth: 1280, screenHeight: 800, scaleFactor: 1, factors: [1000, 1000],
+  })
+  t.strictSame(await run('finished', { content: 'done' }), { status: StatusEnum.END })
+  t.strictSame(await run('call_user'), { status: StatusEnum.CALL_USER })
+  t.strictSame(await run('wait'), { status: StatusEnum.RUNNING })
+  t.strictSame(await run('user_stop'), { status: StatusEnum.RUNNING })
+  await t.rejects(run('teleport', { start_box: '[0.1,0.1,0.1,0.1]' }), { name: 'GatewayError', status: 400 })
+  const shot = await operator.screenshot()
+  t.strictSame(pngSize(shot.base64), { width: 1280, height: 800 }, 'without a display, the screen')
 })
 
 t.test('actionText: the parser\'s fractions back on the 0–1000 grid, values escaped as Python reads them', async (t) => {
