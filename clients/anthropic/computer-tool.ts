@@ -1,0 +1,42 @@
+/**
+ * The older `computer` tools (computer_20251124, computer_20250124, computer_20241022) as a
+ * runnable tool for `toolRunner`: the tool definition with the display the model is told, and
+ * a `run` that sends the call's input to POST /computer/anthropic?tool_version=… and hands back
+ * our tool_result content (the text and the screenshot). A refusal is a ToolError with our message.
+ */
+import { ToolError } from '@anthropic-ai/sdk/helpers/beta/toolsets'
+import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool'
+import type { BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages'
+import { GatewayClient, GatewayError, displayQuery, type ConnectionOptions, type Display } from '../client/index.ts'
+
+export type ComputerToolVersion = 'computer_20251124' | 'computer_20250124' | 'computer_20241022'
+
+export interface GatewayComputerToolOptions extends ConnectionOptions {
+  version: ComputerToolVersion
+  /** The display the model is told (display_width_px/display_height_px); coordinates are scaled from it. */
+  display: Display
+}
+
+export function gatewayComputerTool (options: GatewayComputerToolOptions): BetaRunnableTool<Record<string, unknown>> {
+  const client = new GatewayClient(options)
+  const query = { tool_version: options.version, ...displayQuery(options.display) }
+  return {
+    type: options.version,
+    name: 'computer',
+    display_width_px: options.display.width,
+    display_height_px: options.display.height,
+    parse: (content: unknown) => content as Record<string, unknown>,
+    async run (input, context) {
+      const id = context?.toolUse.id
+      try {
+        const result = await client.post('/computer/anthropic', input as never, { query: { ...query, ...(id && { tool_use_id: id }) } as never }) as unknown as { content: BetaToolResultContentBlockParam[] }
+        return result.content
+      } catch (error) {
+        if (error instanceof GatewayError && error.status >= 400 && error.status !== 401 && error.status !== 403) {
+          throw new ToolError([{ type: 'text', text: error.message }])
+        }
+        throw error
+      }
+    },
+  } as BetaRunnableTool<Record<string, unknown>>
+}
