@@ -552,6 +552,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The recorded episodes, newest first, and the store's size and limit */
+        get: operations["getRecordings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One episode: its summary and every step (route, native payload, unified actions, results, timings, images) */
+        get: operations["getRecordingsById"];
+        put?: never;
+        post?: never;
+        /** Delete the episode and all its files (it is stopped first if it records) */
+        delete: operations["deleteRecordingsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{id}/video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The episode's video (fragmented MP4, H.264); byte ranges supported
+         * @description Playable while the episode still records (up to its last whole second) and after the X server died under it.
+         */
+        get: operations["getRecordingsByIdVideo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{id}/images/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One screenshot of the episode, by the name a step lists in `images` */
+        get: operations["getRecordingsByIdImagesByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The whole episode as one tar: recording.json (summary and steps), images/ and the video */
+        get: operations["getRecordingsByIdArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the episode: its video is finalised; later requests naming it are refused (409) */
+        post: operations["postRecordingsByIdStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2440,6 +2546,69 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+        };
+        RecordingSummary: {
+            id: string;
+            state: "recording" | "stopped";
+            /** Format: date-time */
+            started_at: string;
+            ended_at: string | null;
+            stop_reason: string | null;
+            steps: number;
+            /** @description Everything the episode holds on disk: steps, images and video. */
+            bytes: number;
+            /** @description Whether a video file exists (GET /recordings/{id}/video). */
+            video: boolean;
+            video_started_at: string | null;
+            video_error: string | null;
+        };
+        RecordedRun: {
+            /** @description The unified actions, as run. */
+            actions: unknown[];
+            results: unknown[];
+            failed_index: number | null;
+            error: components["schemas"]["ErrorBody"] | null;
+            /** @description From the run's start (queue wait included) to its answer. */
+            ms: number;
+        };
+        RecordingStep: {
+            index: number;
+            method: string;
+            /** @description The route as registered, e.g. /computer/{adapter} as /computer/anthropic, or /mcp. */
+            route: string;
+            /** @description The path and query as received, any token parameter removed. */
+            url: string;
+            payload: unknown;
+            runs: components["schemas"]["RecordedRun"][];
+            status: number;
+            response: unknown;
+            error: components["schemas"]["ErrorBody"] | null;
+            /** Format: date-time */
+            started_at: string;
+            /** @description From the request's arrival to its answer. */
+            ms: number;
+            video_offset_ms: number | null;
+            images: string[];
+        };
+        RecordingDetail: {
+            id: string;
+            state: "recording" | "stopped";
+            /** Format: date-time */
+            started_at: string;
+            ended_at: string | null;
+            stop_reason: string | null;
+            steps: components["schemas"]["RecordingStep"][];
+            /** @description Everything the episode holds on disk: steps, images and video. */
+            bytes: number;
+            /** @description Whether a video file exists (GET /recordings/{id}/video). */
+            video: boolean;
+            video_started_at: string | null;
+            video_error: string | null;
+        };
+        RecordingList: {
+            recordings: components["schemas"]["RecordingSummary"][];
+            bytes: number;
+            max_bytes: number;
         };
         /**
          * OpenaiClickAction
@@ -5766,6 +5935,298 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CupEnvelope"];
                     "text/plain": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRecordings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingList"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRecordingsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The episode's name, as sent in X-Recording-Id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingDetail"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteRecordingsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The episode's name, as sent in X-Recording-Id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRecordingsByIdVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The episode's name, as sent in X-Recording-Id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Default Response */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRecordingsByIdImagesByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A file named by a step's `images`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRecordingsByIdArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The episode's name, as sent in X-Recording-Id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postRecordingsByIdStop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The episode's name, as sent in X-Recording-Id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingSummary"];
                 };
             };
             /** @description Default Response */
