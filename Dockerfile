@@ -32,4 +32,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # As `npm start` runs it (package.json): memory over a little speed, for many containers a host.
 ENV MALLOC_ARENA_MAX=2
-CMD ["node", "--max-semi-space-size=2", "--optimize-for-size", "dist/src/runtime/server.js"]
+# The bin's shebang carries the node flags and MALLOC_ARENA_MAX: the same command as npm start.
+CMD ["bin/computer-gateway.js"]

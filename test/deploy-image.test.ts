@@ -51,7 +51,7 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.ok(new Date() < new Date(LTS_END[major] ?? 0), `node ${major} is still maintained (until ${LTS_END[major]})`)
   const ci = await readFile(join(ROOT, '.ci/run'), 'utf8')
   t.match(ci, /image_node=\$\(sed -n 's\/\^FROM node:/, '.ci/run reads the image\'s Node line from the Dockerfile')
-  t.match(ci, /npx -y "node@\$\{image_node\}" node_modules\/\.bin\/tap/, 'and runs the suite under it')
+  t.match(ci, /npx -y "node@\$\{image_node\}" node_modules\/\.bin\/c8 tap/, 'and runs the suite under it, with coverage')
 
   const user = all(instructions, 'USER')
   t.equal(user.length, 1)
@@ -65,14 +65,15 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.match(runs, /npm run build/)
   t.match(runs, /npm prune --omit=dev/, 'dev dependencies pruned')
   t.match(all(instructions, 'HEALTHCHECK')[0]?.args ?? '', /CMD .*\/health/, 'HEALTHCHECK on GET /health')
-  // The compiled server, run as `npm start` runs it: its node flags and its environment.
-  const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ')
-  const startEnv = Object.fromEntries(start.filter((word) => /^\w+=/.test(word)).map((word) => word.split('=')))
-  t.strictSame(JSON.parse(all(instructions, 'CMD')[0]!.args), start.filter((word) => !/^\w+=/.test(word)), 'the compiled server, as npm start runs it')
-  t.match(start, ['MALLOC_ARENA_MAX=2', 'node', '--max-semi-space-size=2', '--optimize-for-size', 'dist/src/runtime/server.js'])
+  // One way to start: npm start and the image exec the bin, whose shebang carries the settings.
+  const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
+  t.equal(start, 'exec bin/computer-gateway.js', 'npm start execs the bin: no shell left between npm and node')
+  t.strictSame(JSON.parse(all(instructions, 'CMD')[0]!.args), ['bin/computer-gateway.js'], 'the image runs the bin, as npm start does')
+  const shebang = (await readFile(join(ROOT, 'bin/computer-gateway.js'), 'utf8')).split('\n')[0]
+  t.equal(shebang, '#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=2 --optimize-for-size', 'the bin carries the memory settings')
 
   const env = envOf(instructions)
-  t.strictSame(env, { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', ...startEnv })
+  t.strictSame(env, { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' })
   for (const name of ['HOST', 'PORT']) t.ok(Object.values(FLAGS).some((flag) => flag.env === name), `${name} is read by src/runtime/config.ts`)
 
   const ignore = await ignored()

@@ -9,6 +9,7 @@
  * server: node-x11 passes a tmpfs file's descriptor, and reads it back with one pread), else
  * through the socket (core GetImage, about ten times slower for a full screen).
  */
+import { LostConnection } from './lost-connection.ts'
 import { type Display, type XClient } from 'x11'
 import { createClient } from './connect.ts'
 import { DamageWatch } from './damage-watch.ts'
@@ -24,9 +25,7 @@ export class DisplayReader {
   readonly size: Size
   #shm: ShmGrabber | undefined
   #damage: DamageWatch | undefined
-  #failure: Error | undefined
-  #closed = false
-  readonly #lostListeners: Array<(error: Error) => void> = []
+  readonly #connection = new LostConnection()
 
   private constructor (client: XClient, root: number, size: Size) {
     this.#client = client
@@ -34,23 +33,17 @@ export class DisplayReader {
     this.size = size
     client.on('error', (error: Error & { error?: number }) => {
       // X protocol errors (numeric `error`) answer one request; anything else is the socket.
-      if (typeof error.error !== 'number') this.#lose(error)
+      if (typeof error.error !== 'number') this.#connection.lose(error)
     })
-    client.on('end', () => this.#lose(new Error('the X connection closed')))
+    client.on('end', () => this.#connection.lose(new Error('the X connection closed')))
   }
 
   /** Why the connection is gone, or undefined while it lives. */
-  get lost (): Error | undefined { return this.#failure }
+  get lost (): Error | undefined { return this.#connection.lost }
 
   /** Calls `listener` once when the connection ends by itself (X went away or hangs), not after close(). */
   onLost (listener: (error: Error) => void): void {
-    this.#lostListeners.push(listener)
-  }
-
-  #lose (error: Error): void {
-    if (this.#failure) return
-    this.#failure = error
-    if (!this.#closed) for (const listener of this.#lostListeners) listener(error)
+    this.#connection.onLost(listener)
   }
 
   /**
@@ -87,7 +80,7 @@ export class DisplayReader {
 
   /** The whole screen, or a rectangle of it, as tightly packed BGRA rows (a buffer of the caller's own). */
   grab (region?: Rect): Promise<RawImage> {
-    if (this.#failure) return Promise.reject(new Error(`lost the X connection: ${this.#failure.message}`))
+    if (this.#connection.lost) return Promise.reject(this.#connection.refusal()!)
     const { x, y, width, height } = region ?? { x: 0, y: 0, ...this.size }
     if (this.#shm) return this.#shm.grab({ x, y, width, height })
     return new Promise((resolve, reject) => {
@@ -104,13 +97,13 @@ export class DisplayReader {
 
   /** Waits until the screen stopped changing, from X's damage reports; undefined without DAMAGE. */
   settle (options: SettleOptions): Promise<Settled> | undefined {
-    if (this.#failure) return Promise.reject(new Error(`lost the X connection: ${this.#failure.message}`))
+    if (this.#connection.lost) return Promise.reject(this.#connection.refusal()!)
     return this.#damage?.settle(options)
   }
 
   /** Where the pointer is, in root window pixels. */
   pointer (): Promise<Point> {
-    if (this.#failure) return Promise.reject(new Error(`lost the X connection: ${this.#failure.message}`))
+    if (this.#connection.lost) return Promise.reject(this.#connection.refusal()!)
     return new Promise((resolve, reject) => {
       this.#client.QueryPointer(this.#root, (error, reply) => {
         if (error) reject(error)
@@ -120,7 +113,7 @@ export class DisplayReader {
   }
 
   close (): void {
-    this.#closed = true
+    this.#connection.close()
     this.#damage?.close()
     this.#client.terminate()
   }

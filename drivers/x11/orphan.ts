@@ -7,8 +7,7 @@
  * better than setpriv's exit code.
  */
 import { execFileSync } from 'node:child_process'
-import { accessSync, constants } from 'node:fs'
-import { delimiter, join } from 'node:path'
+import { which } from './which.ts'
 
 let available: boolean | undefined
 
@@ -24,23 +23,9 @@ function hasSetpriv (): boolean {
   return available
 }
 
-function executable (path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
-
-function installed (command: string): boolean {
-  if (command.includes('/')) return executable(command)
-  return (process.env.PATH ?? '').split(delimiter).some((directory) => directory && executable(join(directory, command)))
-}
-
 /** [command, args] that run `command args` and end it with SIGKILL when this process dies. */
 export function diesWithUs (command: string, args: readonly string[]): [string, string[]] {
-  return hasSetpriv() && installed(command) ? ['setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args]] : [command, [...args]]
+  return hasSetpriv() && which(command) !== undefined ? ['setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args]] : [command, [...args]]
 }
 
 /**
@@ -50,6 +35,6 @@ export function diesWithUs (command: string, args: readonly string[]): [string, 
  * A shell leads the group, gets SIGTERM when we die, and kills the group. Spawn it detached.
  */
 export function groupDiesWithUs (command: string, args: readonly string[]): [string, string[]] {
-  if (!hasSetpriv() || !installed(command)) return [command, [...args]]
+  if (!hasSetpriv() || which(command) === undefined) return [command, [...args]]
   return ['setpriv', ['--pdeathsig', 'SIGTERM', '--', 'sh', '-c', 'trap "kill -9 0" TERM; "$@" & wait $!', 'sh', command, ...args]]
 }

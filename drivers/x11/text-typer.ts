@@ -3,6 +3,7 @@
  * the live keymap, everything else on spare keycodes bound per phase (typing-plan.ts).
  * A lost X connection is an error here, never a process exit as in Xlib.
  */
+import { LostConnection } from './lost-connection.ts'
 import { type XClient, type XTest } from 'x11'
 import { createClient } from './connect.ts'
 import { FocusPing } from './focus-ping.ts'
@@ -49,7 +50,7 @@ export class TextTyper {
   /** Keycodes toggleKey() holds down: never rebound, by typing or another key, until released. */
   readonly #held = new Set<number>()
   #lastStrokeAt = 0
-  #failure: Error | undefined
+  readonly #connection = new LostConnection()
   readonly #ping: FocusPing | undefined
   readonly #pingTimeoutMs: number
 
@@ -62,28 +63,20 @@ export class TextTyper {
     this.#count = maxKeycode - minKeycode + 1
     this.#pauseMs = options.rebindPauseMs ?? 150
     this.#perKeyMs = options.perKeyMs ?? 3
-    client.on('error', (error: Error) => { this.#lose(error) })
-    client.on('end', () => { this.#lose(new Error('the X connection closed')) })
+    client.on('error', (error: Error) => { this.#connection.lose(error) })
+    client.on('end', () => { this.#connection.lose(new Error('the X connection closed')) })
   }
 
-  #closed = false
-  readonly #lostListeners: Array<(error: Error) => void> = []
 
   /** Why the connection is gone, or undefined while it lives. */
-  get lost (): Error | undefined { return this.#failure }
+  get lost (): Error | undefined { return this.#connection.lost }
 
   /** The spare keycodes this typer has bound: only it may press them (it knows what they carry and which are held). */
   get boundKeycodes (): ReadonlySet<number> { return new Set(this.#bound.keys()) }
 
   /** Calls `listener` once when the connection ends by itself (X went away or hangs), not after close(). */
   onLost (listener: (error: Error) => void): void {
-    this.#lostListeners.push(listener)
-  }
-
-  #lose (error: Error): void {
-    if (this.#failure) return
-    this.#failure = error
-    if (!this.#closed) for (const listener of this.#lostListeners) listener(error)
+    this.#connection.onLost(listener)
   }
 
   static open (display: string, options: TextTyperOptions = {}): Promise<TextTyper> {
@@ -154,8 +147,8 @@ export class TextTyper {
 
   /** Unbinds the spare keycodes (best effort) and closes the connection. */
   async close (): Promise<void> {
-    this.#closed = true
-    if (!this.#failure && this.#bound.size) {
+    this.#connection.close()
+    if (!this.#connection.lost && this.#bound.size) {
       await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs - Date.now()))
       for (const keycode of this.#bound.keys()) {
         const row = this.#borrowed.get(keycode)
@@ -220,6 +213,6 @@ export class TextTyper {
   }
 
   #check (): void {
-    if (this.#failure) throw new Error(`lost the X connection: ${this.#failure.message}`)
+    if (this.#connection.lost) throw this.#connection.refusal()!
   }
 }

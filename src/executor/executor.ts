@@ -7,17 +7,20 @@ import type { Logger } from 'pino'
 import type { Limits, UnifiedAction } from '../actions/index.ts'
 import type { ActionResponse } from '../actions/response.ts'
 import type { Accessibility } from '../accessibility/service.ts'
-import type { Driver, InputStep, SettleOptions } from '../driver/driver.ts'
-import type { Rect, Size } from '../screen/geometry.ts'
+import type { Driver } from '../driver/driver.ts'
+import type { Size } from '../screen/geometry.ts'
 import { DesktopUnavailable, DriverFailure } from '../errors/errors.ts'
 import { Scaler } from '../screen/scaling.ts'
-import { DEFAULT_ENCODING, encodeImage, type ImageEncoding } from '../screen/screenshot.ts'
-import { DEFAULT_SETTLE, settleByPixels } from '../screen/settle.ts'
+import type { ImageEncoding } from '../screen/screenshot.ts'
+import { DEFAULT_SETTLE } from '../screen/settle.ts'
+import { CALL_MS, SLOT_MS, slotMs, withDeadlines } from './deadlines.ts'
 import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
 import { keysAfterClicks } from './keys-after-clicks.ts'
-import { passThrough } from './pass-through.ts'
-import { planBatch, WINDOW_ACTIONS, type Plan, type PlanContext } from './plan.ts'
-import { runPlan, type RunContext, type RunOutcome } from './run.ts'
+import { Handover, pipelines } from './pipelining.ts'
+import { planBatch, type Plan } from './plan.ts'
+import { planContext } from './plan-context.ts'
+import { runPlan, type RunContext } from './run.ts'
+import { LOOKS_ONLY, screenshot, settle } from './screenshots.ts'
 import { SerialQueue } from './serial-queue.ts'
 import { throwIfAborted } from './sleep.ts'
 import { toWindowInfo } from './windows.ts'
@@ -45,31 +48,10 @@ export interface SettleRequest {
   maxMs?: number
 }
 
-/**
- * Plans that are one input() call pressing no key. A request of only these (no screenshot, no
- * hold_keys) is pipelined when the driver keeps input in order: the next such request's input
- * goes out while this one's answer is on its way back. Keys wait for the clicks before them to
- * finish (keys-after-clicks.ts), and whatever reads the screen, the pointer or the keymap waits
- * for everything before it, so neither is pipelined.
- */
-const PIPELINABLE = new Set<Plan['kind']>(['move_mouse', 'click_mouse', 'drag_mouse', 'scroll'])
 
-/** Plans that change nothing on the screen: a screenshot after only these is taken at once. */
-const LOOKS_ONLY = new Set<Plan['kind']>(['take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree', 'wait'])
 
 export const DEFAULT_LAUNCH_TIMEOUT_MS = 10_000
 
-/**
- * Deadlines above the driver's own. A driver has deadlines of its own (the nut driver kills a
- * worker whose call takes 10 s, X requests fail after 5 s), so these only catch what a driver
- * forgot: a promise below that never settles must not hold the desktop's queue for ever.
- * A call gets CALL_MS (and CHAR_MS a typed character); a request's slot gets SLOT_MS plus
- * what its actions may spend on purpose (waits, key durations, typing, launches).
- */
-const CALL_MS = 20_000
-const CHAR_MS = 20
-const SLOT_MS = 30_000
-const ACTION_MS = 1000
 /** Shutdown releases what is held, but does not wait on a stuck desktop for longer than this. */
 const CLOSE_MS = 3000
 
@@ -117,8 +99,7 @@ export class Executor {
   #screen?: Size
   #idleTimer?: NodeJS.Timeout
   readonly #settleDefaults: { quietMs: number, maxMs: number }
-  /** The running pipelined request's release, called once its last input is handed to the driver. */
-  #onHandedOver?: () => void
+  readonly #handover = new Handover()
 
   constructor (options: ExecutorOptions) {
     this.#driver = options.driver
@@ -130,7 +111,7 @@ export class Executor {
     this.#callMs = options.deadlines?.callMs ?? CALL_MS
     this.#slotBaseMs = options.deadlines?.slotMs ?? SLOT_MS
     this.#settleDefaults = options.settle ?? DEFAULT_SETTLE
-    this.#timed = withDeadlines(this.#handingOver(this.#driver), this.#callMs)
+    this.#timed = withDeadlines(this.#handover.driver(this.#driver), this.#callMs)
     this.#tracked = trackedDriver(keysAfterClicks(this.#timed), this.#held)
   }
 
@@ -155,37 +136,15 @@ export class Executor {
   /** Plans every action first (any 4xx is thrown before input is sent), then runs them as one unit. */
   async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
     const { plans, scaler } = await this.#plan(actions, options)
-    const deadlineMs = this.#slotMs(plans, options)
-    const pipelined = this.#pipelines(plans, options)
+    const deadlineMs = slotMs(plans, { baseMs: this.#slotBaseMs, settleMs: options.settle ? this.#settleFor(options.settle).maxMs : 0, launchTimeoutMs: this.#launchTimeoutMs })
+    const pipelined = pipelines(this.#driver, plans, options)
     // The client's going away, or the slot's deadline, stops the batch at its next step.
-    return this.#queue.run((signal, release) => this.#runPlans(plans, scaler, { ...options, signal }, pipelined ? release : undefined).finally(() => {
-      // Never handed over (it failed first): the queue starts the next request when this one ends.
-      if (this.#onHandedOver === release) this.#onHandedOver = undefined
-    }), {
+    return this.#queue.run((signal, release) => this.#runPlans(plans, scaler, { ...options, signal }, pipelined ? release : undefined)
+      .finally(() => this.#handover.forget(release)), {
       ...(options.signal && { signal: options.signal }),
       deadlineMs,
       overrun: () => new DesktopUnavailable(`the desktop did not finish the request within ${deadlineMs} ms; it is being reset, retry shortly`),
       pipelined,
-    })
-  }
-
-  #pipelines (plans: Plan[], options: RunOptions): boolean {
-    if (!this.#driver.inputInOrder || !this.#driver.input || options.screenshot || options.settle) return false
-    return plans.every((plan) => PIPELINABLE.has(plan.kind) && !plan.screenshot && 'hold' in plan && plan.hold.length === 0)
-  }
-
-  /** `driver` telling the running pipelined request when its input has been handed over. */
-  #handingOver (driver: Driver): Driver {
-    if (!driver.input || !driver.inputInOrder) return driver
-    return passThrough(driver, {
-      input: (steps) => {
-        const answer = driver.input!(steps)
-        // The driver has the input, in order: the next pipelined request may send its own.
-        const release = this.#onHandedOver
-        this.#onHandedOver = undefined
-        release?.()
-        return answer
-      },
     })
   }
 
@@ -196,37 +155,12 @@ export class Executor {
 
   async #plan (actions: UnifiedAction[], options: RunOptions): Promise<{ plans: Plan[], scaler: Scaler }> {
     const scaler = new Scaler(await this.screenSize(), options.client, options.clientName)
-    const context = await this.#planContext(actions)
+    const context = await planContext(actions, this.#driver, this.#apps, this.#accessibility)
     const plans = planBatch(actions, scaler, context, {
       ...(options.limits && { limits: options.limits }),
       indexed: options.indexed === true,
     })
     return { plans, scaler }
-  }
-
-  /** The slot deadline of a batch: a fixed allowance plus the time its actions may take on purpose. */
-  #slotMs (plans: Plan[], options: RunOptions): number {
-    let ms = this.#slotBaseMs
-    const settleMs = options.settle ? this.#settleFor(options.settle).maxMs : 0
-    ms += settleMs
-    for (const plan of plans) {
-      ms += ACTION_MS
-      if (plan.screenshot) ms += settleMs
-      if (plan.kind === 'wait') ms += plan.durationMs
-      if (plan.kind === 'press_key') ms += plan.durationMs ?? 0
-      if (plan.kind === 'type_text') ms += CHAR_MS * plan.text.length
-      if (plan.kind === 'launch_app') ms += this.#launchTimeoutMs
-    }
-    return ms
-  }
-
-  /** Whether window actions can run is asked of the desktop only when a batch has one. */
-  async #planContext (actions: UnifiedAction[]): Promise<PlanContext> {
-    const accessibility = this.#accessibility
-    if (!actions.some((action) => WINDOW_ACTIONS.has(action.action))) return { apps: this.#apps, accessibility }
-    const windows = this.#driver.windows
-    const windowsUnavailable = windows ? await windows.unavailable() : `the ${this.#driver.name} driver has no window control`
-    return { apps: this.#apps, windowsUnavailable, accessibility }
   }
 
   /** The accessibility bus's addresses for a launched application; it starts without them when the bus cannot start. */
@@ -290,7 +224,7 @@ export class Executor {
     // their answers are read in order below. They are moves, clicks, drags and scrolls, which
     // fail only with the desktop (and then all of them), so none runs that would not have.
     // (Not ready, or the client gone: the loop's own checks answer it, plan by plan.)
-    const handedOver = release && this.#driver.ready() && !options.signal?.aborted ? this.#handAllOver(plans, context, release) : undefined
+    const handedOver = release && this.#driver.ready() && !options.signal?.aborted ? this.#handover.handAllOver(plans, context, release) : undefined
     // Whether an action of this batch may have changed the screen since the last screenshot.
     let changed = false
     for (const [index, plan] of plans.entries()) {
@@ -305,10 +239,10 @@ export class Executor {
         const region = plan.kind === 'take_screenshot' ? plan.region : undefined
         if (!LOOKS_ONLY.has(plan.kind)) changed = true
         if (attach && changed && options.settle) {
-          await this.#settle({ ...this.#settleFor(options.settle), ...(options.signal && { signal: options.signal }) })
+          await settle(this.#timed, { ...this.#settleFor(options.settle), ...(options.signal && { signal: options.signal }) }, this.#log)
         }
         if (attach) changed = false
-        const base64Image = attach ? await this.#screenshot(region ? region.size : options.screenshotSize ?? scaler.client, region?.rect, options.image) : null
+        const base64Image = attach ? await screenshot(this.#timed, region ? region.size : options.screenshotSize ?? scaler.client, region?.rect, options.image) : null
         // An input plan's answer carries the pointer: no second round trip to read it.
         const cursor = scaler.toClient(outcome.pointer ?? await this.#timed.cursorPosition())
         const output = plan.kind === 'get_cursor_position' ? `cursor at (${cursor.join(', ')})` : outcome.output
@@ -336,35 +270,8 @@ export class Executor {
     return { results, failedIndex: null }
   }
 
-  /** Runs every plan at once, in order; the queue's next request may go once the last is handed over. */
-  #handAllOver (plans: Plan[], context: RunContext, release: () => void): Array<Promise<RunOutcome>> {
-    return plans.map((plan, index) => {
-      if (index === plans.length - 1) this.#onHandedOver = release
-      const outcome = runPlan(plan, context)
-      // Read in order by the caller, which stops at the first failure: the rest are not unhandled.
-      outcome.catch(() => {})
-      return outcome
-    })
-  }
-
-  async #screenshot (size: Size, rect: Rect | undefined, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<string> {
-    const raw = await this.#timed.screenshot(rect)
-    try {
-      return (await encodeImage(raw, size, encoding)).toString('base64')
-    } finally {
-      // The encoder has read the pixels: the driver may grab into the same memory next time.
-      raw.release?.()
-    }
-  }
-
   #settleFor (request: SettleRequest): { quietMs: number, maxMs: number } {
     return { quietMs: request.quietMs ?? this.#settleDefaults.quietMs, maxMs: request.maxMs ?? this.#settleDefaults.maxMs }
-  }
-
-  /** Waits for the screen to stop changing, by the driver's own signal or by comparing grabs. */
-  async #settle (options: SettleOptions): Promise<void> {
-    const settled = this.#timed.settle ? await this.#timed.settle(options) : await settleByPixels(this.#timed, options)
-    this.#log.debug({ ...settled, waitedMs: round(settled.waitedMs) }, 'screen settled')
   }
 
   async #releaseHeld (reason: string): Promise<void> {
@@ -396,41 +303,6 @@ export class Executor {
   }
 }
 
-/**
- * The driver with a deadline on every call: past it the caller gets 503 (the desktop cannot
- * take an action now), and the driver's own deadline or supervisor deals with the call.
- */
-function withDeadlines (driver: Driver, callMs: number): Driver {
-  const timed = <A extends unknown[], R>(name: string, call: (...args: A) => Promise<R>, extraMs: (...args: A) => number = () => 0) =>
-    (...args: A): Promise<R> => {
-      const ms = callMs + extraMs(...args)
-      let timer: NodeJS.Timeout | undefined
-      const overrun = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new DesktopUnavailable(`the desktop did not answer ${name} within ${ms} ms; retry shortly`)), ms)
-      })
-      return Promise.race([call(...args), overrun]).finally(() => clearTimeout(timer))
-    }
-  // Every call that acts on or reads the desktop (a member added to Driver is a type error here
-  // until it is timed); starting, closing and window control have deadlines of their own.
-  const calls: Omit<Required<Driver>, 'name' | 'start' | 'close' | 'ready' | 'onReplaced' | 'windows' | 'settle' | 'input' | 'inputInOrder'> = {
-    screenSize: timed('screenSize', () => driver.screenSize()),
-    moveMouse: timed('moveMouse', (point) => driver.moveMouse(point)),
-    cursorPosition: timed('cursorPosition', () => driver.cursorPosition()),
-    wheel: timed('wheel', (dx: number, dy: number) => driver.wheel(dx, dy)),
-    typeText: timed('typeText', (text: string) => driver.typeText(text), (text) => CHAR_MS * text.length),
-    screenshot: timed('screenshot', (region) => driver.screenshot(region)),
-    keyDown: timed('keyDown', (key) => driver.keyDown(key)),
-    keyUp: timed('keyUp', (key) => driver.keyUp(key)),
-    buttonDown: timed('buttonDown', (button) => driver.buttonDown(button)),
-    buttonUp: timed('buttonUp', (button) => driver.buttonUp(button)),
-  }
-  return passThrough(driver, {
-    ...calls,
-    ...(driver.settle && { settle: timed('settle', (options: SettleOptions) => driver.settle!(options), (options) => options.maxMs) }),
-    // A plan's own pauses are time it takes on purpose.
-    ...(driver.input && { input: timed('input', (steps: readonly InputStep[]) => driver.input!(steps), (steps) => steps.reduce((ms, step) => ms + (step.kind === 'pause' ? step.ms : 0), 0)) }),
-  })
-}
 
 /** Errors with a status pass through; anything else from below is a driver failure with its cause. */
 function asHttpError (error: unknown): Error {

@@ -11,32 +11,14 @@
  *   process group where it has one), synchronously.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
-import { accessSync, constants, existsSync } from 'node:fs'
-import { delimiter, join } from 'node:path'
+import { existsSync } from 'node:fs'
+import { which } from '../../drivers/x11/which.ts'
+
+export { which }
 
 interface TestContext { teardown: (fn: () => unknown) => void }
 
 const STOP_GRACE_MS = 1000
-
-/** Where `command` is on PATH (or itself, when it is a path that exists), else undefined. */
-export function which (command: string): string | undefined {
-  if (command.includes('/')) return isExecutable(command) ? command : undefined
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue
-    const path = join(dir, command)
-    if (isExecutable(path)) return path
-  }
-  return undefined
-}
-
-function isExecutable (path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** The program's path, or an error that says what is missing and how to get it. */
 export function requireProgram (command: string, purpose?: string): string {

@@ -1,0 +1,13 @@
+/** What planning needs to know of the desktop: the allow-list, the accessibility tree, whether window actions can run. */
+import type { UnifiedAction } from '../actions/index.ts'
+import type { Accessibility } from '../accessibility/service.ts'
+import type { Driver } from '../driver/driver.ts'
+import { WINDOW_ACTIONS, type PlanContext } from './plan.ts'
+
+/** Whether window actions can run is asked of the desktop only when a batch has one. */
+export async function planContext (actions: UnifiedAction[], driver: Driver, apps: Readonly<Record<string, readonly string[]>>,
+  accessibility: Accessibility | undefined): Promise<PlanContext> {
+  if (!actions.some((action) => WINDOW_ACTIONS.has(action.action))) return { apps, accessibility }
+  const windowsUnavailable = driver.windows ? await driver.windows.unavailable() : `the ${driver.name} driver has no window control`
+  return { apps, windowsUnavailable, accessibility }
+}

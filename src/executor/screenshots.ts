@@ -1,0 +1,27 @@
+/** A request's screenshots: taken once the screen has settled, encoded at the client's size. */
+import type { Logger } from 'pino'
+import type { Driver, SettleOptions } from '../driver/driver.ts'
+import type { Rect, Size } from '../screen/geometry.ts'
+import { DEFAULT_ENCODING, encodeImage, type ImageEncoding } from '../screen/screenshot.ts'
+import { settleByPixels } from '../screen/settle.ts'
+import type { Plan } from './plan.ts'
+
+/** Plans that change nothing on the screen: a screenshot after only these is taken at once. */
+export const LOOKS_ONLY = new Set<Plan['kind']>(['take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree', 'wait'])
+
+/** The screen (or `rect` of it) encoded at `size`, base64. */
+export async function screenshot (driver: Driver, size: Size, rect: Rect | undefined, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<string> {
+  const raw = await driver.screenshot(rect)
+  try {
+    return (await encodeImage(raw, size, encoding)).toString('base64')
+  } finally {
+    // The encoder has read the pixels: the driver may grab into the same memory next time.
+    raw.release?.()
+  }
+}
+
+/** Waits for the screen to stop changing, by the driver's own signal or by comparing grabs. */
+export async function settle (driver: Driver, options: SettleOptions, log: Logger): Promise<void> {
+  const settled = driver.settle ? await driver.settle(options) : await settleByPixels(driver, options)
+  log.debug({ ...settled, waitedMs: Math.round(settled.waitedMs * 100) / 100 }, 'screen settled')
+}
