@@ -87,8 +87,57 @@ for package in "${wanted[@]}"; do
   missing+=("$package")
 done
 
+# The full desktop's Firefox starts without first-run, update, telemetry or password prompts
+# and never offers to restore a session that died with its X server. Firefox reads these
+# system-wide policies on Linux; one the administrator wrote is left as it is.
+firefox_policies() {
+  local file=/etc/firefox/policies/policies.json
+  if [ -f "$file" ]; then
+    grep -q '"resume_from_crash"' "$file" || echo "install-system-deps: note: $file exists and is left as it is (the desktop's Firefox may show first-run pages)"
+    return 0
+  fi
+  "${as_root[@]}" mkdir -p "$(dirname "$file")"
+  "${as_root[@]}" tee "$file" >/dev/null <<'POLICIES'
+{
+  "policies": {
+    "DisableAppUpdate": true,
+    "AppAutoUpdate": false,
+    "DisableTelemetry": true,
+    "DisableFirefoxStudies": true,
+    "DontCheckDefaultBrowser": true,
+    "OverrideFirstRunPage": "",
+    "OverridePostUpdatePage": "",
+    "NoDefaultBookmarks": true,
+    "DisableProfileImport": true,
+    "PasswordManagerEnabled": false,
+    "OfferToSaveLogins": false,
+    "UserMessaging": {
+      "WhatsNew": false,
+      "ExtensionRecommendations": false,
+      "FeatureRecommendations": false,
+      "UrlbarInterventions": false,
+      "SkipOnboarding": true,
+      "MoreFromMozilla": false,
+      "Locked": false
+    },
+    "Preferences": {
+      "browser.aboutwelcome.enabled": { "Value": false, "Status": "default" },
+      "browser.sessionstore.resume_from_crash": { "Value": false, "Status": "default" },
+      "browser.startup.homepage_override.mstone": { "Value": "ignore", "Status": "default" },
+      "browser.tabs.warnOnClose": { "Value": false, "Status": "default" },
+      "browser.tabs.warnOnCloseOtherTabs": { "Value": false, "Status": "default" },
+      "datareporting.policy.dataSubmissionPolicyBypassNotification": { "Value": true, "Status": "default" },
+      "accessibility.force_disabled": { "Value": 0, "Status": "default" }
+    }
+  }
+}
+POLICIES
+  echo "install-system-deps: wrote $file"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-system-deps: everything is installed"
+  if $with_desktop; then firefox_policies; fi
   exit 0
 fi
 
@@ -124,4 +173,5 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "install-system-deps: error: still not installed after apt-get: ${failed[*]}" >&2
   exit 1
 fi
+if $with_desktop; then firefox_policies; fi
 echo "install-system-deps: done"
