@@ -17,7 +17,7 @@ const MANAGES_DESCENDANTS = 31
 const MAX_CHILDREN = 2000
 const TEXT_MAX = 2000
 const LABELLED_BY = 2
-const TEXT_ROLES = new Set(['text', 'entry', 'spin button', 'combo box', 'autocomplete', 'terminal'])
+const TEXT_ROLES = new Set(['text', 'entry', 'spin button', 'combo box', 'autocomplete', 'terminal', 'table cell'])
 const NAMED_BY_LABEL = new Set(['text', 'entry', 'spin button', 'combo box', 'slider', 'password text'])
 
 export async function listWindows (client: AtspiClient): Promise<RawWindow[]> {
