@@ -90,8 +90,8 @@ t.test('the desktop: --desktop, --home and --autostart, with their environment v
       files: ['thunar'],
       pdf: ['atril'],
       calculator: ['galculator'],
-      writer: ['libreoffice', '--writer'],
-      spreadsheet: ['libreoffice', '--calc'],
+      writer: ['libreoffice', '--nologo', '--writer'],
+      spreadsheet: ['libreoffice', '--nologo', '--calc'],
     },
     appTargets: { browser: 'url', terminal: 'directory', editor: 'path', files: 'path', pdf: 'path', calculator: 'path', writer: 'path', spreadsheet: 'path' },
   }, 'full: the desktop\'s applications by name; a flag\'s target may hold commas')

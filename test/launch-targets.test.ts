@@ -24,7 +24,7 @@ t.test('a target is one argument after the program\'s options, or the terminal\'
     [{ app: 'browser', target: 'https://example.com/a b' }, [{ call: 'launch', argv: ['firefox-esr', '--new-window', 'https://example.com/a%20b'] }]],
     [{ app: 'browser', target: `file://${home}/docs/page.html` }, [{ call: 'launch', argv: ['firefox-esr', '--new-window', `file://${home}/docs/page.html`] }]],
     [{ app: 'editor', target: 'docs/new file.txt' }, [{ call: 'launch', argv: ['mousepad', join(home, 'docs/new file.txt')] }]],
-    [{ app: 'spreadsheet', target: `${home}/docs/sheet.csv` }, [{ call: 'launch', argv: ['libreoffice', '--calc', join(home, 'docs/sheet.csv')] }]],
+    [{ app: 'spreadsheet', target: `${home}/docs/sheet.csv` }, [{ call: 'launch', argv: ['libreoffice', '--nologo', '--calc', join(home, 'docs/sheet.csv')] }]],
     [{ app: 'terminal', target: 'docs' }, [{ call: 'launch', argv: ['xfce4-terminal'], cwd: join(home, 'docs') }]],
     [{ app: 'calculator' }, [{ call: 'launch', argv: ['galculator'] }]],
   ]
