@@ -5,6 +5,7 @@
  * when the launcher stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { diesWithUs } from './orphan.ts'
 import type { LaunchedApp } from '../../src/driver/driver.ts'
@@ -12,6 +13,16 @@ import type { Log } from '../../src/runtime/logger.ts'
 import { signalGroup, stopChild } from '../stop-child.ts'
 
 const STOP_GRACE_MS = 2000
+
+/** The process group of `pid` (/proc/PID/stat's fifth field), undefined when it is gone. */
+function processGroup (pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2])
+  } catch {
+    return undefined
+  }
+}
 
 export class Launcher {
   readonly #log: Log
@@ -28,11 +39,11 @@ export class Launcher {
    * Spawns argv on `display` with `env` added to the server's environment (the accessibility
    * bus's addresses); resolves once it runs, rejects when it cannot be started (e.g. not installed).
    */
-  launch (argv: readonly string[], display: string, env: Readonly<Record<string, string>> = {}): Promise<LaunchedApp> {
+  launch (argv: readonly string[], display: string, env: Readonly<Record<string, string>> = {}, cwd?: string): Promise<LaunchedApp> {
     const [command, ...args] = argv
     // Its own process group, so that stop() ends what it started too.
     const [file, fileArgs] = diesWithUs(command!, args)
-    const child = spawn(file, fileArgs, { env: { ...process.env, ...env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn(file, fileArgs, { env: { ...process.env, ...env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...(cwd !== undefined && { cwd }) })
     let exit: { code: number | null, signal: string | null } | undefined
     const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
       exit = { code, signal }
@@ -48,7 +59,7 @@ export class Launcher {
       child.once('spawn', () => {
         this.#running.set(child.pid!, { child, exited })
         this.#log.info({ pid: child.pid, argv, display }, 'launched app')
-        resolve({ pid: child.pid!, exit: () => exit })
+        resolve({ pid: child.pid!, exit: () => exit, owns: (pid) => processGroup(pid) === child.pid })
       })
     })
   }

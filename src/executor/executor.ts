@@ -17,7 +17,7 @@ import { CALL_MS, SLOT_MS, slotMs, withDeadlines } from './deadlines.ts'
 import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
 import { keysAfterClicks } from './keys-after-clicks.ts'
 import { Handover, pipelines } from './pipelining.ts'
-import { planBatch, type Plan } from './plan.ts'
+import { planBatch, type LaunchRules, type Plan } from './plan.ts'
 import { planContext } from './plan-context.ts'
 import { runPlan, type RunContext } from './run.ts'
 import { LOOKS_ONLY, screenshot, settle } from './screenshots.ts'
@@ -34,6 +34,8 @@ export interface ExecutorOptions {
   apps?: Readonly<Record<string, readonly string[]>>
   /** How long launch_app waits for the application's window (default 10 s). */
   launchTimeoutMs?: number
+  /** launch_app's targets and maximising (the full desktop); default: path targets refused without a home, windows as they open. */
+  launchRules?: LaunchRules
   /** The desktop's accessibility tree (get_accessibility_tree, element_action; the environment of launched applications). */
   accessibility?: Accessibility
   /** The deadline of a driver call and the fixed part of a request's slot (defaults CALL_MS, SLOT_MS). */
@@ -89,6 +91,7 @@ export class Executor {
   readonly #queue = new SerialQueue()
   readonly #holdTimeoutMs: number
   readonly #apps: Readonly<Record<string, readonly string[]>>
+  readonly #launchRules: LaunchRules | undefined
   readonly #launchTimeoutMs: number
   readonly #accessibility: Accessibility | undefined
   #tracked: Driver
@@ -106,6 +109,7 @@ export class Executor {
     this.#log = options.log
     this.#holdTimeoutMs = options.holdTimeoutMs
     this.#apps = options.apps ?? {}
+    this.#launchRules = options.launchRules
     this.#launchTimeoutMs = options.launchTimeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS
     this.#accessibility = options.accessibility
     this.#callMs = options.deadlines?.callMs ?? CALL_MS
@@ -155,7 +159,7 @@ export class Executor {
 
   async #plan (actions: UnifiedAction[], options: RunOptions): Promise<{ plans: Plan[], scaler: Scaler }> {
     const scaler = new Scaler(await this.screenSize(), options.client, options.clientName)
-    const context = await planContext(actions, this.#driver, this.#apps, this.#accessibility)
+    const context = await planContext(actions, this.#driver, this.#apps, this.#accessibility, this.#launchRules)
     const plans = planBatch(actions, scaler, context, {
       ...(options.limits && { limits: options.limits }),
       indexed: options.indexed === true,

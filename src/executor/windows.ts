@@ -114,11 +114,11 @@ export async function reread (windows: WindowControl, id: number): Promise<Windo
  * application keeps running (it ends with the server).
  */
 export async function launchAndWait (windows: WindowControl, app: string, argv: readonly string[],
-  timeoutMs: number, signal?: AbortSignal, env?: Record<string, string>): Promise<WindowState> {
+  timeoutMs: number, signal?: AbortSignal, env?: Record<string, string>, cwd?: string): Promise<WindowState> {
   const before = new Set((await windows.list()).map((window) => window.id))
   let launched: LaunchedApp
   try {
-    launched = await windows.launch(argv, env)
+    launched = await windows.launch(argv, env, cwd)
   } catch (error) {
     throw new AppLaunchFailed(`app '${app}' could not be started (${argv[0]}): ${(error as Error).message}`)
   }
@@ -128,7 +128,7 @@ export async function launchAndWait (windows: WindowControl, app: string, argv: 
     const handedOver = exit?.code === 0
     // Newest last: of several new windows, the application's first is the lowest.
     const fresh = (await windows.list()).filter((window) => !before.has(window.id)).reverse()
-    const own = fresh.find((window) => window.pid === launched.pid) ??
+    const own = fresh.find((window) => window.pid === launched.pid || (window.pid !== null && launched.owns?.(window.pid) === true)) ??
       fresh.find((window) => window.pid === null || handedOver)
     if (own) return own
     if (exit && !handedOver) {
