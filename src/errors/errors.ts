@@ -73,6 +73,26 @@ export const AppLaunchTimeout = createError<'ERR_APP_LAUNCH_TIMEOUT', 504, [stri
 export const AppLaunchFailed = createError<'ERR_APP_LAUNCH_FAILED', 500, [string]>(
   'ERR_APP_LAUNCH_FAILED', '%s', 500)
 
+/** A path that is not usable as given: a NUL byte, a name over 255 bytes, a path over 4096, an empty name. */
+export const InvalidPath = createError<'ERR_INVALID_PATH', 400, [string]>(
+  'ERR_INVALID_PATH', '%s', 400)
+
+/** A path that leads out of the home directory (`..`, an absolute path, a symbolic link pointing out), or the home itself where a file is meant. */
+export const PathForbidden = createError<'ERR_PATH_FORBIDDEN', 403, [string]>(
+  'ERR_PATH_FORBIDDEN', '%s', 403)
+
+/** Nothing at that path under the home directory. */
+export const FileNotFound = createError<'ERR_FILE_NOT_FOUND', 404, [string]>(
+  'ERR_FILE_NOT_FOUND', '%s', 404)
+
+/** A directory where a file is expected, a file where a directory is, or a directory that is not empty. */
+export const PathConflict = createError<'ERR_PATH_CONFLICT', 409, [string]>(
+  'ERR_PATH_CONFLICT', '%s', 409)
+
+/** An upload over --max-file-size, uploads over --max-files-total together, or a clipboard over --max-clipboard-bytes. */
+export const TooLarge = createError<'ERR_TOO_LARGE', 413, [string]>(
+  'ERR_TOO_LARGE', '%s', 413)
+
 /** A method the route does not answer (GET or DELETE on the stateless /mcp); Allow names the one it does. */
 export const MethodNotAllowed = createError<'ERR_METHOD_NOT_ALLOWED', 405, [string]>(
   'ERR_METHOD_NOT_ALLOWED', '%s', 405)

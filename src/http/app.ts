@@ -44,6 +44,9 @@ import { LiveSessions } from '../live/sessions.ts'
 import type { LiveSource } from '../live/source.ts'
 import { LIVE_MAX_MESSAGE_BYTES, liveRoutes } from '../../routes/live.ts'
 import websocket from '@fastify/websocket'
+import { FileStore, type FileStoreOptions } from '../files/store.ts'
+import { FILES_SCHEMAS } from '../files/schema.ts'
+import { filesRoutes } from '../../routes/files.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -89,6 +92,8 @@ export interface AppOptions {
   mcpDisplay?: Size
   /** The desktop's VNC server, for the live view at GET /live; without one there is no live view. */
   live?: LiveSource
+  /** /files under this home directory (--files); without it /files answers 404 saying how to turn it on. */
+  files?: FileStoreOptions
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -114,7 +119,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   ])
   const shared = [
     ...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure,
-    AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas, ...ACCESSIBILITY_SCHEMAS,
+    AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas, ...ACCESSIBILITY_SCHEMAS, ...FILES_SCHEMAS,
   ]
 
   const warmup = new RouteWarmup()
@@ -221,6 +226,15 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     app.get('/live', { schema: { hide: true } }, async () => {
       throw new RouteNotFound('this server has no live view: it needs an X desktop (--driver nut or xdotool) to show')
     })
+  }
+
+  if (options.files) {
+    await app.register(filesRoutes, { store: new FileStore(options.files) })
+  } else {
+    const off = async () => {
+      throw new RouteNotFound('file transfer is off on this server: start it with --files (env FILES=1)')
+    }
+    for (const url of ['/files', '/files/*']) app.route({ method: ['GET', 'PUT', 'DELETE'], url, schema: { hide: true }, handler: off })
   }
 
   app.addHook('onReady', async () => {

@@ -2,6 +2,7 @@
  * Configuration (SPEC §8): command-line flags, each with an environment fallback, checked
  * up front so a bad value stops the server with a message rather than failing later.
  */
+import { isAbsolute } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_LIMITS, type Limits } from '../actions/index.ts'
 import { InvalidConfig } from '../errors/errors.ts'
@@ -39,6 +40,17 @@ export interface Config {
   mcpDisplay?: { width: number, height: number }
   /** The live view's browser may send mouse and keyboard input (otherwise it only watches). */
   liveControl: boolean
+  /** The desktop's home directory (the files API's root); undefined: the server user's $HOME. */
+  home?: string
+  /** /files: uploads, downloads, listings and deletions under the home directory. Off by default. */
+  files: boolean
+  /** Largest file one upload may write, and most bytes the uploads still present may hold together. */
+  maxFileSize: number
+  maxFilesTotal: number
+  /** get_clipboard / set_clipboard. Off by default. */
+  clipboard: boolean
+  /** Most bytes get_clipboard reads and set_clipboard sets. */
+  maxClipboardBytes: number
   help: boolean
 }
 
@@ -100,6 +112,12 @@ export const FLAGS = {
     help: 'the screen size MCP clients see unless a call declares its own (WIDTHxHEIGHT, e.g. 1024x640): their coordinates are in it and screenshots are scaled to it. Default: the real screen',
   },
   'live-control': { env: 'LIVE_CONTROL', boolean: true, help: 'let the live view (GET /live) send mouse and keyboard input to the desktop; without it the live view only watches' },
+  home: { env: 'DESKTOP_HOME', help: "the desktop's home directory: where its applications start, and the only directory /files reaches (default: the server user's $HOME)" },
+  files: { env: 'FILES', boolean: true, help: 'serve /files: upload, download, list and delete files under the home directory (off by default)' },
+  'max-file-size': { env: 'MAX_FILE_SIZE', default: String(100 * 1024 * 1024), help: 'largest file one upload to /files may write, bytes' },
+  'max-files-total': { env: 'MAX_FILES_TOTAL', default: String(1024 * 1024 * 1024), help: 'most bytes the files uploaded through /files and still there may hold together' },
+  clipboard: { env: 'CLIPBOARD', boolean: true, help: 'allow the get_clipboard and set_clipboard actions (off by default)' },
+  'max-clipboard-bytes': { env: 'MAX_CLIPBOARD_BYTES', default: String(10 * 1024 * 1024), help: 'most bytes get_clipboard reads and set_clipboard sets' },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -223,7 +241,17 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
     settle: { quietMs: positiveInteger('settle-quiet-ms', get('settle-quiet-ms')!), maxMs: positiveInteger('settle-max-ms', get('settle-max-ms')!) },
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
     liveControl: on('live-control'),
+    files: on('files'),
+    maxFileSize: positiveInteger('max-file-size', get('max-file-size')!),
+    maxFilesTotal: positiveInteger('max-files-total', get('max-files-total')!),
+    clipboard: on('clipboard'),
+    maxClipboardBytes: positiveInteger('max-clipboard-bytes', get('max-clipboard-bytes')!),
     help: on('help'),
+  }
+  const home = get('home')
+  if (home) {
+    if (!isAbsolute(home)) throw new InvalidConfig(`--home must be an absolute path (got '${home}')`)
+    config.home = home
   }
   if (config.settle.maxMs < config.settle.quietMs) {
     throw new InvalidConfig(`--settle-max-ms (${config.settle.maxMs}) must not be below --settle-quiet-ms (${config.settle.quietMs}): the screen could never count as settled`)

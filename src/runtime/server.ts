@@ -8,7 +8,8 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import closeWithGrace from 'close-with-grace'
 import pino from 'pino'
-import { loadConfig, usage } from './config.ts'
+import { homedir } from 'node:os'
+import { loadConfig, usage, type Config } from './config.ts'
 import { loggerOptions } from './logger.ts'
 import { DRIVER_NAMES, openDesktop } from '../../drivers/index.ts'
 
@@ -16,6 +17,9 @@ import { DRIVER_NAMES, openDesktop } from '../../drivers/index.ts'
 const APP_CLOSE_MS = 2000
 /** Then how long the app (its accessibility bus) gets to finish closing; what is left dies with us. */
 const FINISH_MS = 3000
+
+/** --home, else the server user's home: the desktop runs as that user. */
+const desktopHome = (config: Config) => config.home ?? homedir()
 
 async function main (): Promise<void> {
   const args = process.argv.slice(2)
@@ -59,6 +63,7 @@ async function main (): Promise<void> {
     logger: log,
     desktop,
     ...(config.mcpDisplay && { mcpDisplay: config.mcpDisplay }),
+    ...(config.files && { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal } }),
   })
   // --shutdown-grace is what close-with-grace allows before it exits anyway (children die with
   // us: setpriv); each stage below takes at most a quarter of it, so the desktop is always stopped.
