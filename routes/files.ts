@@ -6,6 +6,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
+import { RouteNotFound } from '../src/errors/errors.ts'
 import { FileDeleted, FileListing, FilesQuery, FileWritten } from '../src/files/schema.ts'
 import type { FileStore } from '../src/files/store.ts'
 import { ErrorBody } from '../src/schemas/error-body.ts'
@@ -16,10 +18,23 @@ const PathParams = Type.Object({
 
 const errors = { '4xx': Type.Ref(ErrorBody), '5xx': Type.Ref(ErrorBody) }
 
-export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = async (fastify, { store }) => {
-  // Scoped to this plugin: uploads of any type arrive as a stream, unparsed and unbuffered.
+/** Uploads of any type arrive as a stream, unparsed and unbuffered (scoped to the plugin that calls it). */
+function streamedBodies (fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers()
   fastify.addContentTypeParser('*', (_request, _payload, done) => { done(null) })
+}
+
+/** Without --files: every /files route says how to turn it on. */
+export const filesOffRoutes: FastifyPluginAsync = async (fastify) => {
+  streamedBodies(fastify)
+  const off = async () => {
+    throw new RouteNotFound('file transfer is off on this server: start it with --files (env FILES=1)')
+  }
+  for (const url of ['/files', '/files/*']) fastify.route({ method: ['GET', 'PUT', 'DELETE'], url, schema: { hide: true }, handler: off })
+}
+
+export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = async (fastify, { store }) => {
+  streamedBodies(fastify as unknown as FastifyInstance)
 
   fastify.put('/files/*', {
     schema: {

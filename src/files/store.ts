@@ -77,21 +77,23 @@ export class FileStore {
     if (target.stats && !target.stats.isFile()) throw new PathConflict(`'${target.shown}' is not a regular file`)
     this.#prune()
     const { maxFileSize, maxTotal } = this.#options
-    const others = () => this.#used() - (this.#uploaded.get(target.real) ?? 0)
+    // What the others hold: done uploads but the one this replaces, and running ones but this (`written` so far).
+    let written = 0
+    const others = () => this.#used() - written - (this.#uploaded.get(target.real) ?? 0)
     if (declared !== undefined) this.#checkSize(declared, others())
     await this.#makeParents(dirname(target.real), home)
     const temporary = join(dirname(target.real), `.${basename(target.real).slice(0, 200)}.${randomBytes(6).toString('hex')}.upload`)
     // O_EXCL and O_NOFOLLOW: the temporary name is ours alone, and never a link planted there.
     const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644)
-    let written = 0
     try {
       if (this.#chowning(home)) await handle.chown(home.uid, home.gid)
       const count = new Transform({
         transform: (chunk: Buffer, _encoding, done) => {
           written += chunk.length
           this.#inFlight += chunk.length
-          if (written > maxFileSize || others() + written > maxTotal) {
-            done(this.#sizeError(written, others()))
+          const rest = others()
+          if (written > maxFileSize || rest + written > maxTotal) {
+            done(this.#sizeError(written, rest))
             return
           }
           done(null, chunk)

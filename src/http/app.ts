@@ -46,7 +46,7 @@ import { LIVE_MAX_MESSAGE_BYTES, liveRoutes } from '../../routes/live.ts'
 import websocket from '@fastify/websocket'
 import { FileStore, type FileStoreOptions } from '../files/store.ts'
 import { FILES_SCHEMAS } from '../files/schema.ts'
-import { filesRoutes } from '../../routes/files.ts'
+import { filesOffRoutes, filesRoutes } from '../../routes/files.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -231,10 +231,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   if (options.files) {
     await app.register(filesRoutes, { store: new FileStore(options.files) })
   } else {
-    const off = async () => {
-      throw new RouteNotFound('file transfer is off on this server: start it with --files (env FILES=1)')
-    }
-    for (const url of ['/files', '/files/*']) app.route({ method: ['GET', 'PUT', 'DELETE'], url, schema: { hide: true }, handler: off })
+    await app.register(filesOffRoutes)
   }
 
   app.addHook('onReady', async () => {
