@@ -21,6 +21,7 @@ import { runPlan, type RunContext, type RunOutcome } from './run.ts'
 import { SerialQueue } from './serial-queue.ts'
 import { throwIfAborted } from './sleep.ts'
 import { toWindowInfo } from './windows.ts'
+import type { ClipboardSource } from '../clipboard/source.ts'
 
 export interface ExecutorOptions {
   driver: Driver
@@ -37,6 +38,8 @@ export interface ExecutorOptions {
   deadlines?: { callMs?: number, slotMs?: number }
   /** A settled screenshot's quiet window and cap when a request names none (default DEFAULT_SETTLE). */
   settle?: { quietMs: number, maxMs: number }
+  /** The desktop's clipboard (get_clipboard, set_clipboard); without it they are refused. */
+  clipboard?: ClipboardSource
 }
 
 /** A wish to see the screen settled; what it leaves out comes from the executor's defaults. */
@@ -55,7 +58,7 @@ export interface SettleRequest {
 const PIPELINABLE = new Set<Plan['kind']>(['move_mouse', 'click_mouse', 'drag_mouse', 'scroll'])
 
 /** Plans that change nothing on the screen: a screenshot after only these is taken at once. */
-const LOOKS_ONLY = new Set<Plan['kind']>(['take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree', 'wait'])
+const LOOKS_ONLY = new Set<Plan['kind']>(['take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree', 'wait', 'get_clipboard', 'set_clipboard'])
 
 export const DEFAULT_LAUNCH_TIMEOUT_MS = 10_000
 
@@ -109,6 +112,7 @@ export class Executor {
   readonly #apps: Readonly<Record<string, readonly string[]>>
   readonly #launchTimeoutMs: number
   readonly #accessibility: Accessibility | undefined
+  readonly #clipboard: ClipboardSource | undefined
   #tracked: Driver
   /** The driver with a deadline on every call. */
   #timed: Driver
@@ -127,6 +131,7 @@ export class Executor {
     this.#apps = options.apps ?? {}
     this.#launchTimeoutMs = options.launchTimeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS
     this.#accessibility = options.accessibility
+    this.#clipboard = options.clipboard
     this.#callMs = options.deadlines?.callMs ?? CALL_MS
     this.#slotBaseMs = options.deadlines?.slotMs ?? SLOT_MS
     this.#settleDefaults = options.settle ?? DEFAULT_SETTLE
@@ -223,10 +228,11 @@ export class Executor {
   /** Whether window actions can run is asked of the desktop only when a batch has one. */
   async #planContext (actions: UnifiedAction[]): Promise<PlanContext> {
     const accessibility = this.#accessibility
-    if (!actions.some((action) => WINDOW_ACTIONS.has(action.action))) return { apps: this.#apps, accessibility }
+    const clipboard = this.#clipboard
+    if (!actions.some((action) => WINDOW_ACTIONS.has(action.action))) return { apps: this.#apps, accessibility, clipboard }
     const windows = this.#driver.windows
     const windowsUnavailable = windows ? await windows.unavailable() : `the ${this.#driver.name} driver has no window control`
-    return { apps: this.#apps, windowsUnavailable, accessibility }
+    return { apps: this.#apps, windowsUnavailable, accessibility, clipboard }
   }
 
   /** The accessibility bus's addresses for a launched application; it starts without them when the bus cannot start. */
@@ -284,6 +290,7 @@ export class Executor {
       client: scaler.client,
       accessibility: this.#accessibility,
       launchEnv: () => this.#launchEnv(),
+      clipboard: this.#clipboard,
       ...(options.signal && { signal: options.signal }),
     }
     // A pipelined request hands all its plans over at once: the driver runs them in order, and
@@ -323,6 +330,7 @@ export class Executor {
           ...(outcome.text !== undefined && { text: outcome.text }),
           ...(outcome.truncated !== undefined && { truncated: outcome.truncated }),
           ...(outcome.element && { element: outcome.element }),
+          ...(outcome.clipboard && { clipboard: outcome.clipboard }),
         })
         this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'ok' }, 'action')
       } catch (caught) {

@@ -45,6 +45,7 @@ import type { LiveSource } from '../live/source.ts'
 import { LIVE_MAX_MESSAGE_BYTES, liveRoutes } from '../../routes/live.ts'
 import websocket from '@fastify/websocket'
 import { FileStore, type FileStoreOptions } from '../files/store.ts'
+import type { ClipboardSource } from '../clipboard/source.ts'
 import { FILES_SCHEMAS } from '../files/schema.ts'
 import { filesOffRoutes, filesRoutes } from '../../routes/files.ts'
 
@@ -92,6 +93,8 @@ export interface AppOptions {
   mcpDisplay?: Size
   /** The desktop's VNC server, for the live view at GET /live; without one there is no live view. */
   live?: LiveSource
+  /** The desktop's clipboard (--clipboard), closed with the app; without it get_clipboard and set_clipboard are refused and MCP does not list them. */
+  clipboard?: ClipboardSource
   /** /files under this home directory (--files); without it /files answers 404 saying how to turn it on. */
   files?: FileStoreOptions
 }
@@ -163,6 +166,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ...(options.apps && { apps: options.apps }),
     ...(options.launchTimeoutMs !== undefined && { launchTimeoutMs: options.launchTimeoutMs }),
     ...(options.settle && { settle: options.settle }),
+    ...(options.clipboard && { clipboard: options.clipboard }),
   })
   app.decorate('executor', executor)
   options.driver.onReplaced?.(() => {
@@ -212,6 +216,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     executor, actionSchemas, shared, compile: (schema) => validatorCompiler({ schema, httpPart: 'body' }),
     windowsUnavailable: async () => options.driver.windows ? options.driver.windows.unavailable() : `the ${options.driver.name} driver has no window control`,
     ...(options.mcpDisplay && { display: options.mcpDisplay }),
+    clipboard: options.clipboard !== undefined,
     log: app.log.child({ component: 'mcp' }) as Logger,
   }))
   await app.register(mcpRoutes)
@@ -242,6 +247,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await executor.close()
     await accessibility.close()
+    await options.clipboard?.close()
     await options.driver.close()
   })
   return app

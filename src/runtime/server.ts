@@ -37,7 +37,7 @@ async function main (): Promise<void> {
   }
   // Under stdio, stdout is the protocol's: every log line goes to stderr.
   const log = pino(loggerOptions(config.logLevel), pino.destination(stdio ? 2 : 1))
-  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log, liveControl: config.liveControl })
+  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log, liveControl: config.liveControl, ...(config.clipboard && { clipboard: { maxBytes: config.maxClipboardBytes } }) })
   // The desktop's processes start while this one builds the app (the schemas' compilation is
   // most of a cold start); the app's onReady waits for this same start and reports its failure.
   desktop.driver.start().catch(() => {})
@@ -48,6 +48,7 @@ async function main (): Promise<void> {
     driver: desktop.driver,
     accessibility: desktop.accessibility,
     ...(desktop.live && { live: desktop.live }),
+    ...(desktop.clipboard && { clipboard: desktop.clipboard }),
     ...(config.token && { token: config.token }),
     listenHost: config.host,
     allowOrigins: config.allowOrigins,
