@@ -38,6 +38,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
 
   fastify.put('/files/*', {
     schema: {
+      operationId: 'uploadFile',
       summary: 'Upload a file into the desktop\'s home directory (raw body)',
       description: 'The body is the file, as is, of any content type. It is written to a temporary file beside the target and renamed onto it ' +
         'once complete: a cut-off upload leaves no file, and nobody sees half of one. Missing parent directories are created. ' +
@@ -56,6 +57,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
 
   fastify.get('/files/*', {
     schema: {
+      operationId: 'downloadFile',
       summary: 'Download a file from the desktop\'s home directory',
       description: 'The file as is, with a content type from its name\'s extension (application/octet-stream when unknown). ' +
         'A directory answers 409 (list it with GET /files?path=); a path that leaves the home, 403.',
@@ -77,6 +79,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
 
   fastify.get('/files', {
     schema: {
+      operationId: 'listFiles',
       summary: 'List a directory of the desktop\'s home directory',
       description: 'Names, kinds, sizes and modification times, sorted by name. Symbolic links are listed as links, not followed.',
       tags: ['files'],
@@ -87,6 +90,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
 
   fastify.delete('/files/*', {
     schema: {
+      operationId: 'deleteFile',
       summary: 'Delete a file, a link or an empty directory under the desktop\'s home directory',
       description: 'A symbolic link is deleted itself, never what it points to; a directory only when empty (else 409).',
       tags: ['files'],
