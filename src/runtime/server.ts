@@ -42,6 +42,7 @@ async function main (): Promise<void> {
     display: process.env.DISPLAY || undefined,
     log,
     liveControl: config.liveControl,
+    ...(config.clipboard && { clipboard: { maxBytes: config.maxClipboardBytes } }),
     session: { kind: config.desktop, ...(config.home && { home: config.home }), autostart: config.autostart, apps: config.apps, appTargets: config.appTargets },
   })
   // The desktop's processes start while this one builds the app (the schemas' compilation is
