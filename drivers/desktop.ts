@@ -16,6 +16,9 @@ import { VncService } from './x11/vnc-service.ts'
 import { InvalidConfig } from '../src/errors/errors.ts'
 import type { Autostart, DesktopKind, TargetKind } from '../src/runtime/desktop-apps.ts'
 import type { LiveSource } from '../src/live/source.ts'
+import type { ClipboardSource } from '../src/clipboard/source.ts'
+import { XClipboard } from './x11/clipboard.ts'
+import { FakeClipboard } from './fake/fake-clipboard.ts'
 
 export interface DesktopOptions {
   screen: { width: number, height: number, depth: number }
@@ -24,6 +27,8 @@ export interface DesktopOptions {
   log: Logger
   /** The live view may send input (--live-control); default view-only. */
   liveControl?: boolean
+  /** Serve the desktop's clipboard (--clipboard), reading and setting at most this many bytes. */
+  clipboard?: { maxBytes: number }
   /** --desktop, --home, --autostart and the applications they name (default: the minimal desktop). */
   session?: SessionOptions
 }
@@ -44,13 +49,16 @@ export interface Desktop {
   readonly display?: string | undefined
   /** The desktop's VNC server for the live view (X desktops only). */
   live?: LiveSource
+  /** Its clipboard, when asked for; its selection owners end with stop(). */
+  clipboard?: ClipboardSource
   stop: () => Promise<void>
 }
 
 export function fakeDesktop (options: DesktopOptions): Desktop {
   const { width, height } = options.screen
   const driver = new FakeDriver({ screen: { width, height } })
-  return { driver, accessibility: fakeAccessibility(), stop: () => driver.close() }
+  const clipboard = options.clipboard && new FakeClipboard(options.clipboard.maxBytes)
+  return { driver, accessibility: fakeAccessibility(), ...(clipboard && { clipboard }), stop: () => driver.close() }
 }
 
 /** The desktop of an X driver: supervised, on DISPLAY or our own Xvfb, with AT-SPI on the same display. */
@@ -72,6 +80,7 @@ export const supervisedDesktop = (Driver: XDriverClass) => (options: DesktopOpti
       accessibilityEnv: () => accessibility!.environment(),
     }),
   })
+  const clipboard = options.clipboard && new XClipboard({ display: () => driver.display, maxBytes: options.clipboard.maxBytes, log: options.log.child({ component: 'clipboard' }) })
   const live = new VncService({ display: () => driver.display, control: options.liveControl === true, log: options.log.child({ component: 'live' }) })
   // The old x11vnc died with its X server; the new desktop gets one as soon as it is up.
   driver.onReplaced(() => live.desktopReplaced())
@@ -81,6 +90,7 @@ export const supervisedDesktop = (Driver: XDriverClass) => (options: DesktopOpti
     accessibility,
     get display () { return driver.display },
     live,
-    stop: async () => { await Promise.all([live.close(), driver.close()]) },
+    ...(clipboard && { clipboard }),
+    stop: async () => { await Promise.all([live.close(), clipboard?.close(), driver.close()]) },
   }
 }

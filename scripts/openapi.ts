@@ -8,9 +8,18 @@ import pino from 'pino'
 import openapiTS, { astToString } from 'openapi-typescript'
 import { buildApp } from '../src/http/app.ts'
 import { FakeDriver } from '../drivers/fake/fake-driver.ts'
+import { FakeClipboard } from '../drivers/fake/fake-clipboard.ts'
+import { FLAGS } from '../src/runtime/config.ts'
+import { tmpdir } from 'node:os'
 
 export async function generateOpenapi (): Promise<string> {
-  const app = await buildApp({ driver: new FakeDriver(), logger: pino({ level: 'silent' }) })
+  // Every optional part on, at its default bounds, so the document describes them all.
+  const app = await buildApp({
+    driver: new FakeDriver(),
+    logger: pino({ level: 'silent' }),
+    files: { home: tmpdir(), maxFileSize: Number(FLAGS['max-file-size'].default), maxTotal: Number(FLAGS['max-files-total'].default) },
+    clipboard: new FakeClipboard(),
+  })
   await app.ready()
   const yaml = app.swagger({ yaml: true })
   await app.close()

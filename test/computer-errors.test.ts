@@ -5,7 +5,7 @@
 import t from 'tap'
 import { build, post } from './helpers/build.ts'
 
-const KINDS = 'move_mouse, click_mouse, drag_mouse, scroll, press_key, type_text, wait, take_screenshot, get_cursor_position, list_windows, focus_window, launch_app, set_window_geometry, get_accessibility_tree, element_action'
+const KINDS = 'move_mouse, click_mouse, drag_mouse, scroll, press_key, type_text, wait, take_screenshot, get_cursor_position, list_windows, focus_window, launch_app, set_window_geometry, get_accessibility_tree, element_action, get_clipboard, set_clipboard'
 
 const invalid: Array<[string, unknown, string, string?]> = [
   // [name, body, message, code (default ERR_INVALID_ACTION)]

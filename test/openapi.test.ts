@@ -4,6 +4,9 @@ import t from 'tap'
 import { parse } from 'yaml'
 import { generateOpenapi } from '../scripts/openapi.ts'
 import { build } from './helpers/build.ts'
+import { tmpdir } from 'node:os'
+import { FakeClipboard } from '../drivers/fake/fake-clipboard.ts'
+import { FLAGS } from '../src/runtime/config.ts'
 
 t.test('the committed openapi.yaml is what `npm run openapi` generates', async (t) => {
   const committed = await readFile(new URL('../openapi.yaml', import.meta.url), 'utf8')
@@ -20,15 +23,15 @@ t.test('it documents every route and action', async (t) => {
   const unified = document.components.schemas.UnifiedAction
   t.equal(unified.discriminator.propertyName, 'action')
   t.equal(unified.discriminator.mapping.move_mouse, '#/components/schemas/MoveMouseAction', 'the discriminator maps action values, not schema names')
-  t.equal(unified.oneOf.length, 15, 'the seed\'s nine actions, the four window actions and the two accessibility actions')
-  for (const name of ['MoveMouseAction', 'ClickMouseAction', 'DragMouseAction', 'ScrollAction', 'PressKeyAction', 'TypeTextAction', 'WaitAction', 'TakeScreenshotAction', 'GetCursorPositionAction', 'ListWindowsAction', 'FocusWindowAction', 'LaunchAppAction', 'SetWindowGeometryAction', 'GetAccessibilityTreeAction', 'ElementAction', 'WindowInfo', 'ElementOutcome', 'ActionResponse', 'ErrorBody']) {
+  t.equal(unified.oneOf.length, 17, 'the seed\'s nine actions, the four window actions, the two accessibility actions and the two clipboard actions')
+  for (const name of ['MoveMouseAction', 'ClickMouseAction', 'DragMouseAction', 'ScrollAction', 'PressKeyAction', 'TypeTextAction', 'WaitAction', 'TakeScreenshotAction', 'GetCursorPositionAction', 'ListWindowsAction', 'FocusWindowAction', 'LaunchAppAction', 'SetWindowGeometryAction', 'GetAccessibilityTreeAction', 'ElementAction', 'GetClipboardAction', 'SetClipboardAction', 'ClipboardContent', 'FileListing', 'FileEntry', 'FileWritten', 'FileDeleted', 'WindowInfo', 'ElementOutcome', 'ActionResponse', 'ErrorBody']) {
     t.ok(document.components.schemas[name], name)
   }
   t.equal(document.components.schemas.WaitAction.properties.duration.maximum, 60, 'bounds are in the schema')
 })
 
-t.test('/openapi.json and /docs serve the document openapi.yaml holds', async (t) => {
-  const { app } = await build(t)
+t.test('/openapi.json and /docs serve the document openapi.yaml holds (a server with --files and --clipboard)', async (t) => {
+  const { app } = await build(t, { files: { home: tmpdir(), maxFileSize: Number(FLAGS['max-file-size'].default), maxTotal: Number(FLAGS['max-files-total'].default) }, clipboard: new FakeClipboard() })
   const committed = await readFile(new URL('../openapi.yaml', import.meta.url), 'utf8')
   const get = (url: string) => app.inject({ method: 'GET', url })
   t.strictSame((await get('/openapi.json')).json(), parse(committed), '/openapi.json')

@@ -658,6 +658,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/files/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file from the desktop's home directory
+         * @description The file as is, with a content type from its name's extension (application/octet-stream when unknown). A directory answers 409 (list it with GET /files?path=); a path that leaves the home, 403.
+         */
+        get: operations["downloadFile"];
+        /**
+         * Upload a file into the desktop's home directory (raw body)
+         * @description The body is the file, as is, of any content type. It is written to a temporary file beside the target and renamed onto it once complete: a cut-off upload leaves no file, and nobody sees half of one. Missing parent directories are created. At most --max-file-size bytes (104857600 here), and uploads still on disk together at most --max-files-total (1073741824 here); 413 past either. Paths that leave the home (`..`, absolute, a link pointing out) answer 403.
+         */
+        put: operations["uploadFile"];
+        post?: never;
+        /**
+         * Delete a file, a link or an empty directory under the desktop's home directory
+         * @description A symbolic link is deleted itself, never what it points to; a directory only when empty (else 409).
+         */
+        delete: operations["deleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a directory of the desktop's home directory
+         * @description Names, kinds, sizes and modification times, sorted by name. Symbolic links are listed as links, not followed.
+         */
+        get: operations["listFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -711,6 +759,16 @@ export interface components {
              * @enum {string}
              */
             via: "accessibility" | "input" | "none";
+        };
+        /** ClipboardContent */
+        ClipboardContent: {
+            selection: "clipboard" | "primary";
+            /** @description text, image (a PNG), or empty: nobody owns the selection, or its owner offers neither. */
+            kind: "text" | "image" | "empty";
+            /** @description kind text: the text, exactly. */
+            text?: string;
+            /** @description kind image: the PNG, base64. */
+            image?: string;
         };
         /**
          * MoveMouseAction
@@ -915,7 +973,7 @@ export interface components {
         };
         /**
          * LaunchAppAction
-         * @description Extension: starts an allowed application, waits for its first window and focuses it; answers it in `window`.
+         * @description Extension: starts an allowed application (on the full desktop also browser, terminal, editor, files, pdf, calculator, writer, spreadsheet), optionally on a target, waits for its first window and focuses it (maximised on the full desktop); answers it in `window`.
          */
         LaunchAppAction: {
             /**
@@ -925,6 +983,10 @@ export interface components {
             action: "launch_app";
             /** @description The name of an application in the server's allow-list (--allow-app); never a command line. */
             app: string;
+            /** @description What the application opens, passed as one argument after its own options: for `browser` an http, https or file URL; for `terminal` the directory it starts in; for the others a file or directory path. Paths (and file URLs) must lie under the desktop's home (--home); a relative path is relative to it. A target beginning with '-' is refused. */
+            target?: string;
+            /** @description Maximise the new window. Default: true on the full desktop (--desktop full), false otherwise. */
+            maximized?: boolean;
             /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
             screenshot?: boolean;
         };
@@ -1013,10 +1075,49 @@ export interface components {
             screenshot?: boolean;
         };
         /**
+         * GetClipboardAction
+         * @description Extension (--clipboard): reads the clipboard into `clipboard`: its text, or a PNG image; empty when nobody owns it.
+         */
+        GetClipboardAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "get_clipboard";
+            /** @description Which X selection: clipboard (default; what ctrl+c and ctrl+v use) or primary (the last selected text, pasted by the middle button). */
+            selection?: "clipboard" | "primary";
+            /** @description What to read when the owner offers both: text or a PNG image. Default: text when offered, else the image. */
+            type?: "text" | "image";
+            /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
+            screenshot?: boolean;
+        };
+        /**
+         * SetClipboardAction
+         * @description Extension (--clipboard): puts text, or a PNG image, on the clipboard (exactly one of them), for a paste (ctrl+v) to insert.
+         */
+        SetClipboardAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "set_clipboard";
+            /** @description The text to put on the clipboard, exactly as given. */
+            text?: string;
+            /**
+             * Format: byte
+             * @description A PNG image to put on the clipboard, base64 (no data: prefix).
+             */
+            image?: string;
+            /** @description Which X selection: clipboard (default; what ctrl+c and ctrl+v use) or primary (the last selected text, pasted by the middle button). */
+            selection?: "clipboard" | "primary";
+            /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
+            screenshot?: boolean;
+        };
+        /**
          * UnifiedAction
          * @description One action of the unified action space, discriminated by `action`.
          */
-        UnifiedAction: components["schemas"]["MoveMouseAction"] | components["schemas"]["ClickMouseAction"] | components["schemas"]["DragMouseAction"] | components["schemas"]["ScrollAction"] | components["schemas"]["PressKeyAction"] | components["schemas"]["TypeTextAction"] | components["schemas"]["WaitAction"] | components["schemas"]["TakeScreenshotAction"] | components["schemas"]["GetCursorPositionAction"] | components["schemas"]["ListWindowsAction"] | components["schemas"]["FocusWindowAction"] | components["schemas"]["LaunchAppAction"] | components["schemas"]["SetWindowGeometryAction"] | components["schemas"]["GetAccessibilityTreeAction"] | components["schemas"]["ElementAction"];
+        UnifiedAction: components["schemas"]["MoveMouseAction"] | components["schemas"]["ClickMouseAction"] | components["schemas"]["DragMouseAction"] | components["schemas"]["ScrollAction"] | components["schemas"]["PressKeyAction"] | components["schemas"]["TypeTextAction"] | components["schemas"]["WaitAction"] | components["schemas"]["TakeScreenshotAction"] | components["schemas"]["GetCursorPositionAction"] | components["schemas"]["ListWindowsAction"] | components["schemas"]["FocusWindowAction"] | components["schemas"]["LaunchAppAction"] | components["schemas"]["SetWindowGeometryAction"] | components["schemas"]["GetAccessibilityTreeAction"] | components["schemas"]["ElementAction"] | components["schemas"]["GetClipboardAction"] | components["schemas"]["SetClipboardAction"];
         /** ActionBatch */
         ActionBatch: {
             actions: components["schemas"]["UnifiedAction"][];
@@ -1043,6 +1144,7 @@ export interface components {
             /** @description get_accessibility_tree only: true when max_depth or max_nodes cut the walk short. */
             truncated?: boolean;
             element?: components["schemas"]["ElementOutcome"];
+            clipboard?: components["schemas"]["ClipboardContent"];
         };
         /** BatchResponse */
         BatchResponse: {
@@ -2609,6 +2711,42 @@ export interface components {
             recordings: components["schemas"]["RecordingSummary"][];
             bytes: number;
             max_bytes: number;
+        };
+        /** FileEntry */
+        FileEntry: {
+            /** @description The entry's name in its directory. */
+            name: string;
+            /** @description What it is; a symbolic link is reported as one, not followed. */
+            kind: "file" | "directory" | "symlink" | "other";
+            /** @description Bytes (of the link itself, for a symlink). */
+            size: number;
+            /**
+             * Format: date-time
+             * @description Last modification time (ISO 8601, UTC).
+             */
+            modified: string;
+        };
+        /** FileListing */
+        FileListing: {
+            /** @description The directory listed, relative to the home directory ("" for the home itself). */
+            path: string;
+            /** @description Its entries, sorted by name. */
+            entries: components["schemas"]["FileEntry"][];
+            /** @description True when the directory holds more entries than one listing returns (10000). */
+            truncated: boolean;
+        };
+        /** FileWritten */
+        FileWritten: {
+            /** @description The file written, relative to the home directory. */
+            path: string;
+            /** @description Bytes written. */
+            size: number;
+        };
+        /** FileDeleted */
+        FileDeleted: {
+            /** @description What was deleted, relative to the home directory. */
+            path: string;
+            kind: "file" | "directory" | "symlink" | "other";
         };
         /**
          * OpenaiClickAction
@@ -6227,6 +6365,175 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecordingSummary"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's path relative to the desktop's home directory, e.g. `Documents/report.csv`. */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's path relative to the desktop's home directory, e.g. `Documents/report.csv`. */
+                path: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file's bytes. */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileWritten"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's path relative to the desktop's home directory, e.g. `Documents/report.csv`. */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileDeleted"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listFiles: {
+        parameters: {
+            query?: {
+                /** @description The directory to list, relative to the home directory; default the home itself. */
+                path?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListing"];
                 };
             };
             /** @description Default Response */

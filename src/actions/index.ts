@@ -1,5 +1,5 @@
 /**
- * The unified action space: the seed's nine actions plus the window and accessibility extensions, discriminated
+ * The unified action space: the seed's nine actions plus the window, accessibility and clipboard extensions, discriminated
  * by `action`. This is the spec every adapter translates into; treat any change here as
  * breaking.
  */
@@ -12,11 +12,13 @@ import {
   focusWindowSchema, launchAppSchema, listWindowsSchema, setWindowGeometrySchema, WindowInfo, WindowSelector,
 } from './window.ts'
 import { elementActionSchema, ElementOutcome, getAccessibilityTreeSchema } from './accessibility.ts'
+import { ClipboardContentSchema, getClipboardSchema, setClipboardSchema } from './clipboard.ts'
 
 export { DEFAULT_LIMITS, LIMIT_FLAGS, limitMessages, type Limits } from './limits.ts'
 export { MOUSE_BUTTONS } from './common.ts'
 export { WindowInfo, WindowSelector } from './window.ts'
 export { ElementOutcome } from './accessibility.ts'
+export { ClipboardContentSchema } from './clipboard.ts'
 
 const members = (limits: Limits) => [
   moveMouseSchema(limits),
@@ -34,6 +36,8 @@ const members = (limits: Limits) => [
   setWindowGeometrySchema(),
   getAccessibilityTreeSchema(),
   elementActionSchema(limits),
+  getClipboardSchema(),
+  setClipboardSchema(limits),
 ] as const
 
 type Member = ReturnType<typeof members>[number]
@@ -69,7 +73,7 @@ export function buildActionSchemas (limits: Limits = DEFAULT_LIMITS) {
     }),
   }, { additionalProperties: false, $id: 'ActionBatch', title: 'ActionBatch' })
   // WindowInfo and ElementOutcome are here (not with the responses) so every schema a response refers to is shared with the actions.
-  return { limits, UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ElementOutcome, ...named, UnifiedAction, ActionBatch] }
+  return { limits, UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ElementOutcome, ClipboardContentSchema, ...named, UnifiedAction, ActionBatch] }
 }
 
 export const ACTION_KINDS: readonly ActionKind[] = members(DEFAULT_LIMITS).map((m) => m.properties.action.const)

@@ -6,6 +6,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { CupEnvelope } from '../accessibility/schema.ts'
 import { ElementOutcome } from './accessibility.ts'
 import { WindowInfo } from './window.ts'
+import { ClipboardContentSchema } from './clipboard.ts'
 
 export const ActionResponse = Type.Object({
   output: Type.Union([Type.String(), Type.Null()], { description: 'What was done, in words.' }),
@@ -28,6 +29,7 @@ export const ActionResponse = Type.Object({
   text: Type.Optional(Type.String({ description: "get_accessibility_tree with format compact only: CUP's compact encoding of the snapshot." })),
   truncated: Type.Optional(Type.Boolean({ description: 'get_accessibility_tree only: true when max_depth or max_nodes cut the walk short.' })),
   element: Type.Optional(Type.Ref(ElementOutcome, { description: 'element_action only: the element and how it was acted on.' })),
+  clipboard: Type.Optional(Type.Ref(ClipboardContentSchema, { description: 'get_clipboard only: what the selection holds.' })),
 }, { $id: 'ActionResponse', title: 'ActionResponse' })
 export type ActionResponse = Static<typeof ActionResponse>
 export type ElementOutcome = Static<typeof ElementOutcome>

@@ -17,7 +17,7 @@ export const InvalidEncoding = createError<'ERR_INVALID_ENCODING', 400, [string]
 export const InvalidQuery = createError<'ERR_INVALID_QUERY', 400, [string]>(
   'ERR_INVALID_QUERY', '%s', 400)
 
-/** A path parameter that does not fit the route (a recording's name). */
+/** A path parameter that does not fit the route (a recording's name, a file path with a NUL byte or over the length limits). */
 export const InvalidPath = createError<'ERR_INVALID_PATH', 400, [string]>(
   'ERR_INVALID_PATH', '%s', 400)
 
@@ -76,6 +76,22 @@ export const AppLaunchTimeout = createError<'ERR_APP_LAUNCH_TIMEOUT', 504, [stri
 /** A launched application could not be started, or exited before opening a window. */
 export const AppLaunchFailed = createError<'ERR_APP_LAUNCH_FAILED', 500, [string]>(
   'ERR_APP_LAUNCH_FAILED', '%s', 500)
+
+/** A path that leads out of the home directory (`..`, an absolute path, a symbolic link pointing out), or the home itself where a file is meant. */
+export const PathForbidden = createError<'ERR_PATH_FORBIDDEN', 403, [string]>(
+  'ERR_PATH_FORBIDDEN', '%s', 403)
+
+/** Nothing at that path under the home directory. */
+export const FileNotFound = createError<'ERR_FILE_NOT_FOUND', 404, [string]>(
+  'ERR_FILE_NOT_FOUND', '%s', 404)
+
+/** A directory where a file is expected, a file where a directory is, or a directory that is not empty. */
+export const PathConflict = createError<'ERR_PATH_CONFLICT', 409, [string]>(
+  'ERR_PATH_CONFLICT', '%s', 409)
+
+/** An upload over --max-file-size, uploads over --max-files-total together, or a clipboard over --max-clipboard-bytes. */
+export const TooLarge = createError<'ERR_TOO_LARGE', 413, [string]>(
+  'ERR_TOO_LARGE', '%s', 413)
 
 /** A method the route does not answer (GET or DELETE on the stateless /mcp); Allow names the one it does. */
 export const MethodNotAllowed = createError<'ERR_METHOD_NOT_ALLOWED', 405, [string]>(

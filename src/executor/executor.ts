@@ -24,6 +24,7 @@ import { LOOKS_ONLY, screenshot, settle } from './screenshots.ts'
 import { SerialQueue } from './serial-queue.ts'
 import { throwIfAborted } from './sleep.ts'
 import { toWindowInfo } from './windows.ts'
+import type { ClipboardSource } from '../clipboard/source.ts'
 
 export interface ExecutorOptions {
   driver: Driver
@@ -42,6 +43,8 @@ export interface ExecutorOptions {
   deadlines?: { callMs?: number, slotMs?: number }
   /** A settled screenshot's quiet window and cap when a request names none (default DEFAULT_SETTLE). */
   settle?: { quietMs: number, maxMs: number }
+  /** The desktop's clipboard (get_clipboard, set_clipboard); without it they are refused. */
+  clipboard?: ClipboardSource
 }
 
 /** A wish to see the screen settled; what it leaves out comes from the executor's defaults. */
@@ -94,6 +97,7 @@ export class Executor {
   readonly #launchRules: LaunchRules | undefined
   readonly #launchTimeoutMs: number
   readonly #accessibility: Accessibility | undefined
+  readonly #clipboard: ClipboardSource | undefined
   #tracked: Driver
   /** The driver with a deadline on every call. */
   #timed: Driver
@@ -112,6 +116,7 @@ export class Executor {
     this.#launchRules = options.launchRules
     this.#launchTimeoutMs = options.launchTimeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS
     this.#accessibility = options.accessibility
+    this.#clipboard = options.clipboard
     this.#callMs = options.deadlines?.callMs ?? CALL_MS
     this.#slotBaseMs = options.deadlines?.slotMs ?? SLOT_MS
     this.#settleDefaults = options.settle ?? DEFAULT_SETTLE
@@ -159,7 +164,7 @@ export class Executor {
 
   async #plan (actions: UnifiedAction[], options: RunOptions): Promise<{ plans: Plan[], scaler: Scaler }> {
     const scaler = new Scaler(await this.screenSize(), options.client, options.clientName)
-    const context = await planContext(actions, this.#driver, this.#apps, this.#accessibility, this.#launchRules)
+    const context = await planContext(actions, this.#driver, this.#apps, this.#accessibility, this.#launchRules, this.#clipboard)
     const plans = planBatch(actions, scaler, context, {
       ...(options.limits && { limits: options.limits }),
       indexed: options.indexed === true,
@@ -222,6 +227,7 @@ export class Executor {
       client: scaler.client,
       accessibility: this.#accessibility,
       launchEnv: () => this.#launchEnv(),
+      clipboard: this.#clipboard,
       ...(options.signal && { signal: options.signal }),
     }
     // A pipelined request hands all its plans over at once: the driver runs them in order, and
@@ -261,6 +267,7 @@ export class Executor {
           ...(outcome.text !== undefined && { text: outcome.text }),
           ...(outcome.truncated !== undefined && { truncated: outcome.truncated }),
           ...(outcome.element && { element: outcome.element }),
+          ...(outcome.clipboard && { clipboard: outcome.clipboard }),
         })
         this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'ok' }, 'action')
       } catch (caught) {

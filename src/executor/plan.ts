@@ -18,6 +18,7 @@ import { launchTarget } from './launch-target.ts'
 import type { TargetKind } from '../runtime/desktop-apps.ts'
 import { loneSurrogate, loneSurrogateMessage } from '../http/text-bodies.ts'
 import { unreachable } from '../errors/unreachable.ts'
+import type { ClipboardContent, ClipboardSource, Selection } from '../clipboard/source.ts'
 
 /** What planning knows of the desktop besides its size: the window actions' preconditions. */
 export interface PlanContext {
@@ -34,6 +35,8 @@ export interface PlanContext {
    * snapshot's elements, so they are resolved when the action runs.
    */
   snapshotBefore?: boolean
+  /** The desktop's clipboard, when the server serves one (--clipboard). */
+  clipboard?: ClipboardSource | undefined
 }
 
 /** launch_app's rules beyond the allow-list (--desktop full, --home). */
@@ -69,6 +72,8 @@ export type Plan = { screenshot: boolean } & (
   | { kind: 'set_window_geometry', selector: WindowSelector, geometry: Partial<Rect> }
   | { kind: 'get_accessibility_tree', scope: 'foreground' | 'desktop' | 'full', format: 'json' | 'compact', maxDepth: number, maxNodes: number }
   | Omit<ElementPlan, 'screenshot'>
+  | { kind: 'get_clipboard', selection: Selection, prefer?: 'text' | 'image' }
+  | { kind: 'set_clipboard', selection: Selection, content: Exclude<ClipboardContent, { kind: 'empty' }> }
 )
 
 export interface BatchPlanOptions {
@@ -158,6 +163,10 @@ export function checkLimits (action: UnifiedAction, limits: Limits = DEFAULT_LIM
     case 'wait':
       if (!(action.duration > 0)) throw new InvalidAction('duration must be positive')
       if (action.duration > limits.maxWaitSeconds) throw new InvalidAction(says.wait)
+      break
+    case 'set_clipboard':
+      if (action.text !== undefined && tooLong(action.text, limits.maxTextLength)) throw new InvalidAction(says.text)
+      if (action.text !== undefined) wellFormed('text', action.text)
       break
     case 'element_action':
       if (action.value !== undefined && tooLong(action.value, limits.maxTextLength)) throw new InvalidAction(says.value)
@@ -260,8 +269,34 @@ export function planAction (action: UnifiedAction, scaler: Scaler, context: Plan
     }
     case 'element_action':
       return planElementAction(action, context.accessibility, context.snapshotBefore === true, scaler.real)
+    case 'get_clipboard':
+      clipboardOn(action.action, context)
+      return { kind: 'get_clipboard', selection: action.selection ?? 'clipboard', ...(action.type && { prefer: action.type }), screenshot }
+    case 'set_clipboard':
+      clipboardOn(action.action, context)
+      return { kind: 'set_clipboard', selection: action.selection ?? 'clipboard', content: clipboardContent(action), screenshot }
     default: return unreachable(action, 'action')
   }
+}
+
+function clipboardOn (action: string, context: PlanContext): void {
+  if (!context.clipboard) throw new UnsupportedAction(`${action} is off on this server: start it with --clipboard (env CLIPBOARD=1)`)
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+
+/** set_clipboard's one content: its text, or its image once proven a PNG. */
+function clipboardContent (action: ActionOf<'set_clipboard'>): Exclude<ClipboardContent, { kind: 'empty' }> {
+  if ((action.text === undefined) === (action.image === undefined)) throw new InvalidAction('set_clipboard needs exactly one of text or image')
+  if (action.text !== undefined) return { kind: 'text', text: action.text }
+  const base64 = action.image!
+  const png = Buffer.from(base64, 'base64')
+  // Buffer.from skips what is not base64: a round trip tells a real encoding from a lucky one.
+  if (png.toString('base64').replace(/=+$/, '') !== base64.replace(/=+$/, '')) throw new InvalidAction('image must be a PNG image in base64 (no data: prefix); it is not base64')
+  if (png.length < PNG_SIGNATURE.length || !png.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) {
+    throw new InvalidAction('image must be a PNG image in base64; these bytes are not a PNG (they lack its signature)')
+  }
+  return { kind: 'image', png }
 }
 
 function planClick (action: ActionOf<'click_mouse'>, scaler: Scaler): Plan {

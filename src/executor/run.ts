@@ -18,6 +18,8 @@ import { clickSteps, dragSteps, keysDown, keysUp, moveTo, sendInput } from './in
 import { runElementAction } from './element-run.ts'
 import { launchAndWait, reread, selectWindow } from './windows.ts'
 import { unreachable } from '../errors/unreachable.ts'
+import type { ClipboardContent, ClipboardSource } from '../clipboard/source.ts'
+import type { ClipboardContentResponse } from '../actions/clipboard.ts'
 
 export interface RunContext {
   driver: Driver
@@ -35,6 +37,8 @@ export interface RunContext {
   accessibility?: Accessibility | undefined
   /** What launched applications need in their environment (the accessibility bus), when known. */
   launchEnv?: () => Promise<Record<string, string> | undefined>
+  /** The desktop's clipboard, when the server serves one (planning refuses its actions otherwise). */
+  clipboard?: ClipboardSource | undefined
 }
 
 export interface RunOutcome {
@@ -51,6 +55,8 @@ export interface RunOutcome {
   truncated?: boolean
   /** element_action's element and how it was reached. */
   element?: ElementOutcome
+  /** get_clipboard's answer. */
+  clipboard?: ClipboardContentResponse
   /** Where the pointer is after an input plan, when the driver answered it with the plan. */
   pointer?: Point
 }
@@ -146,7 +152,33 @@ export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutc
       })
       return { output, wantsScreenshot: false, element }
     }
+    case 'get_clipboard': {
+      const content = await clipboardOf(context).read(plan.selection, plan.prefer)
+      const clipboard: ClipboardContentResponse = { selection: plan.selection, kind: content.kind }
+      if (content.kind === 'text') clipboard.text = content.text
+      if (content.kind === 'image') clipboard.image = content.png.toString('base64')
+      return { output: `the ${plan.selection} selection ${describeContent(content)}`, wantsScreenshot: false, clipboard }
+    }
+    case 'set_clipboard':
+      await clipboardOf(context).write(plan.selection, plan.content)
+      return { output: `set the ${plan.selection} selection to ${describeContent(plan.content).replace(/^holds /, '')}`, wantsScreenshot: false }
     default: return unreachable(plan, 'plan')
+  }
+}
+
+/** Planning refuses the clipboard actions without a clipboard; this is the type's proof. */
+function clipboardOf (context: RunContext): ClipboardSource {
+  if (!context.clipboard) throw new UnsupportedAction('this server serves no clipboard')
+  return context.clipboard
+}
+
+/** Sizes, never the content: what is on a clipboard may be a secret, and outputs are logged by clients. */
+function describeContent (content: ClipboardContent): string {
+  switch (content.kind) {
+    case 'empty': return 'is empty'
+    case 'text': return `holds ${[...content.text].length} characters of text`
+    case 'image': return `holds a PNG image of ${content.png.length} bytes`
+    default: return unreachable(content, 'clipboard content')
   }
 }
 

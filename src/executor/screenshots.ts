@@ -7,7 +7,7 @@ import { settleByPixels } from '../screen/settle.ts'
 import type { Plan } from './plan.ts'
 
 /** Plans that change nothing on the screen: a screenshot after only these is taken at once. */
-export const LOOKS_ONLY = new Set<Plan['kind']>(['take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree', 'wait'])
+export const LOOKS_ONLY = new Set<Plan['kind']>(['take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree', 'wait', 'get_clipboard', 'set_clipboard'])
 
 /** The screen (or `rect` of it) encoded at `size`, base64. */
 export async function screenshot (driver: Driver, size: Size, rect: Rect | undefined, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<string> {

@@ -50,6 +50,10 @@ import { RecordingExecutor } from '../recording/recording-executor.ts'
 import { recordingHooks } from '../recording/hooks.ts'
 import { RECORDING_SCHEMAS } from '../recording/schema.ts'
 import { recordingRoutes } from '../../routes/recordings.ts'
+import { FileStore, type FileStoreOptions } from '../files/store.ts'
+import type { ClipboardSource } from '../clipboard/source.ts'
+import { FILES_SCHEMAS } from '../files/schema.ts'
+import { filesOffRoutes, filesRoutes } from '../../routes/files.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -102,6 +106,10 @@ export interface AppOptions {
    * screenshots and the desktop's video (README "Recordings"). Default: off, and the header is ignored.
    */
   recording?: Omit<RecorderOptions, 'log'> & { /** A screenshot after each recorded action, for the recording only. */ screenshots?: boolean }
+  /** The desktop's clipboard (--clipboard), closed with the app; without it get_clipboard and set_clipboard are refused and MCP does not list them. */
+  clipboard?: ClipboardSource
+  /** /files under this home directory (--files); without it /files answers 404 saying how to turn it on. */
+  files?: FileStoreOptions
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -128,7 +136,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const shared = [
     ...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure,
     AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas, ...ACCESSIBILITY_SCHEMAS,
-    ...RECORDING_SCHEMAS,
+    ...RECORDING_SCHEMAS, ...FILES_SCHEMAS,
   ]
 
   const warmup = new RouteWarmup()
@@ -173,6 +181,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ...(options.launchTimeoutMs !== undefined && { launchTimeoutMs: options.launchTimeoutMs }),
     ...(options.launchRules && { launchRules: options.launchRules }),
     ...(options.settle && { settle: options.settle }),
+    ...(options.clipboard && { clipboard: options.clipboard }),
   }
   // Recording sees every transport's runs through the executor; without it there is nothing in between.
   const executor = options.recording
@@ -234,6 +243,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     executor, actionSchemas, shared, compile: (schema) => validatorCompiler({ schema, httpPart: 'body' }),
     windowsUnavailable: async () => options.driver.windows ? options.driver.windows.unavailable() : `the ${options.driver.name} driver has no window control`,
     ...(options.mcpDisplay && { display: options.mcpDisplay }),
+    clipboard: options.clipboard !== undefined,
     log: app.log.child({ component: 'mcp' }) as Logger,
   }))
   await app.register(mcpRoutes)
@@ -251,6 +261,11 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   }
 
   await app.register(recordingRoutes, { recorder, sessions: new LiveSessions(), ...(options.token && { token: options.token }) })
+  if (options.files) {
+    await app.register(filesRoutes, { store: new FileStore(options.files) })
+  } else {
+    await app.register(filesOffRoutes)
+  }
 
   app.addHook('onReady', async () => {
     const started = options.driver.start()
@@ -262,6 +277,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await recorder?.close()
     await executor.close()
     await accessibility.close()
+    await options.clipboard?.close()
     await options.driver.close()
   })
   return app

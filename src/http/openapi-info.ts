@@ -20,6 +20,7 @@ export const openapiInfo = {
     { name: 'compatibility', description: 'The seed system\'s paths, for its SDKs' },
     { name: 'server', description: 'Health' },
     { name: 'recordings', description: 'Episodes recorded with --record: steps, screenshots, video, archive' },
+    { name: 'files', description: 'Files in and out of the desktop\'s home directory (--files)' },
   ],
   components: {
     securitySchemes: {
@@ -63,10 +64,15 @@ export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   const security: Array<Record<string, string[]>> | undefined = config.public ? [] : config.acceptsApiKeyHeader ? [{ bearer: [] }, { apiKey: [] }] : undefined
   const response = (schema.response ?? {}) as Json
   const answers4xx = Object.keys(response).some((status) => /^4/.test(status))
+  // A wildcard route (/files/*) takes a path: named so, not `*`, for clients generated from the document.
+  const wildcard = url.endsWith('/*') && schema.params ? (schema.params as { properties: Json }).properties['*'] : undefined
   return {
-    url,
+    url: wildcard ? `${url.slice(0, -1)}{path}` : url,
     schema: {
       ...schema,
+      ...(wildcard !== undefined && { params: { type: 'object', properties: { path: wildcard }, required: ['path'] } }),
+      // A raw body (an upload) is read as a stream, never validated: described here only.
+      ...(!schema.body && schema.consumes?.includes('application/octet-stream') && { body: { type: 'string', format: 'binary', description: 'The file\'s bytes.' } }),
       operationId,
       ...(security && { security }),
       ...(!answers4xx && {

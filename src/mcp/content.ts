@@ -22,11 +22,12 @@ const png = (data: string): ImageContent => ({ type: 'image', data, mimeType: 'i
 
 /** What a model reads of one response: the words, the cursor, and what a window or tree action found. */
 function describe (response: ActionResponse): string[] {
-  const { output, cursor_position: cursor, windows, window, element, accessibility, text: compact, truncated } = response
+  const { output, cursor_position: cursor, windows, window, element, accessibility, text: compact, truncated, clipboard } = response
   const lines: string[] = []
   const at = cursor && `cursor at (${cursor[0]}, ${cursor[1]})`
   lines.push([output, at && !output?.includes(at) && at].filter(Boolean).join('; '))
   if (compact !== undefined) lines.push(compact)
+  if (clipboard?.text !== undefined) lines.push(clipboard.text)
   if (truncated) lines.push('(the tree was cut short by max_depth or max_nodes)')
   const found = { ...(windows && { windows }), ...(window && { window }), ...(element && { element }), ...(accessibility && { accessibility }) }
   if (Object.keys(found).length) lines.push(JSON.stringify(found))
@@ -40,7 +41,7 @@ function structured (response: ActionResponse): Structured {
 
 export function actionResult (response: ActionResponse): ToolResult {
   return {
-    content: [text(describe(response).join('\n')), ...(response.base64_image ? [png(response.base64_image)] : [])],
+    content: [text(describe(response).join('\n')), ...(response.clipboard?.image ? [png(response.clipboard.image)] : []), ...(response.base64_image ? [png(response.base64_image)] : [])],
     structuredContent: structured(response),
   }
 }

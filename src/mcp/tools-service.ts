@@ -17,7 +17,7 @@ import type { Size } from '../screen/geometry.ts'
 import { clientSpace } from '../screen/scaling.ts'
 import { formatValidationErrors, validationFailedIndex } from '../schemas/validation.ts'
 import { actionResult, batchResult, errorResult, type ToolResult } from './content.ts'
-import { BATCH_TOOL, buildTools, DISPLAY_ARGUMENTS, WINDOW_TOOLS, type ToolDefinition } from './tools.ts'
+import { BATCH_TOOL, buildTools, CLIPBOARD_TOOLS, DISPLAY_ARGUMENTS, WINDOW_TOOLS, type ToolDefinition } from './tools.ts'
 
 export interface McpToolsOptions {
   executor: Executor
@@ -28,6 +28,8 @@ export interface McpToolsOptions {
   compile: (schema: TSchema) => Validate
   /** Why the window tools cannot run (no window manager), or undefined when they can. */
   windowsUnavailable: () => Promise<string | undefined>
+  /** The server serves the clipboard (--clipboard): the clipboard tools are listed. */
+  clipboard?: boolean
   /** The screen size a client sees when its call declares none (default: the real screen). */
   display?: Size
   log: Logger
@@ -53,10 +55,10 @@ export class McpTools {
     this.#validateDisplay = options.compile(Type.Object(DISPLAY_ARGUMENTS))
   }
 
-  /** The tools this desktop can run: the window tools only with a window manager. */
+  /** The tools this desktop can run: the window tools only with a window manager, the clipboard tools only when turned on. */
   async list (): Promise<ToolDefinition[]> {
     const windows = await this.#options.windowsUnavailable().catch((error: Error) => error.message)
-    return windows === undefined ? this.#tools : this.#tools.filter((tool) => !WINDOW_TOOLS.has(tool.name))
+    return this.#tools.filter((tool) => (windows === undefined || !WINDOW_TOOLS.has(tool.name)) && (this.#options.clipboard === true || !CLIPBOARD_TOOLS.has(tool.name)))
   }
 
   async call (name: string, args: Arguments | undefined, signal?: AbortSignal): Promise<ToolResult> {

@@ -37,6 +37,9 @@ export interface ToolDefinition {
 /** The tools that need a window manager; they are listed only when the desktop has one. */
 export const WINDOW_TOOLS: ReadonlySet<ToolName> = new Set(['list_windows', 'focus_window', 'launch_app', 'set_window_geometry'])
 
+/** The clipboard tools; they are listed only when the server serves the clipboard (--clipboard). */
+export const CLIPBOARD_TOOLS: ReadonlySet<ToolName> = new Set(['get_clipboard', 'set_clipboard'])
+
 /** Arguments every tool takes besides its action's: the screen size the model sees. */
 export const DISPLAY_ARGUMENTS = {
   display_width_px: ActionQuery.properties.display_width_px,
@@ -65,6 +68,8 @@ function describe (name: ToolName): Described {
     case 'set_window_geometry': return { title: 'Move or resize a window', readOnly: false, description: 'Moves and/or resizes a window (x, y, width, height of its content, in screenshot coordinates).' }
     case 'get_accessibility_tree': return { title: 'Read the accessibility tree', readOnly: true, description: 'Returns the accessibility tree of the foreground window (scope full: every window) as compact CUP text by default: one element per line with its id (e0, e1, ...), role, name, bounds and actions. Cheaper and more exact than a screenshot for finding controls; act on an element with element_action. Each call issues new ids.' }
     case 'element_action': return { title: 'Act on an element', readOnly: false, description: 'Carries out an action on an element of the last get_accessibility_tree: click, type (replaces its text with value), toggle, select, expand, scroll, ... by the element id. Works through the application\'s accessibility interface where it can, else by real input at the element.' }
+    case 'get_clipboard': return { title: 'Read the clipboard', readOnly: true, description: 'Returns what the clipboard holds: its text, exactly, or a PNG image (type image); empty when nothing was copied. Copy with press_key ["ctrl", "c"] first to read what is selected in an application. selection primary reads the last selected text instead.' }
+    case 'set_clipboard': return { title: 'Set the clipboard', readOnly: false, description: 'Puts text (exactly, any script and length up to the limit) or a PNG image (base64) on the clipboard; then press_key ["ctrl", "v"] pastes it where the focus is. Faster and more exact than type_text for long or unusual text.' }
     case BATCH_TOOL: return { title: 'Run several actions', readOnly: false, description: 'Runs several actions in order as one unit: nothing else touches the desktop between them, and it stops at the first failure. Each item is an object with "action" (a tool name above, e.g. "click_mouse") and that tool\'s arguments. Every action is checked before the first runs.' }
     default: return unreachable(name)
   }
@@ -76,6 +81,7 @@ function extraFields (name: ToolName): string[] {
   if (WINDOW_TOOLS.has(name)) return ['window']
   if (name === 'get_accessibility_tree') return ['accessibility', 'text', 'truncated']
   if (name === 'element_action') return ['element']
+  if (name === 'get_clipboard') return ['clipboard']
   return []
 }
 

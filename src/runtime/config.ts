@@ -59,6 +59,15 @@ export interface Config {
   liveControl: boolean
   /** --record: episodes named by X-Recording-Id are stored (README "Recordings"); undefined: off. */
   recording?: { dir: string, maxBytes: number, maxAgeMs: number, idleMs: number, minFreeBytes: number, fps: number, screenshots: boolean }
+  /** /files: uploads, downloads, listings and deletions under the home directory. Off by default. */
+  files: boolean
+  /** Largest file one upload may write, and most bytes the uploads still present may hold together. */
+  maxFileSize: number
+  maxFilesTotal: number
+  /** get_clipboard / set_clipboard. Off by default. */
+  clipboard: boolean
+  /** Most bytes get_clipboard reads and set_clipboard sets. */
+  maxClipboardBytes: number
   help: boolean
 }
 
@@ -117,7 +126,7 @@ export const FLAGS = {
     help: 'the desktop on the Xvfb the server starts: minimal (a window manager only) | full (an XFCE session: panel, menu, wallpaper, and the applications launch_app knows by name: ' +
       `${Object.keys(DESKTOP_APPS).join(', ')}; install them with npm run setup -- --desktop)`,
   },
-  home: { env: 'DESKTOP_HOME', help: "the desktop session's home directory, kept across restarts (browser profile, documents); launch_app targets must lie under it. Default: $HOME" },
+  home: { env: 'DESKTOP_HOME', help: "the desktop session's home directory, kept across restarts (browser profile, documents); launch_app targets and /files (--files) must lie under it. Default: $HOME" },
   autostart: {
     env: 'AUTOSTART',
     multiple: true,
@@ -140,6 +149,11 @@ export const FLAGS = {
   'record-min-free-mb': { env: 'RECORD_MIN_FREE_MB', default: '256', help: 'a new recording is refused (507) while the disk of --record-dir has less free, MB' },
   'record-fps': { env: 'RECORD_FPS', default: '5', help: 'frames a second of a recording\'s video; 0: no video' },
   'record-screenshots': { env: 'RECORD_SCREENSHOTS', boolean: true, help: 'also take a screenshot after each recorded action, for the recording only (costs a screenshot per action; the client\'s answers are unchanged)' },
+  files: { env: 'FILES', boolean: true, help: 'serve /files: upload, download, list and delete files under the home directory (off by default)' },
+  'max-file-size': { env: 'MAX_FILE_SIZE', default: String(100 * 1024 * 1024), help: 'largest file one upload to /files may write, bytes' },
+  'max-files-total': { env: 'MAX_FILES_TOTAL', default: String(1024 * 1024 * 1024), help: 'most bytes the files uploaded through /files and still there may hold together' },
+  clipboard: { env: 'CLIPBOARD', boolean: true, help: 'allow the get_clipboard and set_clipboard actions (off by default)' },
+  'max-clipboard-bytes': { env: 'MAX_CLIPBOARD_BYTES', default: String(10 * 1024 * 1024), help: 'most bytes get_clipboard reads and set_clipboard sets' },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -269,6 +283,11 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
     settle: { quietMs: positiveInteger('settle-quiet-ms', get('settle-quiet-ms')!), maxMs: positiveInteger('settle-max-ms', get('settle-max-ms')!) },
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
     liveControl: on('live-control'),
+    files: on('files'),
+    maxFileSize: positiveInteger('max-file-size', get('max-file-size')!),
+    maxFilesTotal: positiveInteger('max-files-total', get('max-files-total')!),
+    clipboard: on('clipboard'),
+    maxClipboardBytes: positiveInteger('max-clipboard-bytes', get('max-clipboard-bytes')!),
     help: on('help'),
     autostart: [],
   }

@@ -8,17 +8,20 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import closeWithGrace from 'close-with-grace'
 import pino from 'pino'
-import { loadConfig, usage } from './config.ts'
+import { homedir } from 'node:os'
+import { loadConfig, usage, type Config } from './config.ts'
 import { loggerOptions } from './logger.ts'
 import { publish } from './instances.ts'
 import { DRIVER_NAMES, openDesktop, type Desktop } from '../../drivers/index.ts'
 import { ffmpegVideo } from '../../drivers/x11/ffmpeg-video.ts'
-import type { Config } from './config.ts'
 
 /** How long requests in flight get to finish before the desktop is stopped under them (at most). */
 const APP_CLOSE_MS = 2000
 /** Then how long the app (its accessibility bus) gets to finish closing; what is left dies with us. */
 const FINISH_MS = 3000
+
+/** --home, else the server user's home: the desktop runs as that user. */
+const desktopHome = (config: Config) => config.home ?? homedir()
 
 async function main (): Promise<void> {
   const args = process.argv.slice(2)
@@ -41,6 +44,7 @@ async function main (): Promise<void> {
     display: process.env.DISPLAY || undefined,
     log,
     liveControl: config.liveControl,
+    ...(config.clipboard && { clipboard: { maxBytes: config.maxClipboardBytes } }),
     session: { kind: config.desktop, ...(config.home && { home: config.home }), autostart: config.autostart, apps: config.apps, appTargets: config.appTargets },
   })
   // The desktop's processes start while this one builds the app (the schemas' compilation is
@@ -53,6 +57,7 @@ async function main (): Promise<void> {
     driver: desktop.driver,
     accessibility: desktop.accessibility,
     ...(desktop.live && { live: desktop.live }),
+    ...(desktop.clipboard && { clipboard: desktop.clipboard }),
     ...(config.token && { token: config.token }),
     listenHost: config.host,
     allowOrigins: config.allowOrigins,
@@ -70,6 +75,7 @@ async function main (): Promise<void> {
     desktop,
     ...(config.mcpDisplay && { mcpDisplay: config.mcpDisplay }),
     ...(config.recording && { recording: recordingOptions(config.recording, desktop) }),
+    ...(config.files && { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal } }),
   })
   // --shutdown-grace is what close-with-grace allows before it exits anyway (children die with
   // us: setpriv); each stage below takes at most a quarter of it, so the desktop is always stopped.

@@ -7,7 +7,7 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import pino from 'pino'
-import { buildApp } from '../../src/http/app.ts'
+import { buildApp, type AppOptions } from '../../src/http/app.ts'
 import { NutDriver } from '../../drivers/nut/nut-driver.ts'
 import { startXvfb, type Xvfb } from '../../drivers/x11/xvfb.ts'
 import { xEnv } from '../../drivers/x11/authority.ts'
@@ -39,10 +39,10 @@ export async function startDesktop (t: TestContext, options: DesktopOptions | st
   return xvfb
 }
 
-/** The app over the real nut driver on `display`, closed at teardown. */
-export async function buildOnDisplay (t: TestContext, display: string) {
+/** The app over the real nut driver on `display` (with `options` added), closed at teardown. */
+export async function buildOnDisplay (t: TestContext, display: string, options: Partial<AppOptions> = {}) {
   const driver = new NutDriver({ display })
-  const app = await buildApp({ driver, logger: pino({ level: 'silent' }), desktop: { display } })
+  const app = await buildApp({ driver, logger: pino({ level: 'silent' }), desktop: { display }, ...options })
   t.teardown(() => app.close())
   await app.ready()
   return { app, driver }
