@@ -11,7 +11,7 @@ export const filesNewFolder: Task = {
   run: async (agent) => {
     await agent.clickOn({ window: /Thunar$/, role: 'menu', name: 'File' })
     await agent.clickOn({ window: /Thunar$/, role: 'menuitem', name: /^Create Folder/ })
-    await agent.clickOn({ window: /^New Folder/, role: 'textbox' })
+    await agent.clickOn({ window: /New Folder$/, role: 'textbox' })
     await agent.key('ctrl', 'a')
     await agent.type('Архив 2026')
     await agent.key('enter')

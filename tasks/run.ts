@@ -24,7 +24,7 @@ if (tasks.length === 0) {
 const teardowns: Array<() => unknown> = []
 const outcomes: Outcome[] = []
 try {
-  const server = await startFullServer({ teardown: (fn) => { teardowns.push(fn) } }, [], { SCREEN: '1280x800x24' })
+  const server = await startFullServer({ teardown: (fn) => { teardowns.push(fn) } }, ['--launch-timeout', '40'], { SCREEN: '1280x800x24' })
   for (const dialect of dialects) {
     for (const task of tasks) {
       const outcome = await runTask(server, dialect, task)

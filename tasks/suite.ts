@@ -24,13 +24,15 @@ async function endApplications (server: FullServer) {
   for (const pid of alive()) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
 }
 
-/** The screen at a failure, for the person reading the failure (TASKS_ARTIFACTS=DIR). */
+/** The screen and the tree at a failure, for the person reading the failure (TASKS_ARTIFACTS=DIR). */
 async function keepScreenshot (server: FullServer, path: string) {
   const { status, body } = await server.act({ action: 'take_screenshot' }).catch(() => ({ status: 0, body: {} as Record<string, unknown> }))
   if (status === 200) {
     mkdirSync(dirname(path), { recursive: true })
     writeFileSync(path, Buffer.from(body.base64_image as string, 'base64'))
   }
+  const tree = await fetch(`${server.url}/accessibility?scope=full&format=compact`).then(async (response) => response.text()).catch(() => '')
+  writeFileSync(path.replace(/\.png$/, '.tree.txt'), tree)
 }
 
 export async function runTask (server: FullServer, dialect: Dialect, task: Task): Promise<Outcome> {
