@@ -12,7 +12,7 @@ const FORM = '<!doctype html><meta charset="utf-8"><title>Order form</title><h1>
 export const browserForm: Task = {
   name: 'browser-form',
   instruction: 'In the browser, fill the order form: name Zoë Παπαδοπούλου, country Greece, subscribe to the newsletter; send it',
-  fast: true,
+  fast: false,
   setup: async (ctx) => {
     const site = await startSite({ '/form': FORM, '/submit': '<!doctype html><title>Thank you</title>received' }, ctx.cleanup)
     await ctx.launch('browser', `${site.origin}/form`)

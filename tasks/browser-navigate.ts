@@ -16,7 +16,7 @@ export const browserNavigate: Task = {
     return site
   },
   run: async (agent, _ctx, site: Awaited<ReturnType<typeof startSite>>) => {
-    await agent.clickOn({ window: /^Start page/, role: 'combobox', name: 'Search or enter address' })
+    await agent.clickOn({ window: /^Start page/, role: 'combobox', name: /enter address$/ })
     await agent.key('ctrl', 'a')
     await agent.type(`${site.origin}/catalogue?section=tools`)
     await agent.key('enter')
