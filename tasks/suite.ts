@@ -3,7 +3,7 @@
  * desktop with no application open (those a task opened are ended by PID afterwards, as
  * OSWorld resets its machine), in a folder of its own under the home.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { serverProcesses, type FullServer } from '../test/helpers/full-desktop.ts'
 import { Agent } from './agent/agent.ts'
@@ -22,6 +22,9 @@ async function endApplications (server: FullServer) {
   const alive = () => pids.filter((pid) => { try { process.kill(pid, 0); return true } catch { return false } })
   while (alive().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
   for (const pid of alive()) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
+  // Mousepad keeps what an ended session had open and asks, at its next start, whether to
+  // restore it: the next task starts from a clean editor, as from a fresh machine.
+  rmSync(join(server.home, '.local', 'share', 'Mousepad'), { recursive: true, force: true })
 }
 
 /** The screen and the tree at a failure, for the person reading the failure (TASKS_ARTIFACTS=DIR). */
