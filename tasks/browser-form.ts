@@ -22,9 +22,8 @@ export const browserForm: Task = {
     const page = /^Order form/
     await agent.clickOn({ window: page, role: 'textbox', name: 'Full name' })
     await agent.type('Zoë Παπαδοπούλου')
-    await agent.clickOn({ window: page, role: 'combobox', name: 'Country' })
-    // The drop-down's list, open now, is drawn over the page: its options are on the screen.
-    await agent.clickOn({ window: page, name: 'Greece', where: (node) => node.role === 'option' || node.role === 'menuitem' })
+    // The drop-down's list, once open, is drawn over the page: its options are on the screen.
+    await agent.pick({ window: page, role: 'combobox', name: 'Country' }, { window: page, name: 'Greece', where: (node) => node.role === 'option' || node.role === 'menuitem' })
     await agent.clickOn({ window: page, role: 'checkbox', name: 'Subscribe to the newsletter' })
     await agent.clickOn({ window: page, role: 'button', name: 'Send order' })
   },

@@ -110,6 +110,23 @@ export class Agent {
     return node
   }
 
+  /**
+   * Clicks `opener` (a drop-down) and then `choice` in the list it opens; when the list is not
+   * on the screen after a click (it closed again, or the click came before the page was ready),
+   * clicks the opener again, as an agent does when its screenshot shows no list.
+   */
+  async pick (opener: Locator, choice: Locator, tries = 3): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await this.clickOn(opener)
+      try {
+        await this.clickOn(choice, 5000)
+        return
+      } catch (error) {
+        if (attempt >= tries) throw error
+      }
+    }
+  }
+
   /** The screenshot as the model is shown it (the dialect's size), read into lines of words. */
   async readScreen (): Promise<ScreenLine[]> {
     const { width, height } = this.dialect.display
