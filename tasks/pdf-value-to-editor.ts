@@ -17,7 +17,8 @@ export const pdfValueToEditor: Task = {
     return order
   },
   run: async (agent, ctx) => {
-    const { match } = await agent.findOnScreen(/Order number:?\s*(\d{5}\s*-\s*\d{3})/)
+    // OCR may split a number with a space ('49508-81 7'): read the digits, then drop the spaces.
+    const { match } = await agent.findOnScreen(/Order number:?\s*(\d[\d ]{4,6}-[\d ]{3,5}\d?)/)
     const order = match[1]!.replace(/\s/g, '')
     await agent.clickOn({ window: /^$/, role: 'button', name: 'Mousepad' })
     await agent.clickOn({ window: /Mousepad$/, role: 'textbox', where: (node) => node.states?.includes('editable') === true })
