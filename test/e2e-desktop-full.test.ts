@@ -4,7 +4,7 @@
  * empty root; the panel is in the accessibility tree); --autostart opens the browser on a URL
  * this test serves; launch_app opens the desktop's applications by name, on a target, maximised,
  * and refuses targets it must not hand over; Firefox's page is in the accessibility tree and
- * element_action presses its button; Xvfb killed with the browser open → /health says
+ * element_action presses its button; LibreOffice Calc's cells are in the tree and take a value; Xvfb killed with the browser open → /health says
  * unavailable, then the panel and a new browser are back; SIGTERM → no process of the session
  * is left. One server for all of it: the session takes seconds to start.
  */
@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { requireProgram } from './helpers/processes.ts'
 import { recordingSite, serverProcesses, startFullServer, waitForNode, waitUntil, type FullServer, type TreeNode } from './helpers/full-desktop.ts'
 
-for (const program of ['xfce4-session', 'xfwm4', 'xfce4-panel', 'xfdesktop', 'firefox-esr', 'mousepad', 'dbus-run-session']) {
+for (const program of ['xfce4-session', 'xfwm4', 'xfce4-panel', 'xfdesktop', 'firefox-esr', 'mousepad', 'libreoffice', 'dbus-run-session']) {
   requireProgram(program, 'the full desktop (npm run setup -- --desktop)')
 }
 
@@ -96,6 +96,33 @@ t.test('the full desktop: panel, wallpaper, applications by name, the tree, surv
     const pressed = await server.act({ action: 'element_action', element: button!.id, verb: 'click' })
     t.equal(pressed.status, 200, JSON.stringify(pressed.body))
     t.ok(await waitUntil(() => site.requests.includes('/pressed'), 10_000), 'the page ran its click handler: the site got /pressed')
+  })
+
+  await t.test('launch_app spreadsheet: LibreOffice\'s cells are in the tree, element_action selects one, typed text shows in its cell', async (t) => {
+    const { status, body } = await server.act({ action: 'launch_app', app: 'spreadsheet' })
+    t.equal(status, 200, JSON.stringify(body))
+    // LibreOffice names its window Soffice until the document is loaded into it.
+    t.match(body.window, { class: /^(Soffice|libreoffice-calc)$/, x: 0, width: SCREEN.width })
+    // Read once the sheet has its final layout (the window is maximised after it maps).
+    const cell = async (name: string) => waitForNode(server, 'scope=full&format=json&max_nodes=20000', (nodes) => nodes.find((node) => node.role === 'cell' && node.name === name))
+    t.ok(await waitUntil(async () => (await windowsOf(server)).some((window) => /^Untitled 1 - LibreOffice Calc/.test(window.title)), 30_000), 'the sheet\'s window is up')
+    // Keys typed while LibreOffice still loads the document are lost: it has focus once loaded.
+    t.equal((await server.act({ action: 'focus_window', window: { title: 'Untitled 1 - LibreOffice Calc' } })).status, 200)
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    const c3 = await cell('C3')
+    t.ok(c3, 'cell C3 is in the accessibility tree')
+    // Selected through LibreOffice's own accessibility interface (no coordinates).
+    const selected = await server.act({ action: 'element_action', element: c3!.id, verb: 'select' })
+    t.match(selected, { status: 200, body: { element: { role: 'cell', name: 'C3', via: 'accessibility' } } }, JSON.stringify(selected.body))
+    type Cell = TreeNode & { states?: string[], value?: string }
+    const isSelected = await waitForNode(server, 'scope=full&format=json&max_nodes=20000', (nodes) => (nodes as Cell[]).find((node) => node.role === 'cell' && node.name === 'C3' && node.states?.includes('selected')), 10_000)
+    t.ok(isSelected, 'the tree shows C3 selected')
+    // What is typed goes into the cell with the cursor, and the tree shows the cell's content.
+    const cursor = await waitForNode(server, 'scope=full&format=json&max_nodes=20000', (nodes) => (nodes as Cell[]).find((node) => node.role === 'cell' && node.states?.includes('focused')), 10_000)
+    t.ok(cursor, `the cell cursor is on ${cursor?.name}`)
+    t.equal((await server.act({ action: 'type_text', text: '1234\n' })).status, 200)
+    const filled = await waitForNode(server, 'scope=full&format=json&max_nodes=20000', (nodes) => (nodes as Cell[]).find((node) => node.role === 'cell' && node.name === cursor?.name && node.value === '1234'), 15_000)
+    t.ok(filled, `the tree shows 1234 in ${cursor?.name}`)
   })
 
   await t.test('Xvfb killed with the browser open: /health says so, then the panel and a new browser are back', async (t) => {

@@ -88,6 +88,9 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
     exit = { code, signal }
     resolve(exit)
   }))
+  // A session that ends by itself (its X server died) leaves what daemonised behind: swept at
+  // once, not only when stop() is called (the supervisor forgets a session that has exited).
+  void exited.then(() => sweep(marker, STOP_GRACE_MS)).catch(() => {})
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-2000) })
   createInterface({ input: child.stderr! }).on('line', (line) => log.debug({ display, stderr: line }, 'session output'))

@@ -24,7 +24,8 @@ export interface ElementRecord {
 }
 
 const VALUE_ROLES: ReadonlySet<CupRole> = new Set(['slider', 'progressbar', 'spinbutton', 'scrollbar'])
-const TEXT_VALUE_ROLES: ReadonlySet<CupRole> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton'])
+// A cell's text is its content (a spreadsheet's cells: what was entered, as shown).
+const TEXT_VALUE_ROLES: ReadonlySet<CupRole> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'cell'])
 const ORIENTED_ROLES: ReadonlySet<CupRole> = new Set(['scrollbar', 'slider', 'separator', 'toolbar', 'tablist'])
 
 export const truncate = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text)

@@ -23,8 +23,9 @@ export const DESKTOP_APPS: Readonly<Record<string, DesktopApp>> = Object.freeze(
   files: { argv: ['thunar'], target: 'path' },
   pdf: { argv: ['atril'], target: 'path' },
   calculator: { argv: ['galculator'], target: 'path' },
-  writer: { argv: ['libreoffice', '--writer'], target: 'path' },
-  spreadsheet: { argv: ['libreoffice', '--calc'], target: 'path' },
+  // No splash: it would be the first window launch_app sees (no class, no pid) and takes.
+  writer: { argv: ['libreoffice', '--nologo', '--writer'], target: 'path' },
+  spreadsheet: { argv: ['libreoffice', '--nologo', '--calc'], target: 'path' },
 })
 
 export const DESKTOP_KINDS = ['minimal', 'full'] as const
