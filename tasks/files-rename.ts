@@ -15,7 +15,8 @@ export const filesRename: Task = {
   run: async (agent) => {
     // The list view names every file in the tree; the icon view draws them only.
     await agent.key('ctrl', '2')
-    await agent.clickOn({ window: /Thunar$/, role: 'cell', name: 'report-draft.txt' })
+    // A list cell's text is its name, or its value where the tree reads cells as text.
+    await agent.clickOn({ window: /Thunar$/, role: 'cell', where: (node) => node.name === 'report-draft.txt' || node.value === 'report-draft.txt' })
     await agent.key('f2')
     await agent.clickOn({ window: /^Rename/, role: 'textbox' })
     await agent.key('ctrl', 'a')
