@@ -31,10 +31,13 @@ tests=(x11-utils xinput xterm openbox yad chromium)
 # fonts for every script the typing corpus covers (DejaVu: Latin, Greek, Cyrillic; Noto: CJK,
 # emoji). atril and galculator are GTK 3, and libreoffice-gtk3 is LibreOffice's GTK 3 face:
 # all three show in the accessibility tree. xdg-utils opens a URL in the default browser.
+# tesseract-ocr: the task suite's agent (tasks/) reads the screen with it where the tree has
+# no text (a PDF page).
 desktop=(xfce4-session xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-x11 xdg-utils
   xfce4-terminal firefox-esr mousepad thunar atril galculator
   libreoffice-writer libreoffice-calc libreoffice-gtk3
-  fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji)
+  fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
+  tesseract-ocr tesseract-ocr-eng)
 
 server_only=false
 with_desktop=false
