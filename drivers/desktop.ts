@@ -13,6 +13,8 @@ import { fakeAccessibility } from './fake/fake-accessibility.ts'
 import { FakeDriver } from './fake/fake-driver.ts'
 import { SupervisedDesktop } from './supervised-desktop.ts'
 import { VncService } from './x11/vnc-service.ts'
+import { InvalidConfig } from '../src/errors/errors.ts'
+import type { Autostart, DesktopKind, TargetKind } from '../src/runtime/desktop-apps.ts'
 import type { LiveSource } from '../src/live/source.ts'
 
 export interface DesktopOptions {
@@ -22,6 +24,16 @@ export interface DesktopOptions {
   log: Logger
   /** The live view may send input (--live-control); default view-only. */
   liveControl?: boolean
+  /** --desktop, --home, --autostart and the applications they name (default: the minimal desktop). */
+  session?: SessionOptions
+}
+
+export interface SessionOptions {
+  kind: DesktopKind
+  home?: string
+  autostart: readonly Autostart[]
+  apps: Readonly<Record<string, readonly string[]>>
+  appTargets: Readonly<Record<string, TargetKind>>
 }
 
 export interface Desktop {
@@ -44,18 +56,29 @@ export function fakeDesktop (options: DesktopOptions): Desktop {
 /** The desktop of an X driver: supervised, on DISPLAY or our own Xvfb, with AT-SPI on the same display. */
 export const supervisedDesktop = (Driver: XDriverClass) => (options: DesktopOptions): Desktop => {
   const { width, height, depth } = options.screen
+  const session = options.session
+  if (session?.kind === 'full' && options.display) {
+    throw new InvalidConfig(`--desktop full starts its session on the Xvfb the server starts itself; DISPLAY is set (${options.display}), so the desktop there is not the server's: unset DISPLAY, or use --desktop minimal`)
+  }
+  if (session?.kind === 'full' && !session.home) throw new InvalidConfig('--desktop full needs a home directory for its session: set --home (or DESKTOP_HOME), or HOME')
+  let accessibility: AtspiDesktop | undefined
   const driver = new SupervisedDesktop({
     ...(options.display && { display: options.display }),
     screen: `${width}x${height}x${depth}`,
     log: options.log.child({ component: 'desktop' }),
     driver: Driver,
+    ...(session?.kind === 'full' && {
+      session: { home: session.home!, autostart: session.autostart, apps: session.apps, appTargets: session.appTargets },
+      accessibilityEnv: () => accessibility!.environment(),
+    }),
   })
   const live = new VncService({ display: () => driver.display, control: options.liveControl === true, log: options.log.child({ component: 'live' }) })
   // The old x11vnc died with its X server; the new desktop gets one as soon as it is up.
   driver.onReplaced(() => live.desktopReplaced())
+  accessibility = new AtspiDesktop({ display: () => driver.display, log: options.log.child({ component: 'atspi' }) })
   return {
     driver,
-    accessibility: new AtspiDesktop({ display: () => driver.display, log: options.log.child({ component: 'atspi' }) }),
+    accessibility,
     get display () { return driver.display },
     live,
     stop: async () => { await Promise.all([live.close(), driver.close()]) },

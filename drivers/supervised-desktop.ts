@@ -17,9 +17,16 @@ import { Launcher } from './x11/launcher.ts'
 import { startWindowManager, WINDOW_MANAGER, type WindowManager } from './x11/window-manager.ts'
 import { probeDisplay } from './x11/probe.ts'
 import { startXvfb, type Xvfb } from './x11/xvfb.ts'
+import { SESSION, SESSION_MARKER, sessionPids, startXfceSession, type XfceSession } from './x11/xfce-session.ts'
+import { launchAndWait } from '../src/executor/windows.ts'
+import { launchTarget } from '../src/executor/launch-target.ts'
+import type { Autostart, TargetKind } from '../src/runtime/desktop-apps.ts'
 
 /** How long close() lets a restart in progress reach its next step. */
 const CLOSE_RESTART_WAIT_MS = 1000
+
+/** How long an autostarted application may take to open its window (Firefox's first start makes its profile). */
+const AUTOSTART_TIMEOUT_MS = 60_000
 
 /** A window manager that dies sooner than this after starting is not started again. */
 const WM_MIN_LIFETIME_MS = 2000
@@ -33,6 +40,20 @@ export interface SupervisedDesktopOptions {
   driver?: XDriverClass
   /** The window manager started on our own Xvfb (default jwm). */
   windowManager?: string
+  /** --desktop full: an XFCE session instead of the window manager, and what it opens at each start. */
+  session?: FullSessionOptions
+  /** The accessibility bus's environment, for the session and the applications started into it. */
+  accessibilityEnv?: () => Promise<Record<string, string>>
+}
+
+/** What the full desktop needs: its home, and the applications it opens whenever it (re)starts. */
+export interface FullSessionOptions {
+  home: string
+  autostart: readonly Autostart[]
+  apps: Readonly<Record<string, readonly string[]>>
+  appTargets: Readonly<Record<string, TargetKind>>
+  /** How long an autostarted application has to open its window before it is left as it is (default 60 s). */
+  launchTimeoutMs?: number
 }
 
 export class SupervisedDesktop implements Driver {
@@ -55,6 +76,8 @@ export class SupervisedDesktop implements Driver {
   /** Window management through EWMH, over a connection of its own. */
   #ewmh?: Ewmh
   #windowManager?: WindowManager
+  /** The full desktop's session while it runs (it is also #windowManager). */
+  #session?: XfceSession
   /** Why our window manager is not running, when it is not. */
   #windowManagerFailure?: string
   readonly #launcher: Launcher
@@ -87,9 +110,10 @@ export class SupervisedDesktop implements Driver {
       list: () => this.#windowCall((ewmh) => ewmh.list()),
       activate: (id) => this.#windowCall((ewmh) => ewmh.activate(id)),
       setGeometry: (id, geometry) => this.#windowCall((ewmh) => ewmh.moveResize(id, geometry)),
-      launch: async (argv) => {
+      maximize: (id) => this.#windowCall((ewmh) => ewmh.maximize(id)),
+      launch: async (argv, env, cwd) => {
         this.#current()
-        return this.#launcher.launch(argv, this.#display!)
+        return this.#launcher.launch(argv, this.#display!, { ...env, ...this.#session?.env }, cwd)
       },
     }
   }
@@ -130,6 +154,35 @@ export class SupervisedDesktop implements Driver {
   async #start (): Promise<void> {
     if (!this.#options.display) await this.#startXvfb()
     await this.#connect({ windowControl: true })
+    this.#autostart()
+  }
+
+  /** The PIDs of every process of the full desktop's session (its marker in their environment). */
+  get sessionPids (): number[] {
+    const marker = this.#session?.env[SESSION_MARKER]
+    return marker ? sessionPids(marker) : []
+  }
+
+  /**
+   * Opens --autostart's applications on the session just started, each maximised once its
+   * window is up; not awaited (the desktop is usable meanwhile), failures only logged.
+   */
+  #autostart (): void {
+    const session = this.#options.session
+    if (!session || !this.#session || this.#closing) return
+    const log = this.#options.log
+    const timeoutMs = session.launchTimeoutMs ?? AUTOSTART_TIMEOUT_MS
+    for (const { app, target } of session.autostart) {
+      void (async () => {
+        const argv = session.apps[app]
+        if (!argv) throw new Error(`no application '${app}'`)
+        const launch = target === undefined ? { args: [] } : launchTarget(app, session.appTargets[app] ?? 'path', target, session.home)
+        const env = await this.#options.accessibilityEnv?.().catch(() => undefined)
+        const window = await launchAndWait(this.windows, app, [...argv, ...launch.args], timeoutMs, undefined, env, launch.cwd)
+        await this.windows.maximize(window.id)
+        log.info({ app, window: window.id }, 'autostarted')
+      })().catch((error: unknown) => log.warn({ err: error, app }, 'an autostart application did not open'))
+    }
   }
 
   async #startXvfb (from?: number): Promise<void> {
@@ -193,15 +246,32 @@ export class SupervisedDesktop implements Driver {
     if (this.#xvfb) await this.#startWindowManager(ewmh, this.#xvfb)
   }
 
-  async #startWindowManager (ewmh: Ewmh, xvfb: Xvfb): Promise<void> {
-    try {
-      const started = performance.now()
-      const manager = await startWindowManager({
+  /** The full desktop's session, or the window manager alone. */
+  async #startManager (ewmh: Ewmh, xvfb: Xvfb): Promise<WindowManager> {
+    const session = this.#options.session
+    if (!session) {
+      return startWindowManager({
         display: xvfb.display,
         log: this.#options.log,
         managed: () => ewmh.managed(),
         ...(this.#options.windowManager && { command: this.#options.windowManager }),
       })
+    }
+    const accessibility = await this.#options.accessibilityEnv?.().catch((error: unknown) => {
+      this.#options.log.warn({ err: error }, 'the desktop session starts without the accessibility bus: it could not start')
+      return undefined
+    })
+    const started = await startXfceSession({ display: xvfb.display, home: session.home, accessibility, log: this.#options.log, managed: () => ewmh.managed() })
+    this.#session = started
+    return started
+  }
+
+  get #managerName (): string { return this.#options.session ? SESSION : this.#options.windowManager ?? WINDOW_MANAGER }
+
+  async #startWindowManager (ewmh: Ewmh, xvfb: Xvfb): Promise<void> {
+    try {
+      const started = performance.now()
+      const manager = await this.#startManager(ewmh, xvfb)
       if (this.#closing) { await manager.stop(); return }
       this.#windowManager = manager
       this.#windowManagerFailure = undefined
@@ -211,7 +281,7 @@ export class SupervisedDesktop implements Driver {
         // With X gone it went too; the restart brings both back.
         await delay(200)
         if (this.#closing || this.#restarting || this.#xvfb !== xvfb || !xvfb.alive()) return
-        this.#windowManagerFailure = `${this.#options.windowManager ?? WINDOW_MANAGER} exited (${exit.signal ?? `code ${exit.code}`})`
+        this.#windowManagerFailure = `${this.#managerName} exited (${exit.signal ?? `code ${exit.code}`})`
         this.#options.log.warn({ display: xvfb.display, ...exit }, 'the window manager exited')
         if (performance.now() - started >= WM_MIN_LIFETIME_MS && this.#ewmh === ewmh) await this.#startWindowManager(ewmh, xvfb)
       })
@@ -313,6 +383,7 @@ export class SupervisedDesktop implements Driver {
         this.restarts++
         for (const listener of this.#replaced) listener()
         this.#options.log.info({ display: this.#display, ms: Math.round(performance.now() - started), attempt }, 'desktop restarted')
+        this.#autostart()
         return
       } catch (error) {
         this.#options.log.error({ err: error, attempt }, 'desktop restart failed; retrying')

@@ -6,6 +6,7 @@
 #
 #   scripts/install-system-deps.sh                  # server + tests
 #   scripts/install-system-deps.sh --server-only    # what the server needs at run time
+#   scripts/install-system-deps.sh --desktop        # + the full desktop (--desktop full)
 #   scripts/install-system-deps.sh [...] tini       # extra packages, e.g. for an image
 set -euo pipefail
 
@@ -23,13 +24,25 @@ server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 
 # the event oracle, yad as a small GTK form for the accessibility tree, openbox beside it) and
 # xinput to read what X holds down.
 tests=(x11-utils xinput xterm openbox yad chromium)
+# The full desktop (--desktop full): an XFCE session (window manager, panel, wallpaper,
+# settings daemon; no screensaver, locker, power manager or notification daemon, which get in
+# an agent's way), dbus-launch from dbus-x11, the applications launch_app knows by name, and
+# fonts for every script the typing corpus covers (DejaVu: Latin, Greek, Cyrillic; Noto: CJK,
+# emoji). atril and galculator are GTK 3, and libreoffice-gtk3 is LibreOffice's GTK 3 face:
+# all three show in the accessibility tree. xdg-utils opens a URL in the default browser.
+desktop=(xfce4-session xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-x11 xdg-utils
+  xfce4-terminal firefox-esr mousepad thunar atril galculator
+  libreoffice-writer libreoffice-calc libreoffice-gtk3
+  fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji)
 
 server_only=false
+with_desktop=false
 extra=()
 for arg in "$@"; do
   case "$arg" in
     --server-only) server_only=true ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    --desktop) with_desktop=true ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     -*) echo "install-system-deps: unknown option $arg" >&2; exit 2 ;;
     *) extra+=("$arg") ;;
   esac
@@ -37,6 +50,7 @@ done
 
 wanted=("${server[@]}" "${extra[@]}")
 $server_only || wanted+=("${tests[@]}")
+$with_desktop && wanted+=("${desktop[@]}")
 
 if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
   echo "install-system-deps: this is not a Debian/Ubuntu system (no apt-get)." >&2
@@ -54,7 +68,8 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 # sudo resets the environment, so the variable goes on the command line.
-apt_get() { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "$@"; }
+# Another apt run (unattended upgrades, a second setup) holds the lock for a while: wait for it.
+apt_get() { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 
 # No `| grep -q` here: grep -q leaves at its first match, the writer dies of SIGPIPE, and
 # under pipefail the whole test counts as failed (that once skipped Chromium on a fresh machine).

@@ -16,7 +16,8 @@ export type FakeCall =
   | { call: 'screenshot', region?: Rect }
   | { call: 'activateWindow', id: number }
   | { call: 'setWindowGeometry', id: number, geometry: Partial<Rect> }
-  | { call: 'launch', argv: string[], env?: Record<string, string> }
+  | { call: 'launch', argv: string[], env?: Record<string, string>, cwd?: string }
+  | { call: 'maximizeWindow', id: number }
 
 /** A window of the in-memory desktop (`focused` is derived from the active one). */
 export type FakeWindow = Omit<WindowState, 'focused'>
@@ -142,6 +143,7 @@ export class FakeWindows implements WindowControl {
   #nextPid = 4000
   #nextId = 0x800001
   readonly #record: (call: FakeCall) => Promise<void>
+  readonly #screen: Size
   readonly #onLaunch: NonNullable<FakeDriverOptions['onLaunch']>
   readonly #timers = new Set<NodeJS.Timeout>()
 
@@ -149,6 +151,7 @@ export class FakeWindows implements WindowControl {
     this.stack = (options.windows || []).map((window) => ({ ...window, rect: { ...window.rect } }))
     this.active = options.activeWindow ?? this.stack.at(-1)?.id
     this.#record = record
+    this.#screen = options.screen ?? { width: 1280, height: 800 }
     this.#onLaunch = options.onLaunch ?? (() => ({}))
   }
 
@@ -171,8 +174,14 @@ export class FakeWindows implements WindowControl {
     window.rect = { ...window.rect, ...geometry }
   }
 
-  async launch (argv: readonly string[], env?: Readonly<Record<string, string>>): Promise<LaunchedApp> {
-    await this.#record({ call: 'launch', argv: [...argv], ...(env && { env: { ...env } }) })
+  async maximize (id: number): Promise<void> {
+    await this.#record({ call: 'maximizeWindow', id })
+    const window = this.stack[this.#index(id)]!
+    window.rect = { x: 0, y: 0, width: this.#screen.width, height: this.#screen.height }
+  }
+
+  async launch (argv: readonly string[], env?: Readonly<Record<string, string>>, cwd?: string): Promise<LaunchedApp> {
+    await this.#record({ call: 'launch', argv: [...argv], ...(env && { env: { ...env } }), ...(cwd !== undefined && { cwd }) })
     const pid = this.#nextPid++
     const program: { argv: string[], exit?: { code: number | null, signal: string | null } } = { argv: [...argv] }
     this.launched.set(pid, program)

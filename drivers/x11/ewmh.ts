@@ -22,10 +22,11 @@ const MAX_PROPERTY_LONGS = 1 << 16
 
 // Core atoms have fixed numbers (X11 protocol, predefined atoms).
 const LAST_PREDEFINED_ATOM = 68
-const ATOM = { WM_NAME: 39, WM_CLASS: 67, STRING: 31, WINDOW: 33, CARDINAL: 6 } as const
+const ATOM = { WM_NAME: 39, WM_CLASS: 67, STRING: 31, WINDOW: 33, CARDINAL: 6, ATOM: 4 } as const
 const EWMH_ATOMS = [
   '_NET_SUPPORTING_WM_CHECK', '_NET_CLIENT_LIST', '_NET_ACTIVE_WINDOW',
   '_NET_WM_NAME', '_NET_WM_PID', '_NET_MOVERESIZE_WINDOW', 'UTF8_STRING',
+  '_NET_WM_STATE', '_NET_WM_STATE_MAXIMIZED_VERT', '_NET_WM_STATE_MAXIMIZED_HORZ',
 ] as const
 type EwmhAtom = typeof EWMH_ATOMS[number]
 
@@ -123,6 +124,20 @@ export class Ewmh {
     await this.#request<void>((callback) => this.#client.SendClientMessage(this.#root, id, this.#atoms._NET_ACTIVE_WINDOW, 32, [SOURCE_PAGER, 0, current, 0, 0], callback))
     const done = await this.#until(async () => (await this.activeWindow()) === id && await this.#hasFocus(id))
     if (!done) throw new Error(`the window manager did not activate window 0x${id.toString(16)} within ${SETTLE_TIMEOUT_MS} ms`)
+  }
+
+  /**
+   * Asks the window manager to maximise the window (_NET_WM_STATE add, both axes) and waits
+   * until it says so on the window; a window manager that ignores it is given up on quietly.
+   */
+  async maximize (id: number): Promise<void> {
+    const { _NET_WM_STATE: state, _NET_WM_STATE_MAXIMIZED_VERT: vert, _NET_WM_STATE_MAXIMIZED_HORZ: horz } = this.#atoms
+    const ADD = 1
+    await this.#request<void>((callback) => this.#client.SendClientMessage(this.#root, id, state, 32, [ADD, vert, horz, SOURCE_PAGER, 0], callback))
+    await this.#until(async () => {
+      const states = this.#windows(await this.#property(id, state, ATOM.ATOM))
+      return states.includes(vert) && states.includes(horz)
+    })
   }
 
   /**

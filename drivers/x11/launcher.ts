@@ -28,11 +28,11 @@ export class Launcher {
    * Spawns argv on `display` with `env` added to the server's environment (the accessibility
    * bus's addresses); resolves once it runs, rejects when it cannot be started (e.g. not installed).
    */
-  launch (argv: readonly string[], display: string, env: Readonly<Record<string, string>> = {}): Promise<LaunchedApp> {
+  launch (argv: readonly string[], display: string, env: Readonly<Record<string, string>> = {}, cwd?: string): Promise<LaunchedApp> {
     const [command, ...args] = argv
     // Its own process group, so that stop() ends what it started too.
     const [file, fileArgs] = diesWithUs(command!, args)
-    const child = spawn(file, fileArgs, { env: { ...process.env, ...env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn(file, fileArgs, { env: { ...process.env, ...env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...(cwd !== undefined && { cwd }) })
     let exit: { code: number | null, signal: string | null } | undefined
     const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
       exit = { code, signal }

@@ -78,11 +78,24 @@ export const launchAppSchema = () => Type.Object({
     description: 'The name of an application in the server\'s allow-list (--allow-app); never a command line.',
     errorMessage: 'app must be the name of an allowed application',
   }),
+  target: Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 4096,
+    description: 'What the application opens, passed as one argument after its own options: for `browser` an http, https or file URL; ' +
+      'for `terminal` the directory it starts in; for the others a file or directory path. Paths (and file URLs) must lie under the ' +
+      "desktop's home (--home); a relative path is relative to it. A target beginning with '-' is refused.",
+    errorMessage: 'target must be a non-empty string (a URL or a path), at most 4096 characters',
+  })),
+  maximized: Type.Optional(Type.Boolean({
+    description: 'Maximise the new window. Default: true on the full desktop (--desktop full), false otherwise.',
+    errorMessage: 'maximized must be true or false',
+  })),
   screenshot: Type.Optional(ScreenshotFlag),
 }, {
   additionalProperties: false,
   title: 'LaunchAppAction',
-  description: 'Extension: starts an allowed application, waits for its first window and focuses it; answers it in `window`.',
+  description: 'Extension: starts an allowed application (on the full desktop also browser, terminal, editor, files, pdf, calculator, writer, spreadsheet), ' +
+    'optionally on a target, waits for its first window and focuses it (maximised on the full desktop); answers it in `window`.',
 })
 
 const Position = (axis: 'x' | 'y') => Type.Optional(Type.Integer({

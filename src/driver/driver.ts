@@ -180,11 +180,14 @@ export interface WindowControl {
   activate: (id: number) => Promise<void>
   /** Moves and/or resizes the client area; resolves once the window manager has (or gave up on it). */
   setGeometry: (id: number, geometry: Partial<Rect>) => Promise<void>
+  /** Maximises the window; resolves once the window manager has (or ignored it). */
+  maximize: (id: number) => Promise<void>
   /**
    * Starts a program (argv, no shell) on the desktop; it is ended when the driver closes.
-   * `env` is added to its environment (the accessibility bus's addresses, so it exposes its tree).
+   * `env` is added to its environment (the accessibility bus's addresses, so it exposes its tree);
+   * `cwd` is its working directory (default the server's).
    */
-  launch: (argv: readonly string[], env?: Readonly<Record<string, string>>) => Promise<LaunchedApp>
+  launch: (argv: readonly string[], env?: Readonly<Record<string, string>>, cwd?: string) => Promise<LaunchedApp>
 }
 
 /** What an X driver is made with: the display it acts on, and where it logs. */

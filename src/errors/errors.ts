@@ -105,6 +105,10 @@ export const DesktopUnavailable = createError<'ERR_DESKTOP_UNAVAILABLE', 503, [s
 export const DriverFailure = createError<'ERR_DRIVER_FAILURE', 500, [string, { cause?: unknown }?]>(
   'ERR_DRIVER_FAILURE', '%s', 500)
 
+/** A launch_app target the server will not hand to an application: outside the desktop's home, or a scheme the browser may not open. */
+export const TargetNotAllowed = createError<'ERR_TARGET_NOT_ALLOWED', 403, [string]>(
+  'ERR_TARGET_NOT_ALLOWED', '%s', 403)
+
 /** A configuration that cannot work (bad flag, unsafe listen address, dead DISPLAY). */
 export const InvalidConfig = createError<'ERR_INVALID_CONFIG', 500, [string]>(
   'ERR_INVALID_CONFIG', '%s', 500)

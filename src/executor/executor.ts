@@ -16,7 +16,7 @@ import { DEFAULT_SETTLE, settleByPixels } from '../screen/settle.ts'
 import { HeldInputs, trackedDriver, type HeldSnapshot } from './held-inputs.ts'
 import { keysAfterClicks } from './keys-after-clicks.ts'
 import { passThrough } from './pass-through.ts'
-import { planBatch, WINDOW_ACTIONS, type Plan, type PlanContext } from './plan.ts'
+import { planBatch, WINDOW_ACTIONS, type LaunchRules, type Plan, type PlanContext } from './plan.ts'
 import { runPlan, type RunContext, type RunOutcome } from './run.ts'
 import { SerialQueue } from './serial-queue.ts'
 import { throwIfAborted } from './sleep.ts'
@@ -31,6 +31,8 @@ export interface ExecutorOptions {
   apps?: Readonly<Record<string, readonly string[]>>
   /** How long launch_app waits for the application's window (default 10 s). */
   launchTimeoutMs?: number
+  /** launch_app's targets and maximising (the full desktop); default: path targets refused without a home, windows as they open. */
+  launchRules?: LaunchRules
   /** The desktop's accessibility tree (get_accessibility_tree, element_action; the environment of launched applications). */
   accessibility?: Accessibility
   /** The deadline of a driver call and the fixed part of a request's slot (defaults CALL_MS, SLOT_MS). */
@@ -107,6 +109,7 @@ export class Executor {
   readonly #queue = new SerialQueue()
   readonly #holdTimeoutMs: number
   readonly #apps: Readonly<Record<string, readonly string[]>>
+  readonly #launchRules: LaunchRules | undefined
   readonly #launchTimeoutMs: number
   readonly #accessibility: Accessibility | undefined
   #tracked: Driver
@@ -125,6 +128,7 @@ export class Executor {
     this.#log = options.log
     this.#holdTimeoutMs = options.holdTimeoutMs
     this.#apps = options.apps ?? {}
+    this.#launchRules = options.launchRules
     this.#launchTimeoutMs = options.launchTimeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS
     this.#accessibility = options.accessibility
     this.#callMs = options.deadlines?.callMs ?? CALL_MS
@@ -226,7 +230,7 @@ export class Executor {
     if (!actions.some((action) => WINDOW_ACTIONS.has(action.action))) return { apps: this.#apps, accessibility }
     const windows = this.#driver.windows
     const windowsUnavailable = windows ? await windows.unavailable() : `the ${this.#driver.name} driver has no window control`
-    return { apps: this.#apps, windowsUnavailable, accessibility }
+    return { apps: this.#apps, launchRules: this.#launchRules, windowsUnavailable, accessibility }
   }
 
   /** The accessibility bus's addresses for a launched application; it starts without them when the bus cannot start. */

@@ -14,6 +14,8 @@ import { resolveKeys, type KeyInfo } from '../keys/index.ts'
 import { notches, type Scaler } from '../screen/scaling.ts'
 import { planElementAction, type ElementPlan } from './element-plan.ts'
 import { planGeometry } from './windows.ts'
+import { launchTarget } from './launch-target.ts'
+import type { TargetKind } from '../runtime/desktop-apps.ts'
 import { loneSurrogate, loneSurrogateMessage } from '../http/text-bodies.ts'
 import { unreachable } from '../errors/unreachable.ts'
 
@@ -21,6 +23,8 @@ import { unreachable } from '../errors/unreachable.ts'
 export interface PlanContext {
   /** launch_app's allow-list: name → argv. */
   apps: Readonly<Record<string, readonly string[]>>
+  /** What launch_app's target means, and whether windows open maximised (default: path targets, not maximised, no home). */
+  launchRules?: LaunchRules | undefined
   /** Why the window actions cannot run on this desktop, when they cannot. */
   windowsUnavailable?: string | undefined
   /** The desktop's accessibility tree, when the server reads one. */
@@ -30,6 +34,16 @@ export interface PlanContext {
    * snapshot's elements, so they are resolved when the action runs.
    */
   snapshotBefore?: boolean
+}
+
+/** launch_app's rules beyond the allow-list (--desktop full, --home). */
+export interface LaunchRules {
+  /** What the target means per app; an app not named takes a path. */
+  targets: Readonly<Record<string, TargetKind>>
+  /** Where path targets must lie; none: paths are refused. */
+  home?: string | undefined
+  /** Whether a new window is maximised when the action does not say. */
+  maximized: boolean
 }
 
 const NO_WINDOWS: PlanContext = { apps: {}, windowsUnavailable: 'this desktop has no window control' }
@@ -51,7 +65,7 @@ export type Plan = { screenshot: boolean } & (
   | { kind: 'get_cursor_position' }
   | { kind: 'list_windows' }
   | { kind: 'focus_window', selector: WindowSelector }
-  | { kind: 'launch_app', app: string, argv: readonly string[] }
+  | { kind: 'launch_app', app: string, argv: readonly string[], cwd?: string, maximize: boolean }
   | { kind: 'set_window_geometry', selector: WindowSelector, geometry: Partial<Rect> }
   | { kind: 'get_accessibility_tree', scope: 'foreground' | 'desktop' | 'full', format: 'json' | 'compact', maxDepth: number, maxNodes: number }
   | Omit<ElementPlan, 'screenshot'>
@@ -218,7 +232,16 @@ export function planAction (action: UnifiedAction, scaler: Scaler, context: Plan
           ? `app '${action.app}' is not in the allow-list; allowed: ${names.join(', ')}`
           : `app '${action.app}' is not in the allow-list; none is allowed (the server's --allow-app / ALLOW_APPS is empty)`)
       }
-      return { kind: 'launch_app', app: action.app, argv, screenshot }
+      const rules = context.launchRules
+      const target = action.target === undefined ? undefined : launchTarget(action.app, rules?.targets[action.app] ?? 'path', action.target, rules?.home)
+      return {
+        kind: 'launch_app',
+        app: action.app,
+        argv: target ? [...argv, ...target.args] : argv,
+        ...(target?.cwd !== undefined && { cwd: target.cwd }),
+        maximize: action.maximized ?? rules?.maximized ?? false,
+        screenshot,
+      }
     }
     case 'set_window_geometry':
       return { kind: 'set_window_geometry', selector: action.window, geometry: planGeometry(action, scaler), screenshot }

@@ -114,7 +114,8 @@ export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutc
     case 'launch_app': {
       const control = windowControl(driver)
       const env = await context.launchEnv?.()
-      const opened = await launchAndWait(control, plan.app, plan.argv, context.launchTimeoutMs, signal, env)
+      const opened = await launchAndWait(control, plan.app, plan.argv, context.launchTimeoutMs, signal, env, plan.cwd)
+      if (plan.maximize) await control.maximize(opened.id)
       await control.activate(opened.id)
       return windowOutcome(`launched ${plan.app}:`, await reread(control, opened.id), context)
     }

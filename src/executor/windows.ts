@@ -114,11 +114,11 @@ export async function reread (windows: WindowControl, id: number): Promise<Windo
  * application keeps running (it ends with the server).
  */
 export async function launchAndWait (windows: WindowControl, app: string, argv: readonly string[],
-  timeoutMs: number, signal?: AbortSignal, env?: Record<string, string>): Promise<WindowState> {
+  timeoutMs: number, signal?: AbortSignal, env?: Record<string, string>, cwd?: string): Promise<WindowState> {
   const before = new Set((await windows.list()).map((window) => window.id))
   let launched: LaunchedApp
   try {
-    launched = await windows.launch(argv, env)
+    launched = await windows.launch(argv, env, cwd)
   } catch (error) {
     throw new AppLaunchFailed(`app '${app}' could not be started (${argv[0]}): ${(error as Error).message}`)
   }

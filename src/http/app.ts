@@ -19,6 +19,7 @@ import { installErrorHandler } from './error-handler.ts'
 import { RouteNotFound } from '../errors/errors.ts'
 import { clientErrorHandler, guardHook } from './http-guard.ts'
 import { Executor } from '../executor/executor.ts'
+import type { LaunchRules } from '../executor/plan.ts'
 import { loggerOptions } from '../runtime/logger.ts'
 import { documentRoute, openapiInfo, publishedDocument } from './openapi-info.ts'
 import { ActionQuery } from '../schemas/action-query.ts'
@@ -72,6 +73,8 @@ export interface AppOptions {
   apps?: Readonly<Record<string, readonly string[]>>
   /** How long launch_app waits for the application's first window (default 10 s). */
   launchTimeoutMs?: number
+  /** launch_app's targets (what each app takes, the home they must lie under) and whether windows open maximised. */
+  launchRules?: LaunchRules
   /** A settled screenshot's quiet window and cap when a request names none (default DEFAULT_SETTLE). */
   settle?: { quietMs: number, maxMs: number }
   /** A ready logger (tests pass one writing to a capture stream), or a level for the default one. */
@@ -157,6 +160,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     holdTimeoutMs: options.holdTimeoutMs ?? DEFAULT_HOLD_TIMEOUT_MS,
     ...(options.apps && { apps: options.apps }),
     ...(options.launchTimeoutMs !== undefined && { launchTimeoutMs: options.launchTimeoutMs }),
+    ...(options.launchRules && { launchRules: options.launchRules }),
     ...(options.settle && { settle: options.settle }),
   })
   app.decorate('executor', executor)

@@ -2,11 +2,14 @@
  * Configuration (SPEC §8): command-line flags, each with an environment fallback, checked
  * up front so a bad value stops the server with a message rather than failing later.
  */
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_LIMITS, type Limits } from '../actions/index.ts'
 import { InvalidConfig } from '../errors/errors.ts'
 import { isLoopbackAddress, normalizeHostName, normalizeOrigin } from '../http/http-guard.ts'
 import { DEFAULT_SETTLE } from '../screen/settle.ts'
+import { launchTarget } from '../executor/launch-target.ts'
+import { DESKTOP_APPS, DESKTOP_KINDS, type Autostart, type DesktopKind, type TargetKind } from './desktop-apps.ts'
 
 export interface Config {
   host: string
@@ -27,8 +30,23 @@ export interface Config {
   maxConnections: number
   holdTimeoutMs: number
   limits: Limits
-  /** launch_app's allow-list: name → argv (run without a shell). Empty: launch_app refuses everything. */
+  /**
+   * launch_app's allow-list: name → argv (run without a shell). --desktop full starts from the
+   * desktop's applications (DESKTOP_APPS); --allow-app adds names and overrides them.
+   * Empty: launch_app refuses everything.
+   */
   apps: Record<string, string[]>
+  /** What launch_app's target means per app name; a name not here takes a path under the home. */
+  appTargets: Record<string, TargetKind>
+  /** minimal: jwm on the Xvfb the server starts (the default); full: an XFCE session with its applications. */
+  desktop: DesktopKind
+  /**
+   * The desktop session's home directory (browser profile, documents; kept across restarts),
+   * and the only place launch_app targets may point into. Unset: the server user's $HOME.
+   */
+  home?: string
+  /** Applications opened whenever the desktop (re)starts, in order. */
+  autostart: Autostart[]
   /** How long launch_app waits for the application's first window. */
   launchTimeoutMs: number
   /** A settled screenshot's quiet window and cap when a request names none. */
@@ -90,6 +108,18 @@ export const FLAGS = {
     multiple: true,
     help: "an application launch_app may start, as 'name=command arg …' (repeatable; no shell: quotes group words, nothing else is interpreted). " +
       'ALLOW_APPS holds them all: a JSON object {"name": ["command", "arg", …]} or \'name=command arg …;name2=…\'',
+  },
+  desktop: {
+    env: 'DESKTOP',
+    default: 'minimal',
+    help: 'the desktop on the Xvfb the server starts: minimal (a window manager only) | full (an XFCE session: panel, menu, wallpaper, and the applications launch_app knows by name: ' +
+      `${Object.keys(DESKTOP_APPS).join(', ')}; install them with npm run setup -- --desktop)`,
+  },
+  home: { env: 'DESKTOP_HOME', help: "the desktop session's home directory, kept across restarts (browser profile, documents); launch_app targets must lie under it. Default: $HOME" },
+  autostart: {
+    env: 'AUTOSTART',
+    multiple: true,
+    help: 'an application opened whenever the desktop (re)starts, as NAME or NAME=target (e.g. browser=https://example.com) (repeatable; AUTOSTART: a comma list)',
   },
   'launch-timeout': { env: 'LAUNCH_TIMEOUT', default: '10', help: 'seconds launch_app waits for the application\'s first window' },
   'settle-quiet-ms': { env: 'SETTLE_QUIET_MS', default: String(DEFAULT_SETTLE.quietMs), help: 'a settled screenshot waits until the screen has not changed for this long, ms (a request may say settle_quiet_ms)' },
@@ -218,13 +248,17 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
       maxDisplaySide: positiveInteger('max-display-size', get('max-display-size')!),
       maxBatchSeconds: positiveNumber('max-batch-seconds', get('max-batch-seconds')!),
     },
-    apps: allowedApps(values['allow-app'] as string[] | undefined, env.ALLOW_APPS),
+    ...desktopApps(get('desktop')!, allowedApps(values['allow-app'] as string[] | undefined, env.ALLOW_APPS)),
     launchTimeoutMs: Math.round(positiveNumber('launch-timeout', get('launch-timeout')!) * 1000),
     settle: { quietMs: positiveInteger('settle-quiet-ms', get('settle-quiet-ms')!), maxMs: positiveInteger('settle-max-ms', get('settle-max-ms')!) },
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
     liveControl: on('live-control'),
     help: on('help'),
+    autostart: [],
   }
+  const home = get('home') || env.HOME
+  if (home) config.home = resolve(home)
+  config.autostart = list(values.autostart, env.AUTOSTART).map((text) => autostartEntry(text, config))
   if (config.settle.maxMs < config.settle.quietMs) {
     throw new InvalidConfig(`--settle-max-ms (${config.settle.maxMs}) must not be below --settle-quiet-ms (${config.settle.quietMs}): the screen could never count as settled`)
   }
@@ -248,6 +282,46 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
 }
 
 const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+
+/** --desktop: full starts launch_app's list from the desktop's applications; the operator's own entries win. */
+function desktopApps (kind: string, allowed: Record<string, string[]>): { desktop: DesktopKind, apps: Record<string, string[]>, appTargets: Record<string, TargetKind> } {
+  if (!(DESKTOP_KINDS as readonly string[]).includes(kind)) throw new InvalidConfig(`--desktop must be one of ${DESKTOP_KINDS.join(', ')} (got '${kind}')`)
+  const desktop = kind as DesktopKind
+  if (desktop === 'minimal') return { desktop, apps: allowed, appTargets: {} }
+  const apps: Record<string, string[]> = {}
+  const appTargets: Record<string, TargetKind> = {}
+  for (const [name, app] of Object.entries(DESKTOP_APPS)) {
+    apps[name] = [...app.argv]
+    appTargets[name] = app.target
+  }
+  for (const [name, argv] of Object.entries(allowed)) {
+    apps[name] = argv
+    // An override is the operator's program: its target is a path appended, like any allowed app's.
+    delete appTargets[name]
+  }
+  return { desktop, apps, appTargets }
+}
+
+/** --autostart NAME[=target]: NAME must be one launch_app knows; the target is checked when it opens, as launch_app's is. */
+function autostartEntry (text: string, { apps, appTargets, home }: Pick<Config, 'apps' | 'appTargets' | 'home'>): Autostart {
+  const at = text.indexOf('=')
+  const app = (at < 0 ? text : text.slice(0, at)).trim()
+  const target = at < 0 ? undefined : text.slice(at + 1).trim()
+  if (!Object.hasOwn(apps, app)) {
+    const names = Object.keys(apps)
+    throw new InvalidConfig(`--autostart ${text}: '${app}' is not an application launch_app knows; ` +
+      (names.length ? `known: ${names.join(', ')}` : 'none is (use --desktop full, or --allow-app)'))
+  }
+  if (target === '') throw new InvalidConfig(`--autostart ${text}: the target after '=' is empty`)
+  if (target !== undefined) {
+    try {
+      launchTarget(app, appTargets[app] ?? 'path', target, home)
+    } catch (error) {
+      throw new InvalidConfig(`--autostart ${text}: ${(error as Error).message}`)
+    }
+  }
+  return { app, ...(target !== undefined && { target }) }
+}
 
 /**
  * launch_app's allow-list, from the --allow-app flags (which win) or ALLOW_APPS. Commands

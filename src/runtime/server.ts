@@ -33,7 +33,13 @@ async function main (): Promise<void> {
   }
   // Under stdio, stdout is the protocol's: every log line goes to stderr.
   const log = pino(loggerOptions(config.logLevel), pino.destination(stdio ? 2 : 1))
-  const desktop = openDesktop(config.driver, { screen: config.screen, display: process.env.DISPLAY || undefined, log, liveControl: config.liveControl })
+  const desktop = openDesktop(config.driver, {
+    screen: config.screen,
+    display: process.env.DISPLAY || undefined,
+    log,
+    liveControl: config.liveControl,
+    session: { kind: config.desktop, ...(config.home && { home: config.home }), autostart: config.autostart, apps: config.apps, appTargets: config.appTargets },
+  })
   // The desktop's processes start while this one builds the app (the schemas' compilation is
   // most of a cold start); the app's onReady waits for this same start and reports its failure.
   desktop.driver.start().catch(() => {})
@@ -55,6 +61,7 @@ async function main (): Promise<void> {
     holdTimeoutMs: config.holdTimeoutMs,
     apps: config.apps,
     launchTimeoutMs: config.launchTimeoutMs,
+    launchRules: { targets: config.appTargets, home: config.home, maximized: config.desktop === 'full' },
     settle: config.settle,
     logger: log,
     desktop,

@@ -1,0 +1,169 @@
+/**
+ * The full desktop (--desktop full): an XFCE session on our own Xvfb — window manager (xfwm4),
+ * panel, wallpaper (xfdesktop), settings daemon — on a D-Bus session bus of its own, with the
+ * session's home, our defaults first in XDG_CONFIG_DIRS (./xfce: no screensaver, locker, power
+ * saving, notifications or session saving; a panel with launchers; the default applications),
+ * and the accessibility bus's address, so that the panel and every application it or
+ * launch_app starts appear in the accessibility tree.
+ *
+ * It takes the window manager's place in the supervised desktop: started once X answers,
+ * ready when xfwm4 announces itself, brought back when X dies. Stopping it ends every process
+ * of it: its process group first, then any process that left the group (a D-Bus activated
+ * service, an application started from the panel that made a session of its own) found by
+ * the marker every process of the session inherits in its environment.
+ */
+import { spawn, execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import { createInterface } from 'node:readline'
+import type { Log } from '../../src/runtime/logger.ts'
+import { signalGroup, stopChild } from '../stop-child.ts'
+import { groupDiesWithUs } from './orphan.ts'
+import type { WindowManager } from './window-manager.ts'
+
+export const SESSION = 'xfce4-session'
+/** The first of the session's XDG_CONFIG_DIRS: our defaults, before Debian's. */
+const CONFIG_DIR = fileURLToPath(new URL('./xfce', import.meta.url))
+/** The environment variable that marks every process of one session. */
+export const SESSION_MARKER = 'COMPUTER_GATEWAY_SESSION'
+const STOP_GRACE_MS = 3000
+/** What the server's own environment must not hand the session: another session's buses and settings places. */
+const NOT_INHERITED = ['DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'SESSION_MANAGER', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'XDG_RUNTIME_DIR', 'XDG_SESSION_ID', 'WAYLAND_DISPLAY', 'NO_AT_BRIDGE']
+
+let sessions = 0
+
+export interface XfceSessionOptions {
+  display: string
+  /** The session's home; made when missing. */
+  home: string
+  /** The accessibility bus's environment (AT_SPI_BUS_ADDRESS), when it runs. */
+  accessibility?: Readonly<Record<string, string>> | undefined
+  log: Log
+  /** True once a window manager announces itself on the display (Ewmh.managed). */
+  managed: () => Promise<boolean>
+  /** How long the session may take to bring its window manager up (default 30 s: XFCE starts in seconds, slower on a busy machine). */
+  timeoutMs?: number
+}
+
+export interface XfceSession extends WindowManager {
+  /** What an application started into this session needs in its environment (its bus, home, settings, marker). */
+  env: Record<string, string>
+}
+
+/** Starts the session on `display`; rejects with the reason when XFCE is not installed, exits, or its window manager never comes up. */
+export async function startXfceSession (options: XfceSessionOptions): Promise<XfceSession> {
+  const { display, home, log } = options
+  mkdirSync(home, { recursive: true })
+  const runtime = mkdtempSync(join(tmpdir(), 'computer-gateway-session-'))
+  const marker = `${process.pid}-${display}-${++sessions}`
+  const own: Record<string, string> = {
+    DISPLAY: display,
+    HOME: home,
+    XDG_CONFIG_DIRS: `${CONFIG_DIR}:/etc/xdg`,
+    XDG_CURRENT_DESKTOP: 'XFCE',
+    XDG_SESSION_DESKTOP: 'xfce',
+    DESKTOP_SESSION: 'xfce',
+    XDG_RUNTIME_DIR: runtime,
+    // Firefox builds its accessibility tree only when told assistive technology is present;
+    // LibreOffice shows it only with its GTK 3 face.
+    GNOME_ACCESSIBILITY: '1',
+    SAL_USE_VCLPLUGIN: 'gtk3',
+    BROWSER: 'firefox-esr',
+    [SESSION_MARKER]: marker,
+    ...(options.accessibility?.AT_SPI_BUS_ADDRESS && { AT_SPI_BUS_ADDRESS: options.accessibility.AT_SPI_BUS_ADDRESS }),
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env, ...own }
+  for (const name of NOT_INHERITED) if (!own[name]) delete env[name]
+
+  await blankingOff(display, env, log)
+  // dbus-run-session: a session bus that ends with the session; the shell tells us its address
+  // (applications launch_app starts join the same bus) and becomes xfce4-session.
+  const script = 'printf "%s\\n" "$DBUS_SESSION_BUS_ADDRESS"; exec xfce4-session'
+  const child = spawn(...groupDiesWithUs('dbus-run-session', ['--', 'sh', '-c', script]), { env, cwd: home, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  let exit: { code: number | null, signal: string | null } | undefined
+  const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => child.once('exit', (code, signal) => {
+    exit = { code, signal }
+    resolve(exit)
+  }))
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-2000) })
+  createInterface({ input: child.stderr! }).on('line', (line) => log.debug({ display, stderr: line }, 'session output'))
+  const bus = new Promise<string>((resolve) => {
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(line.trim()))
+    child.once('exit', () => resolve(''))
+  })
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve)
+    child.once('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code === 'ENOENT'
+      ? 'dbus-run-session is not installed: run `npm run setup -- --desktop`'
+      : `could not start the desktop session: ${error.message}`)))
+  })
+  const stop = async () => {
+    if (!exit) await stopChild({ signal: (name) => signalGroup(child.pid!, name), exited }, STOP_GRACE_MS)
+    // What is left of the group, then whatever left it.
+    signalGroup(child.pid!, 'SIGKILL')
+    await sweep(marker, STOP_GRACE_MS)
+    rmSync(runtime, { recursive: true, force: true })
+  }
+  const timeoutMs = options.timeoutMs ?? 30_000
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (exit) {
+      await stop()
+      const tail = stderr.trim().split('\n').filter(Boolean).slice(-2).join(' / ')
+      throw new Error(`${SESSION} exited at start (${exit.signal ?? `code ${exit.code}`})${tail ? `: ${tail}` : ''}` +
+        (/not found|No such file/.test(tail) ? '; run `npm run setup -- --desktop`' : ''))
+    }
+    if (await options.managed().catch(() => false)) break
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`${SESSION} brought no window manager up on ${display} within ${timeoutMs / 1000} s`)
+    }
+    await delay(50)
+  }
+  const address = await bus
+  log.info({ display, pid: child.pid, home }, 'started the desktop session')
+  return {
+    pid: child.pid!,
+    exited,
+    stop,
+    env: { ...own, ...(address && { DBUS_SESSION_BUS_ADDRESS: address }) },
+  }
+}
+
+/** No screen saver blanking the screen, no display power saving (Xvfb may lack DPMS: then only the first). */
+async function blankingOff (display: string, env: NodeJS.ProcessEnv, log: Log): Promise<void> {
+  for (const args of [['s', 'off', 's', 'noblank'], ['-dpms']]) {
+    await new Promise<void>((resolve) => execFile('xset', args, { env: { ...env, DISPLAY: display }, timeout: 5000 }, (error) => {
+      if (error) log.debug({ display, args, err: error.message }, 'xset failed')
+      resolve()
+    }))
+  }
+}
+
+/** The PIDs of the processes whose environment carries the session's marker. */
+export function sessionPids (marker: string): number[] {
+  const wanted = `${SESSION_MARKER}=${marker}\0`
+  const pids: number[] = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').includes(wanted)) pids.push(Number(name))
+    } catch { /* gone, or not ours */ }
+  }
+  return pids
+}
+
+/** SIGTERM to every process of the session still running, SIGKILL to those left after `graceMs`. */
+async function sweep (marker: string, graceMs: number): Promise<void> {
+  const kill = (pids: number[], signal: NodeJS.Signals) => { for (const pid of pids) { try { process.kill(pid, signal) } catch { /* gone */ } } }
+  let left = sessionPids(marker)
+  if (left.length === 0) return
+  kill(left, 'SIGTERM')
+  const deadline = Date.now() + graceMs
+  while ((left = sessionPids(marker)).length > 0 && Date.now() < deadline) await delay(50)
+  kill(left, 'SIGKILL')
+}

@@ -1,0 +1,69 @@
+/**
+ * launch_app's `target`, checked before anything starts: what it becomes on the command line
+ * (one argument after the program's own options) or, for a terminal, its working directory.
+ * URLs only http(s) and file (a file URL, like a path, only under the desktop's home); paths
+ * only under the home; nothing that starts with '-', which a program would read as an option.
+ */
+import { realpathSync } from 'node:fs'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { InvalidAction, TargetNotAllowed } from '../errors/errors.ts'
+import type { TargetKind } from '../runtime/desktop-apps.ts'
+import { unreachable } from '../errors/unreachable.ts'
+
+export interface LaunchTarget {
+  /** Appended to the program's argv. */
+  args: string[]
+  /** The process's working directory. */
+  cwd?: string
+}
+
+export function launchTarget (app: string, kind: TargetKind, target: string, home: string | undefined): LaunchTarget {
+  if (target.startsWith('-')) throw new InvalidAction(`target ${JSON.stringify(target)} of app '${app}' begins with '-', which the program would read as an option; give a path or URL`)
+  switch (kind) {
+    case 'url': {
+      let url: URL
+      try {
+        url = new URL(target)
+      } catch {
+        throw new InvalidAction(`target of app '${app}' must be an http, https or file URL (got ${JSON.stringify(target)})`)
+      }
+      if (url.protocol === 'http:' || url.protocol === 'https:') return { args: [url.href] }
+      if (url.protocol === 'file:') {
+        underHome(app, fileURLToPath(url), home)
+        return { args: [url.href] }
+      }
+      throw new TargetNotAllowed(`target of app '${app}' must be an http, https or file URL; ${url.protocol.slice(0, -1)} URLs are not opened`)
+    }
+    case 'path':
+      return { args: [underHome(app, target, home)] }
+    case 'directory':
+      return { args: [], cwd: underHome(app, target, home) }
+    default:
+      return unreachable(kind, 'target kind')
+  }
+}
+
+/** The absolute path of `target` (relative ones are relative to the home), refused unless it lies under the home, symbolic links followed. */
+function underHome (app: string, target: string, home: string | undefined): string {
+  if (!home) throw new TargetNotAllowed(`app '${app}' takes no target: the desktop has no home directory (set --home or HOME)`)
+  const path = resolve(home, target)
+  const inside = (root: string, candidate: string) => {
+    const rel = relative(root, candidate)
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
+  }
+  if (!inside(home, path) || !inside(real(home), real(path))) {
+    throw new TargetNotAllowed(`target ${JSON.stringify(target)} of app '${app}' is outside the desktop's home ${home}; only paths under it are opened`)
+  }
+  return path
+}
+
+/** The path with symbolic links resolved, as far as it exists (a file about to be created has no real path yet). */
+function real (path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    const parent = resolve(path, '..')
+    return parent === path ? path : resolve(real(parent), relative(parent, path))
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The applications the full desktop (--desktop full) knows by name, from Debian's packages
+ * (scripts/install-system-deps.sh --desktop), and what launch_app's `target` means for each:
+ * a URL for the browser, a directory the terminal opens in, a file for the others.
+ */
+
+/** What a launch_app target is for an application. */
+export type TargetKind = 'url' | 'path' | 'directory'
+
+export interface DesktopApp {
+  argv: string[]
+  /** url: an http(s) or file URL, appended; path: a file under the home, appended; directory: the working directory. */
+  target: TargetKind
+}
+
+/** Program options come first; a target is appended as one more argument (or, for the terminal, is where it starts). */
+export const DESKTOP_APPS: Readonly<Record<string, DesktopApp>> = Object.freeze({
+  browser: { argv: ['firefox-esr'], target: 'url' },
+  terminal: { argv: ['xfce4-terminal'], target: 'directory' },
+  editor: { argv: ['mousepad'], target: 'path' },
+  files: { argv: ['thunar'], target: 'path' },
+  pdf: { argv: ['atril'], target: 'path' },
+  calculator: { argv: ['galculator'], target: 'path' },
+  writer: { argv: ['libreoffice', '--writer'], target: 'path' },
+  spreadsheet: { argv: ['libreoffice', '--calc'], target: 'path' },
+})
+
+export const DESKTOP_KINDS = ['minimal', 'full'] as const
+export type DesktopKind = typeof DESKTOP_KINDS[number]
+
+/** An application opened whenever the desktop (re)starts: --autostart NAME[=target]. */
+export interface Autostart {
+  app: string
+  target?: string
+}
