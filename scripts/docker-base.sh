@@ -78,6 +78,9 @@ path-exclude /usr/share/locale/*
 path-exclude /usr/share/man/*
 path-exclude /usr/share/groff/*
 EOF
+# dpkg without an fsync per file, as the official image: a layer is written once, and a crash
+# mid-build discards it anyway (the desktop's 470 packages unpack minutes faster).
+echo force-unsafe-io >"$rootfs/etc/dpkg/dpkg.cfg.d/docker-apt-speedup"
 cat >"$rootfs/etc/apt/apt.conf.d/docker-clean" <<'EOF'
 DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
 APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };

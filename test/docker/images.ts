@@ -206,8 +206,8 @@ async function checkDesktop (t: Test, kind: 'slim' | 'desktop') {
 
   const display = health.body.display as string
   const probed = await clickProbe(desktop, display, async () => {
-    const clicked = await desktop.act({ action: 'left_click', coordinates: [500, 400] })
-    t.equal(clicked.status, 200, 'left_click answered')
+    const clicked = await desktop.act({ action: 'click_mouse', button: 'left', coordinates: [500, 400] })
+    t.equal(clicked.status, 200, 'click_mouse answered')
   })
   t.equal(probed.code, 0, `the probe saw a click (${probed.stderr})`)
   t.strictSame(JSON.parse(probed.line || '{}'), { button: 1, x: 500, y: 400 }, 'a left button press at (500, 400), in a real X client')
