@@ -94,8 +94,88 @@ for package in "${wanted[@]}"; do
   missing+=("$package")
 done
 
+# The full desktop's Firefox starts without first-run, update, telemetry or password prompts
+# and never offers to restore a session that died with its X server. Firefox reads these
+# system-wide policies on Linux; one the administrator wrote is left as it is.
+firefox_policies() {
+  local file=/etc/firefox/policies/policies.json
+  if [ -f "$file" ]; then
+    grep -q 'sessionstore.resume_from_crash' "$file" || echo "install-system-deps: note: $file exists and is left as it is (the desktop's Firefox may show first-run pages)"
+    return 0
+  fi
+  "${as_root[@]}" mkdir -p "$(dirname "$file")"
+  "${as_root[@]}" tee "$file" >/dev/null <<'POLICIES'
+{
+  "policies": {
+    "DisableAppUpdate": true,
+    "AppAutoUpdate": false,
+    "DisableTelemetry": true,
+    "DisableFirefoxStudies": true,
+    "DontCheckDefaultBrowser": true,
+    "OverrideFirstRunPage": "",
+    "OverridePostUpdatePage": "",
+    "NoDefaultBookmarks": true,
+    "DisableProfileImport": true,
+    "PasswordManagerEnabled": false,
+    "OfferToSaveLogins": false,
+    "UserMessaging": {
+      "WhatsNew": false,
+      "ExtensionRecommendations": false,
+      "FeatureRecommendations": false,
+      "UrlbarInterventions": false,
+      "SkipOnboarding": true,
+      "MoreFromMozilla": false,
+      "Locked": false
+    },
+    "Preferences": {
+      "browser.aboutwelcome.enabled": { "Value": false, "Status": "default" },
+      "browser.sessionstore.resume_from_crash": { "Value": false, "Status": "default" },
+      "browser.startup.homepage_override.mstone": { "Value": "ignore", "Status": "default" },
+      "browser.tabs.warnOnClose": { "Value": false, "Status": "default" },
+      "browser.tabs.warnOnCloseOtherTabs": { "Value": false, "Status": "default" },
+      "datareporting.policy.dataSubmissionPolicyBypassNotification": { "Value": true, "Status": "default" },
+      "accessibility.force_disabled": { "Value": 0, "Status": "default" }
+    }
+  }
+}
+POLICIES
+  echo "install-system-deps: wrote $file"
+}
+
+# LibreOffice likewise: no tip of the day, no "first time" bar, no recovery dialog after a
+# LibreOffice that died with its X server. Read with its own defaults (share/registry/*.xcd).
+libreoffice_defaults() {
+  local dir=/usr/lib/libreoffice/share/registry
+  [ -d "$dir" ] || return 0
+  "${as_root[@]}" tee "$dir/computer-gateway.xcd" >/dev/null <<'XCD'
+<?xml version="1.0" encoding="UTF-8"?>
+<oor:data xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:oor="http://openoffice.org/2001/registry">
+  <dependency file="main"/>
+  <oor:component-data oor:name="Common" oor:package="org.openoffice.Office">
+    <node oor:name="Misc">
+      <prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop>
+      <prop oor:name="FirstRun" oor:op="fuse"><value>false</value></prop>
+    </node>
+  </oor:component-data>
+  <oor:component-data oor:name="Setup" oor:package="org.openoffice">
+    <node oor:name="Product">
+      <prop oor:name="ooSetupLastVersion" oor:op="fuse"><value>99.0</value></prop>
+    </node>
+  </oor:component-data>
+  <oor:component-data oor:name="Recovery" oor:package="org.openoffice.Office">
+    <node oor:name="RecoveryInfo">
+      <prop oor:name="Enabled" oor:op="fuse"><value>false</value></prop>
+    </node>
+  </oor:component-data>
+</oor:data>
+XCD
+}
+
+desktop_defaults() { firefox_policies; libreoffice_defaults; }
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-system-deps: everything is installed"
+  if $with_desktop; then desktop_defaults; fi
   exit 0
 fi
 
@@ -131,4 +211,5 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "install-system-deps: error: still not installed after apt-get: ${failed[*]}" >&2
   exit 1
 fi
+if $with_desktop; then desktop_defaults; fi
 echo "install-system-deps: done"

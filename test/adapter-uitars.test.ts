@@ -698,7 +698,7 @@ const REFUSALS: Array<{ why: string, text: string, query?: string, body: Record<
   { why: 'words after a call', text: "Action: type(content='hi') and click", body: unparseable('cannot parse the UI-TARS action "and click": expected \'(\' after and') },
   { why: 'a key the table does not know', text: "Action: hotkey(key='ctrl hyper')", body: { statusCode: 400, code: 'ERR_UNKNOWN_KEY', error: 'Bad Request', message: "unknown key 'hyper' in 'ctrl hyper' (closest known names: super, enter, home)" } },
   { why: 'a phone button', text: 'Action: press_home()', body: { statusCode: 400, code: 'ERR_UNSUPPORTED_ACTION', error: 'Bad Request', message: '"press_home()" is a UI-TARS phone action; a desktop has no home button' } },
-  { why: 'a phone app launch', text: "Action: open_app(app_name='Settings')", body: { statusCode: 400, code: 'ERR_UNSUPPORTED_ACTION', error: 'Bad Request', message: '"open_app(app_name=\'Settings\')" is a UI-TARS phone action; a desktop has no app launcher to call by name' } },
+  { why: 'an app launch without a name', text: "Action: open_app(app_name=' ')", body: unparseable('cannot parse the UI-TARS action "open_app(app_name=\' \')": open_app needs app_name') },
   { why: 'an unknown convention', text: 'Action: wait()', query: '?coordinates=pixels', body: { statusCode: 400, code: 'ERR_INVALID_QUERY', error: 'Bad Request', message: 'coordinates must be one of "relative", "absolute", not "pixels"' } },
   { why: 'a display smart_resize cannot take', text: 'Action: wait()', query: '?coordinates=absolute&display_width_px=4096&display_height_px=1', body: { statusCode: 400, code: 'ERR_INVALID_QUERY', error: 'Bad Request', message: 'coordinates=absolute: a 4096x1 screen is too far from square for smart_resize (aspect ratio above 200)' } },
 ]
@@ -739,4 +739,16 @@ t.test('GET /adapters describes both conventions', async (t) => {
   t.equal(info.default_version, 'relative')
   t.strictSame(info.versions.map((v: { name: string }) => v.name), ['relative', 'absolute'])
   t.equal(info.coordinates, uitarsAdapter.coordinates)
+})
+
+t.test('open_app launches an application by name: launch_app, with the server\'s allow-list (the full desktop\'s names)', async (t) => {
+  const { app, driver } = await build(t, { adapters: [uitarsAdapter], apps: { browser: ['firefox-esr', '--new-window'] }, fake: { onLaunch: () => ({ window: { title: 'Mozilla Firefox' } }) } })
+  const translated = await say(app, '/computer/uitars/translate', "Action: open_app(app_name='browser')")
+  t.equal(translated.status, 200)
+  t.match(translated.body, { actions: [{ action: 'launch_app', app: 'browser' }] })
+  const ran = await say(app, '/computer/uitars', "Action: open_app(app_name='browser')")
+  t.equal(ran.status, 200, JSON.stringify(ran.body))
+  t.match(driver.calls, [{ call: 'launch', argv: ['firefox-esr', '--new-window'] }, { call: 'activateWindow' }])
+  const refused = await say(app, '/computer/uitars', "Action: open_app(app_name='Settings')")
+  t.match(refused, { status: 403, body: { calls: [{ name: 'open_app', actions: [{ action: 'launch_app', app: 'Settings' }], status: 'not_run' }], error: { statusCode: 403, code: 'ERR_APP_NOT_ALLOWED', error: 'Forbidden', message: "app 'Settings' is not in the allow-list; allowed: browser" } } })
 })

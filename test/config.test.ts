@@ -74,3 +74,42 @@ t.test('every limit has the flag its refusals name, with an environment fallback
   t.throws(() => loadConfig(['--max-scroll-notches', '2.5'], {}), { message: "--max-scroll-notches must be a positive integer (got '2.5')" })
   t.throws(() => loadConfig(['--max-batch-seconds', '0'], {}), { message: "--max-batch-seconds must be a positive number (got '0')" })
 })
+
+t.test('the desktop: --desktop, --home and --autostart, with their environment variables', async (t) => {
+  const pick = ({ desktop, home, autostart, apps, appTargets }: ReturnType<typeof loadConfig>) => ({ desktop, home, autostart, apps, appTargets })
+  t.strictSame(pick(loadConfig([], { HOME: '/home/u' })), { desktop: 'minimal', home: '/home/u', autostart: [], apps: {}, appTargets: {} }, 'minimal by default: no applications by name; the home is $HOME')
+  const full = pick(loadConfig(['--desktop', 'full', '--home', '/srv/desk', '--autostart', 'browser=https://example.com/a,b', '--autostart', 'terminal'], { HOME: '/home/u' }))
+  t.strictSame(full, {
+    desktop: 'full',
+    home: '/srv/desk',
+    autostart: [{ app: 'browser', target: 'https://example.com/a,b' }, { app: 'terminal' }],
+    apps: {
+      browser: ['firefox-esr', '--new-window'],
+      terminal: ['xfce4-terminal'],
+      editor: ['mousepad'],
+      files: ['thunar'],
+      pdf: ['atril'],
+      calculator: ['galculator'],
+      writer: ['libreoffice', '--writer'],
+      spreadsheet: ['libreoffice', '--calc'],
+    },
+    appTargets: { browser: 'url', terminal: 'directory', editor: 'path', files: 'path', pdf: 'path', calculator: 'path', writer: 'path', spreadsheet: 'path' },
+  }, 'full: the desktop\'s applications by name; a flag\'s target may hold commas')
+  const fromEnv = pick(loadConfig([], { DESKTOP: 'full', DESKTOP_HOME: 'rel/home', AUTOSTART: 'editor=notes.txt, files', HOME: '/home/u' }))
+  t.match(fromEnv, { desktop: 'full', home: `${process.cwd()}/rel/home`, autostart: [{ app: 'editor', target: 'notes.txt' }, { app: 'files' }] }, 'DESKTOP, DESKTOP_HOME (made absolute), AUTOSTART (a comma list)')
+  const overridden = pick(loadConfig(['--desktop', 'full', '--allow-app', 'browser=chromium --incognito', '--allow-app', 'xterm=xterm'], {}))
+  t.match(overridden, { apps: { browser: ['chromium', '--incognito'], xterm: ['xterm'], editor: ['mousepad'] } }, '--allow-app adds and overrides')
+  t.notOk('browser' in overridden.appTargets, 'an overridden app takes a path, like any allowed app')
+
+  const cases: Array<[string[], string]> = [
+    [['--desktop', 'kde'], "--desktop must be one of minimal, full (got 'kde')"],
+    [['--autostart', 'browser'], "--autostart browser: 'browser' is not an application launch_app knows; none is (use --desktop full, or --allow-app)"],
+    [['--desktop', 'full', '--autostart', 'paint'], "--autostart paint: 'paint' is not an application launch_app knows; known: browser, terminal, editor, files, pdf, calculator, writer, spreadsheet"],
+    [['--desktop', 'full', '--autostart', 'browser='], "--autostart browser=: the target after '=' is empty"],
+    [['--desktop', 'full', '--home', '/srv/desk', '--autostart', 'browser=javascript:alert(1)'], "--autostart browser=javascript:alert(1): target of app 'browser' must be an http, https or file URL; javascript URLs are not opened"],
+    [['--desktop', 'full', '--home', '/srv/desk', '--autostart', 'editor=/etc/passwd'], `--autostart editor=/etc/passwd: target "/etc/passwd" of app 'editor' is outside the desktop's home /srv/desk; only paths under it are opened`],
+    [['--desktop', 'full', '--home', '/srv/desk', '--autostart', 'editor=-v'], `--autostart editor=-v: target "-v" of app 'editor' begins with '-', which the program would read as an option; give a path or URL`],
+  ]
+  for (const [argv, message] of cases) t.throws(() => loadConfig(argv, {}, { drivers: DRIVER_NAMES }), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
+  for (const text of ['--desktop', '[env DESKTOP]', '--home', '[env DESKTOP_HOME]', '--autostart', '[env AUTOSTART]']) t.match(usage(), text)
+})

@@ -143,10 +143,16 @@ function translateCall (call: KnownCall, space: Size, meta: UitarsMeta): Unified
     case 'call_user':
       meta.call_user ??= args.content ?? ''
       return []
+    case 'open_app': {
+      // The phone prompt's app launcher, on a desktop: launch_app by name (the full desktop
+      // knows browser, terminal, editor, files, …; the server's allow-list says which).
+      const app = args.app_name?.trim()
+      if (!app) fail('open_app needs app_name')
+      return [{ action: 'launch_app', app: app! }]
+    }
     case 'press_home':
     case 'press_back':
-    case 'open_app':
-      throw new UnsupportedAction(`${quote(call.text)} is a UI-TARS phone action; a desktop has no ${name === 'open_app' ? 'app launcher to call by name' : name.slice('press_'.length) + ' button'}`)
+      throw new UnsupportedAction(`${quote(call.text)} is a UI-TARS phone action; a desktop has no ${name.slice('press_'.length)} button`)
     default: {
       const unhandled: never = name
       throw new Error(`unhandled UI-TARS action ${String(unhandled)}`)

@@ -83,7 +83,10 @@ export async function startA11yBus (options: A11yBusOptions): Promise<A11yBus> {
  * name to it, exits: the bus was then replaced under applications already given its address.
  */
 async function announce (sessionAddress: string, deadline: number): Promise<string> {
-  const client = (await loadDbus()).createClient({ busAddress: sessionAddress, plainValues: true, timeout: 2000 })
+  // dbus-native throws, uncaught, when its Hello goes unanswered within the call timeout: on a
+  // busy machine (a full desktop starting beside it) 2 s was not always enough, so the calls
+  // here get the time left to the deadline.
+  const client = (await loadDbus()).createClient({ busAddress: sessionAddress, plainValues: true, timeout: Math.max(2000, deadline - Date.now()) })
   client.connection.on('error', () => {})
   try {
     const ownerOf = (name: string) => client.invoke({

@@ -8,9 +8,11 @@
  */
 import type { AtspiRef, RawNode, RawWindow, WalkLimits, WalkResult } from '../../src/accessibility/source.ts'
 import { AtspiState, hasState } from '../../src/accessibility/states.ts'
-import { REGISTRY_ROOT, type AtspiClient } from './atspi-client.ts'
+import { NULL_PATH, REGISTRY_ROOT, type AtspiClient } from './atspi-client.ts'
 
 const BATCH = 96
+/** AT-SPI's MANAGES_DESCENDANTS state. */
+const MANAGES_DESCENDANTS = 31
 /** A table that manages its descendants may claim millions of children. */
 const MAX_CHILDREN = 2000
 const TEXT_MAX = 2000
@@ -89,20 +91,25 @@ export async function walk (client: AtspiClient, roots: AtspiRef[], limits: Walk
 /** One object, or null when it is gone or invisible. */
 async function readNode (client: AtspiClient, ref: AtspiRef): Promise<{ node: RawNode, children: AtspiRef[] } | null> {
   try {
-    const [role, { name, description }, states, interfaces, attributes, children] = await Promise.all([
+    const [role, { name, description }, states, interfaces, attributes] = await Promise.all([
       client.roleName(ref), client.accessible(ref), client.state(ref), client.interfaces(ref), client.attributes(ref),
-      client.children(ref).catch(() => []),
     ])
     if (!hasState(states, AtspiState.VISIBLE) && role !== 'application') return null
     const can = (iface: string) => interfaces.includes(iface)
     const readsText = can('Text') && (can('EditableText') || TEXT_ROLES.has(role)) && role !== 'password text'
     const needsLabel = !name && NAMED_BY_LABEL.has(role)
-    const [extents, actions, text, value, labelledBy] = await Promise.all([
-      can('Component') ? client.extents(ref).catch(() => null) : null,
+    // A spreadsheet's table manages its descendants: it claims every cell of the sheet, and
+    // asking for them all keeps the application busy past the call's timeout. Its cells on
+    // screen are read through its Table interface instead.
+    const managed = hasState(states, MANAGES_DESCENDANTS) && can('Table') && can('Component')
+    const extentsRead = can('Component') ? client.extents(ref).catch(() => null) : Promise.resolve(null)
+    const [extents, actions, text, value, labelledBy, children] = await Promise.all([
+      extentsRead,
       can('Action') ? client.actionNames(ref).catch(() => []) : [],
       readsText ? client.text(ref, TEXT_MAX).catch(() => null) : null,
       can('Value') ? client.value(ref).catch(() => null) : null,
       needsLabel ? labelOf(client, ref) : null,
+      managed ? extentsRead.then((box) => visibleCells(client, ref, box)).catch(() => []) : client.children(ref).catch(() => []),
     ])
     const node: RawNode = {
       ref, role, name, description, states, interfaces, attributes, extents, actions, text, value, labelledBy, children: [],
@@ -111,6 +118,27 @@ async function readNode (client: AtspiClient, ref: AtspiRef): Promise<{ node: Ra
   } catch {
     return null
   }
+}
+
+/** The cells of a table that manages its descendants that are on screen: from the one at its top-left corner to the one at its bottom-right, at most MAX_CHILDREN. */
+async function visibleCells (client: AtspiClient, table: AtspiRef, box: [number, number, number, number] | null): Promise<AtspiRef[]> {
+  if (!box || box[2] <= 2 || box[3] <= 2) return []
+  const [x, y, width, height] = box
+  const cellAt = async (px: number, py: number) => {
+    const [bus, path] = await client.call<[string, string]>(table, 'Component', 'GetAccessibleAtPoint', 'iiu', [px, py, 0])
+    if (path === NULL_PATH) throw new Error('no cell there')
+    const index = await client.call<number>({ bus, path }, 'Accessible', 'GetIndexInParent')
+    return Promise.all([
+      client.call<number>(table, 'Table', 'GetRowAtIndex', 'i', [index]),
+      client.call<number>(table, 'Table', 'GetColumnAtIndex', 'i', [index]),
+    ])
+  }
+  const [[top, left], [bottom, right]] = await Promise.all([cellAt(x + 1, y + 1), cellAt(x + width - 2, y + height - 2)])
+  const columns = Math.max(0, Math.min(right - left + 1, MAX_CHILDREN))
+  const rows = Math.max(0, Math.min(bottom - top + 1, Math.floor(MAX_CHILDREN / Math.max(1, columns))))
+  const cells = await Promise.all(Array.from({ length: rows * columns }, (_, i) =>
+    client.call<[string, string]>(table, 'Table', 'GetAccessibleAt', 'ii', [top + Math.floor(i / columns), left + (i % columns)]).catch(() => null)))
+  return cells.filter((cell): cell is [string, string] => cell !== null && cell[1] !== NULL_PATH).map(([bus, path]) => ({ bus, path }))
 }
 
 async function labelOf (client: AtspiClient, ref: AtspiRef): Promise<string | null> {

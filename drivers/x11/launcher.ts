@@ -5,6 +5,7 @@
  * when the launcher stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { diesWithUs } from './orphan.ts'
 import type { LaunchedApp } from '../../src/driver/driver.ts'
@@ -12,6 +13,16 @@ import type { Log } from '../../src/runtime/logger.ts'
 import { signalGroup, stopChild } from '../stop-child.ts'
 
 const STOP_GRACE_MS = 2000
+
+/** The process group of `pid` (/proc/PID/stat's fifth field), undefined when it is gone. */
+function processGroup (pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2])
+  } catch {
+    return undefined
+  }
+}
 
 export class Launcher {
   readonly #log: Log
@@ -48,7 +59,7 @@ export class Launcher {
       child.once('spawn', () => {
         this.#running.set(child.pid!, { child, exited })
         this.#log.info({ pid: child.pid, argv, display }, 'launched app')
-        resolve({ pid: child.pid!, exit: () => exit })
+        resolve({ pid: child.pid!, exit: () => exit, owns: (pid) => processGroup(pid) === child.pid })
       })
     })
   }

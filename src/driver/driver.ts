@@ -163,6 +163,8 @@ export interface LaunchedApp {
   pid: number
   /** How it ended, once it has (it is not waited for: applications keep running). */
   exit: () => { code: number | null, signal: string | null } | undefined
+  /** Whether the process `pid` was started by it (a wrapper script's program: LibreOffice's soffice.bin), when the driver can tell. */
+  owns?: (pid: number) => boolean
 }
 
 /**

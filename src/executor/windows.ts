@@ -128,7 +128,7 @@ export async function launchAndWait (windows: WindowControl, app: string, argv: 
     const handedOver = exit?.code === 0
     // Newest last: of several new windows, the application's first is the lowest.
     const fresh = (await windows.list()).filter((window) => !before.has(window.id)).reverse()
-    const own = fresh.find((window) => window.pid === launched.pid) ??
+    const own = fresh.find((window) => window.pid === launched.pid || (window.pid !== null && launched.owns?.(window.pid) === true)) ??
       fresh.find((window) => window.pid === null || handedOver)
     if (own) return own
     if (exit && !handedOver) {

@@ -15,14 +15,17 @@ export interface DesktopApp {
 
 /** Program options come first; a target is appended as one more argument (or, for the terminal, is where it starts). */
 export const DESKTOP_APPS: Readonly<Record<string, DesktopApp>> = Object.freeze({
-  browser: { argv: ['firefox-esr'], target: 'url' },
+  // A window of its own even when Firefox already runs (it would otherwise open a tab in the
+  // window it has, and launch_app would see no new window).
+  browser: { argv: ['firefox-esr', '--new-window'], target: 'url' },
   terminal: { argv: ['xfce4-terminal'], target: 'directory' },
   editor: { argv: ['mousepad'], target: 'path' },
   files: { argv: ['thunar'], target: 'path' },
   pdf: { argv: ['atril'], target: 'path' },
   calculator: { argv: ['galculator'], target: 'path' },
-  writer: { argv: ['libreoffice', '--writer'], target: 'path' },
-  spreadsheet: { argv: ['libreoffice', '--calc'], target: 'path' },
+  // No splash: it would be the first window launch_app sees (no class, no pid) and takes.
+  writer: { argv: ['libreoffice', '--nologo', '--writer'], target: 'path' },
+  spreadsheet: { argv: ['libreoffice', '--nologo', '--calc'], target: 'path' },
 })
 
 export const DESKTOP_KINDS = ['minimal', 'full'] as const

@@ -1,0 +1,135 @@
+/**
+ * The full desktop (--desktop full) through the real server, as a process on an Xvfb of its
+ * own: the XFCE session draws its panel and wallpaper (a screenshot the server takes is no
+ * empty root; the panel is in the accessibility tree); --autostart opens the browser on a URL
+ * this test serves; launch_app opens the desktop's applications by name, on a target, maximised,
+ * and refuses targets it must not hand over; Firefox's page is in the accessibility tree and
+ * element_action presses its button; Xvfb killed with the browser open → /health says
+ * unavailable, then the panel and a new browser are back; SIGTERM → no process of the session
+ * is left. One server for all of it: the session takes seconds to start.
+ */
+import t from 'tap'
+import sharp from 'sharp'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { requireProgram } from './helpers/processes.ts'
+import { recordingSite, serverProcesses, startFullServer, waitForNode, waitUntil, type FullServer, type TreeNode } from './helpers/full-desktop.ts'
+
+for (const program of ['xfce4-session', 'xfwm4', 'xfce4-panel', 'xfdesktop', 'firefox-esr', 'mousepad', 'dbus-run-session']) {
+  requireProgram(program, 'the full desktop (npm run setup -- --desktop)')
+}
+
+const SCREEN = { width: 1024, height: 768 }
+const panelButton = (nodes: TreeNode[]) => nodes.find((node) => node.role === 'button' && node.name === 'Applications')
+
+/** Distinct colours in a screenshot the server took, and the mean brightness of its top rows (the panel). */
+async function looksOf (server: FullServer) {
+  const { status, body } = await server.act({ action: 'take_screenshot' })
+  if (status !== 200) throw new Error(`take_screenshot: ${status} ${JSON.stringify(body)}`)
+  const { data, info } = await sharp(Buffer.from(body.base64_image as string, 'base64')).raw().toBuffer({ resolveWithObject: true })
+  const colours = new Set<number>()
+  for (let i = 0; i < data.length; i += info.channels) colours.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!)
+  return { colours: colours.size, width: info.width, height: info.height }
+}
+
+const windowsOf = async (server: FullServer) => (await server.act({ action: 'list_windows' })).body.windows as Array<{ class: string, title: string, width: number, height: number, pid: number | null }>
+
+t.test('the full desktop: panel, wallpaper, applications by name, the tree, surviving X, ending clean', async (t) => {
+  const site = await recordingSite(t, {
+    '/start': '<!doctype html><title>Autostarted page</title><h1>Started with the desktop</h1>',
+    '/form': '<!doctype html><title>Gateway form page</title><h1>A form</h1>' +
+      '<button onclick="fetch(\'/pressed\')">Send it</button>',
+    '/pressed': 'ok',
+  })
+  const server = await startFullServer(t, ['--autostart', `browser=${site.origin}/start`])
+  const started = performance.now()
+
+  await t.test('the panel and the wallpaper are drawn', async (t) => {
+    const panel = await waitForNode(server, 'scope=full&format=json', panelButton)
+    t.ok(panel, 'the panel\'s Applications menu is in the accessibility tree')
+    t.comment(`panel in the tree ${Math.round(performance.now() - started)} ms after the server started`)
+    const looks = await looksOf(server)
+    t.match(looks, { width: SCREEN.width, height: SCREEN.height })
+    // An empty root is one colour; the wallpaper and the panel's icons are thousands.
+    t.ok(looks.colours > 1000, `the screen has ${looks.colours} colours (an empty root has 1)`)
+  })
+
+  await t.test('--autostart opened the browser on the URL', async (t) => {
+    t.ok(await waitUntil(() => site.requests.includes('/start'), 60_000), 'the browser requested /start')
+    t.ok(await waitUntil(async () => (await windowsOf(server)).some((window) => window.class === 'firefox-esr'), 30_000), 'a Firefox window is open')
+  })
+
+  await t.test('launch_app refuses targets it must not hand over, before anything starts', async (t) => {
+    mkdirSync(join(server.home, 'Documents'), { recursive: true })
+    const cases: Array<[object, number, string, RegExp]> = [
+      [{ app: 'browser', target: '--headless' }, 400, 'ERR_INVALID_ACTION', /begins with '-'/],
+      [{ app: 'browser', target: 'ftp://example.com/' }, 403, 'ERR_TARGET_NOT_ALLOWED', /http, https or file URL; ftp URLs are not opened/],
+      [{ app: 'browser', target: 'file:///etc/passwd' }, 403, 'ERR_TARGET_NOT_ALLOWED', /outside the desktop's home/],
+      [{ app: 'browser', target: 'not a url' }, 400, 'ERR_INVALID_ACTION', /must be an http, https or file URL/],
+      [{ app: 'editor', target: '/etc/passwd' }, 403, 'ERR_TARGET_NOT_ALLOWED', /outside the desktop's home/],
+      [{ app: 'editor', target: '../../etc/passwd' }, 403, 'ERR_TARGET_NOT_ALLOWED', /outside the desktop's home/],
+      [{ app: 'shell' }, 403, 'ERR_APP_NOT_ALLOWED', /allowed: browser, terminal, editor, files, pdf, calculator, writer, spreadsheet/],
+    ]
+    const before = (await windowsOf(server)).length
+    for (const [fields, status, code, message] of cases) {
+      const answer = await server.act({ action: 'launch_app', ...fields })
+      t.match(answer, { status, body: { statusCode: status, code, message } }, JSON.stringify(fields))
+    }
+    t.equal((await windowsOf(server)).length, before, 'no window opened')
+  })
+
+  await t.test('launch_app opens the editor on a file under the home, maximised', async (t) => {
+    writeFileSync(join(server.home, 'Documents', 'note.txt'), 'written before\n')
+    const { status, body } = await server.act({ action: 'launch_app', app: 'editor', target: 'Documents/note.txt' })
+    t.equal(status, 200, JSON.stringify(body))
+    t.match(body.window, { class: 'Mousepad', title: /note\.txt/, focused: true, x: 0, width: SCREEN.width })
+  })
+
+  await t.test('launch_app browser on a URL: the page is in the tree, element_action presses its button', async (t) => {
+    const { status, body } = await server.act({ action: 'launch_app', app: 'browser', target: `${site.origin}/form` })
+    t.equal(status, 200, JSON.stringify(body))
+    t.match(body.window, { class: 'firefox-esr', x: 0, width: SCREEN.width })
+    t.ok(await waitUntil(() => site.requests.includes('/form'), 30_000), 'the browser requested /form')
+    const button = await waitForNode(server, 'scope=full&format=json', (nodes) => nodes.find((node) => node.role === 'button' && node.name === 'Send it'))
+    t.ok(button, 'the page\'s button is in the accessibility tree')
+    const pressed = await server.act({ action: 'element_action', element: button!.id, verb: 'click' })
+    t.equal(pressed.status, 200, JSON.stringify(pressed.body))
+    t.ok(await waitUntil(() => site.requests.includes('/pressed'), 10_000), 'the page ran its click handler: the site got /pressed')
+  })
+
+  await t.test('Xvfb killed with the browser open: /health says so, then the panel and a new browser are back', async (t) => {
+    const xvfb = [...serverProcesses(server.server.pid!)].find(([, command]) => command.startsWith('Xvfb'))
+    t.ok(xvfb, 'the server runs an Xvfb')
+    const autostarts = site.requests.filter((path) => path === '/start').length
+    process.kill(xvfb![0], 'SIGKILL')
+    const killed = performance.now()
+    const healths: Array<{ status: number, ready: unknown }> = []
+    const back = await waitUntil(async () => {
+      const { status, body } = await server.get('/health')
+      healths.push({ status, ready: body.ready })
+      return status === 200 && healths.some((health) => health.status === 503)
+    }, 30_000, 100)
+    t.ok(back, `the desktop is back (${Math.round(performance.now() - killed)} ms)`)
+    t.match(healths.find((health) => health.status === 503), { status: 503, ready: false }, 'meanwhile /health answered 503, not ready')
+    const panel = await waitForNode(server, 'scope=full&format=json', panelButton)
+    t.ok(panel, 'the panel is back in the accessibility tree')
+    t.ok(await waitUntil(() => site.requests.filter((path) => path === '/start').length > autostarts, 60_000), 'a new browser opened the autostart URL')
+    t.ok(await waitUntil(async () => (await windowsOf(server)).some((window) => window.class === 'firefox-esr'), 30_000), 'a Firefox window is open again')
+    t.comment(`panel and browser back ${Math.round(performance.now() - killed)} ms after Xvfb was killed`)
+  })
+
+  await t.test('SIGTERM: no process of the session is left', async (t) => {
+    const before = serverProcesses(server.server.pid!)
+    const commands = [...before.values()]
+    for (const name of ['Xvfb', 'xfce4-session', 'xfwm4', 'xfce4-panel', 'xfdesktop', 'dbus-daemon', 'firefox-esr']) {
+      t.ok(commands.some((command) => command.includes(name)), `${name} was running`)
+    }
+    server.server.kill('SIGTERM')
+    const exit = await server.exited
+    t.equal(exit.code, 0, 'a clean exit')
+    const alive = (pid: number) => { try { process.kill(pid, 0); return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)]).toString().startsWith('Z') } catch { return false } }
+    await waitUntil(() => [...before.keys()].every((pid) => !alive(pid)), 3000)
+    t.strictSame([...before].filter(([pid]) => alive(pid)).map(([pid, command]) => `${pid} ${command}`), [], `none of the ${before.size} processes is left`)
+  })
+})
