@@ -35,6 +35,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/bin ./bin
 
 ENV HOST=0.0.0.0 PORT=8000 NODE_ENV=production
 EXPOSE 8000
@@ -45,7 +46,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # As `npm start` runs it (package.json): memory over a little speed, for many containers a host.
 ENV MALLOC_ARENA_MAX=2
-CMD ["node", "--max-semi-space-size=2", "--optimize-for-size", "dist/src/runtime/server.js"]
+# The bin's shebang carries the node flags and MALLOC_ARENA_MAX: the same command as npm start.
+CMD ["bin/computer-gateway.js"]
 
 FROM slim AS desktop
 

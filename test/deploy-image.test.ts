@@ -67,7 +67,7 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.ok(new Date() < new Date(LTS_END[major] ?? 0), `node ${major} is still maintained (until ${LTS_END[major]})`)
   const ci = await readFile(join(ROOT, '.ci/run'), 'utf8')
   t.match(ci, /image_node=\$\(sed -n '\/\^FROM node:/, '.ci/run reads the image\'s Node line from the Dockerfile')
-  t.match(ci, /npx -y "node@\$\{image_node\}" node_modules\/\.bin\/tap/, 'and runs the suite under it')
+  t.match(ci, /npx -y "node@\$\{image_node\}" node_modules\/\.bin\/c8 tap/, 'and runs the suite under it, with coverage')
   t.match(ci, /npm run test:image/, 'and builds and runs the images')
 
   // The build stage compiles; the images get its output only.
@@ -76,7 +76,7 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.match(build, /npm run build/)
   t.match(build, /npm prune --omit=dev/, 'dev dependencies pruned')
   const copied = byStage.get('slim')!.filter((i) => i.name === 'COPY' && i.args.startsWith('--from=build')).map((i) => i.args.split(/\s+/)[1])
-  t.strictSame(copied, ['/app/package.json', '/app/node_modules', '/app/dist'], 'slim takes package.json, the pruned node_modules and dist/ from the build, nothing else')
+  t.strictSame(copied, ['/app/package.json', '/app/node_modules', '/app/dist', '/app/bin'], 'slim takes package.json, the pruned node_modules, dist/ and the bin from the build, nothing else')
   t.notOk(byStage.get('desktop')!.some((i) => i.name === 'COPY' && !i.args.includes('install-system-deps.sh')), 'desktop adds nothing but its packages')
 
   const runs = (stage: string) => byStage.get(stage)!.filter((i) => i.name === 'RUN').map((i) => i.args).join('\n')
@@ -93,13 +93,14 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
 
   t.equal(all(instructions, 'ENTRYPOINT')[0]?.args, '["/usr/bin/tini", "--"]', 'tini is PID 1: it reaps zombies and passes signals on')
   t.match(all(instructions, 'HEALTHCHECK')[0]?.args ?? '', /CMD .*\/health/, 'HEALTHCHECK on GET /health')
-  // The compiled server, run as `npm start` runs it: its node flags and its environment.
-  const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ')
-  const startEnv = Object.fromEntries(start.filter((word) => /^\w+=/.test(word)).map((word) => word.split('=')))
-  t.strictSame(JSON.parse(all(instructions, 'CMD')[0]!.args), start.filter((word) => !/^\w+=/.test(word)), 'the compiled server, as npm start runs it')
-  t.match(start, ['MALLOC_ARENA_MAX=2', 'node', '--max-semi-space-size=2', '--optimize-for-size', 'dist/src/runtime/server.js'])
+  // One way to start: npm start and the image exec the bin, whose shebang carries the settings.
+  const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
+  t.equal(start, 'exec bin/computer-gateway.js', 'npm start execs the bin: no shell left between npm and node')
+  t.strictSame(JSON.parse(all(instructions, 'CMD')[0]!.args), ['bin/computer-gateway.js'], 'the image runs the bin, as npm start does')
+  const shebang = (await readFile(join(ROOT, 'bin/computer-gateway.js'), 'utf8')).split('\n')[0]
+  t.equal(shebang, '#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=2 --optimize-for-size', 'the bin carries the memory settings')
 
-  t.strictSame(envOf(byStage.get('slim')!), { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', ...startEnv })
+  t.strictSame(envOf(byStage.get('slim')!), { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' })
   t.strictSame(envOf(byStage.get('desktop')!), { [FLAGS.desktop.env]: 'full' }, 'desktop: the full desktop')
   for (const name of ['HOST', 'PORT', 'DESKTOP']) t.ok(Object.values(FLAGS).some((flag) => flag.env === name), `${name} is read by src/runtime/config.ts`)
 

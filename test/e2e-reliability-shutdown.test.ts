@@ -7,54 +7,16 @@
  */
 import t from 'tap'
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { until } from './helpers/desktop.ts'
+import { descendants, running } from './helpers/process-table.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** close-with-grace's delay in src/runtime/server.ts, plus a margin for a loaded machine. */
 const GRACE_MS = 10_000
 const MARGIN_MS = 3000
-
-/** Processes by PID: parent, state and command, from /proc. */
-function processes (): Map<number, { ppid: number, state: string, command: string }> {
-  const table = new Map<number, { ppid: number, state: string, command: string }>()
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const close = stat.lastIndexOf(')')
-      const [state, ppid] = stat.slice(close + 2).split(' ')
-      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()
-      table.set(Number(entry), { ppid: Number(ppid), state: state!, command })
-    } catch { /* gone meanwhile */ }
-  }
-  return table
-}
-
-function descendants (root: number): Map<number, string> {
-  const table = processes()
-  const found = new Map<number, string>()
-  const visit = (pid: number) => {
-    for (const [child, { ppid, command }] of table) {
-      if (ppid === pid && !found.has(child)) { found.set(child, command); visit(child) }
-    }
-  }
-  visit(root)
-  return found
-}
-
-/** Alive, and not a zombie waiting for a parent that no longer reaps it. */
-const running = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return false
-  }
-}
 
 async function startServer (t: { teardown: (fn: () => unknown) => void }) {
   const seen = new Map<number, string>()

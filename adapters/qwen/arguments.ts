@@ -9,6 +9,7 @@
  */
 import { Type, type Static, type TProperties } from '@sinclair/typebox'
 import { StringEnum } from '../../src/actions/common.ts'
+import { InvalidNativePayload } from '../../src/errors/errors.ts'
 
 export const ACTIONS_25 = ['key', 'type', 'mouse_move', 'left_click', 'left_click_drag', 'right_click', 'middle_click', 'double_click', 'scroll', 'wait', 'terminate'] as const
 /** Qwen3-VL adds these; Qwen3.5 declares the same. */
@@ -55,3 +56,10 @@ export const QwenArgumentsFara = argumentsSchema(ACTIONS_FARA, faraParameters)
 type FaraParameters = { [K in keyof typeof faraParameters]?: Static<(typeof faraParameters)[K]> }
 
 export type QwenArguments = Omit<Static<typeof QwenArguments3>, 'action'> & FaraParameters & { action: QwenAction }
+
+/** An argument the action needs (checked after validation: the schema cannot say which action needs which). */
+export function need<K extends keyof QwenArguments> (args: QwenArguments, field: K, where: string): NonNullable<QwenArguments[K]> {
+  const value = args[field]
+  if (value === undefined) throw new InvalidNativePayload(`${where} needs '${String(field)}'`)
+  return value as NonNullable<QwenArguments[K]>
+}

@@ -14,8 +14,8 @@
 import type { UnifiedAction } from '../../src/actions/index.ts'
 import { InvalidNativePayload } from '../../src/errors/errors.ts'
 import { unreachable } from '../../src/errors/unreachable.ts'
-import type { QwenArguments } from './arguments.ts'
-import { need, type QwenMeta, type XY } from './to-unified.ts'
+import { need, type QwenArguments } from './arguments.ts'
+import type { QwenMeta, XY } from './meta.ts'
 
 export const FARA_ONLY = new Set(['type', 'scroll', 'visit_url', 'web_search', 'history_back', 'refresh', 'pause_and_memorize_fact'] as const)
 type FaraOnly = typeof FARA_ONLY extends Set<infer A> ? A : never

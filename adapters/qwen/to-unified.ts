@@ -5,30 +5,18 @@
  * takes for them (fara-actions.ts).
  */
 import type { UnifiedAction } from '../../src/actions/index.ts'
-import type { Translation, CallSpan } from '../../src/pipeline/adapter.ts'
+import type { Translation } from '../../src/pipeline/adapter.ts'
 import { InvalidNativePayload, UnsupportedAction } from '../../src/errors/errors.ts'
-import type { QwenAction, QwenArguments } from './arguments.ts'
+import { need, type QwenArguments } from './arguments.ts'
+import type { QwenMeta, XY } from './meta.ts'
 import { faraActions, FARA_ONLY } from './fara-actions.ts'
 import type { ParsedCall } from './parse.ts'
+
+export type { QwenCallMeta, QwenMeta } from './meta.ts'
 
 /** Pixels per wheel notch: Chromium scrolls 120 px for one X11 wheel click (shared/research/feasibility.md §4). */
 export const PIXELS_PER_NOTCH = 120
 
-/** The call's span of the translation's actions (`CallSpan`), and what its result needs. */
-export interface QwenCallMeta extends CallSpan {
-  action: QwenAction
-}
-
-export interface QwenMeta {
-  calls: QwenCallMeta[]
-  /** terminate's status, or "success" for answer (Qwen3-VL: "answer … and terminate the task"). */
-  terminate: 'success' | 'failure' | null
-  answer: string | null
-  /** Fara's pause_and_memorize_fact, in order; absent when there were none. */
-  facts?: string[]
-}
-
-export type XY = [number, number]
 
 export interface TranslateOptions {
   /** Qwen3-VL's grid edge (1000), read as its last unit (999): its docs write the range both 0–999 and 0–1000. */
@@ -51,12 +39,6 @@ export function toUnified (calls: ParsedCall[], options: TranslateOptions): Tran
     actions.push(...own)
   }
   return { actions, screenshot: options.screenshot && actions.length > 0, meta }
-}
-
-export function need<K extends keyof QwenArguments> (args: QwenArguments, field: K, where: string): NonNullable<QwenArguments[K]> {
-  const value = args[field]
-  if (value === undefined) throw new InvalidNativePayload(`${where} needs '${String(field)}'`)
-  return value as NonNullable<QwenArguments[K]>
 }
 
 function translateCall (args: QwenArguments, where: string, edge: number | undefined, meta: QwenMeta): UnifiedAction[] {

@@ -10,6 +10,7 @@ import closeWithGrace from 'close-with-grace'
 import pino from 'pino'
 import { loadConfig, usage } from './config.ts'
 import { loggerOptions } from './logger.ts'
+import { publish } from './instances.ts'
 import { DRIVER_NAMES, openDesktop } from '../../drivers/index.ts'
 
 /** How long requests in flight get to finish before the desktop is stopped under them (at most). */
@@ -94,6 +95,14 @@ async function main (): Promise<void> {
       return
     }
     await app.listen({ host: config.host, port: config.port })
+    // For `computer-gateway exec`: the desktop (and its cookie file) told to this user alone.
+    if (desktop.display) {
+      try {
+        publish({ display: desktop.display, ...(process.env.XAUTHORITY && { xauthority: process.env.XAUTHORITY }) })
+      } catch (error) {
+        log.warn({ err: error }, 'the desktop could not be published for computer-gateway exec')
+      }
+    }
   } catch (error) {
     log.fatal({ err: error }, (error as Error).message)
     process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)
