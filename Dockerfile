@@ -1,11 +1,26 @@
 # computer-gateway with a desktop of its own (an Xvfb it starts, stops and restarts itself).
-#   docker build -t computer-gateway .
-#   docker run --rm -p 8000:8000 -e API_TOKEN="$(openssl rand -hex 32)" computer-gateway
+# Two images from one file:
+#   docker build --network host -t computer-gateway .                    # desktop (the default):
+#       an XFCE session (--desktop full) with a browser, office, editor, terminal, files
+#   docker build --network host --target slim -t computer-gateway:slim . # slim: a window manager
+#       only, the base to add your own applications to with FROM
+#   docker run --rm -p 8000:8000 --shm-size 1g -e API_TOKEN="$(openssl rand -hex 32)" computer-gateway
 # Inside the container the server listens on 0.0.0.0, which it refuses to do without a token
 # (of at least 16 characters):
 # pass API_TOKEN (or append --allow-unauthenticated to the command, on a trusted network only).
+# Where the base cannot be pulled, scripts/docker-base.sh assembles it from Debian and npm.
 # Node 24 LTS (maintained to 2028-04-30); .ci/run runs the whole test suite under Node 24 too.
-FROM node:24-bookworm-slim
+FROM node:24-bookworm-slim AS build
+
+# Compiled here, then only the runtime dependencies kept: the stages below copy dist/ and the
+# pruned node_modules, so TypeScript, the dev dependencies and npm's cache stay in this stage.
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-fund --no-audit
+COPY . .
+RUN npm run build && npm prune --omit=dev --no-fund --no-audit
+
+FROM node:24-bookworm-slim AS slim
 
 # The same system setup as `npm run setup`, minus what only the tests use (Chromium, xterm…),
 # plus tini: PID 1 must reap zombies (Xvfb's xkbcomp, xdotool, xclip) and pass signals on.
@@ -13,15 +28,14 @@ FROM node:24-bookworm-slim
 # world-writable, as X expects, since the server runs as a plain user.
 COPY scripts/install-system-deps.sh /tmp/install-system-deps.sh
 RUN bash /tmp/install-system-deps.sh --server-only tini \
-  && rm -rf /var/lib/apt/lists/* /tmp/install-system-deps.sh \
+  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log /tmp/install-system-deps.sh \
   && mkdir -p /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix
 
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --no-fund --no-audit
-COPY . .
-# Compiled once here (no TypeScript at start-up), then only the runtime dependencies kept.
-RUN npm run build && npm prune --omit=dev --no-fund --no-audit && npm cache clean --force
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/bin ./bin
 
 ENV HOST=0.0.0.0 PORT=8000 NODE_ENV=production
 EXPOSE 8000
@@ -34,3 +48,13 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 ENV MALLOC_ARENA_MAX=2
 # The bin's shebang carries the node flags and MALLOC_ARENA_MAX: the same command as npm start.
 CMD ["bin/computer-gateway.js"]
+
+FROM slim AS desktop
+
+# The full desktop's packages, through the same script (`npm run setup -- --desktop`).
+USER root
+COPY scripts/install-system-deps.sh /tmp/install-system-deps.sh
+RUN bash /tmp/install-system-deps.sh --server-only --desktop tini \
+  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log /tmp/install-system-deps.sh
+USER node
+ENV DESKTOP=full

@@ -7,6 +7,7 @@
 #   scripts/install-system-deps.sh                  # server + tests
 #   scripts/install-system-deps.sh --server-only    # what the server needs at run time
 #   scripts/install-system-deps.sh --desktop        # + the full desktop (--desktop full)
+#   scripts/install-system-deps.sh --image          # + a Docker engine, compose, debootstrap (npm run test:image)
 #   scripts/install-system-deps.sh [...] tini       # extra packages, e.g. for an image
 set -euo pipefail
 
@@ -38,15 +39,20 @@ desktop=(xfce4-session xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-x
   libreoffice-writer libreoffice-calc libreoffice-gtk3
   fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
   tesseract-ocr tesseract-ocr-eng)
+# npm run test:image: a Docker engine and compose to build and run the images, debootstrap to
+# assemble their base where it cannot be pulled (scripts/docker-base.sh).
+image=(docker.io docker-compose debootstrap)
 
 server_only=false
 with_desktop=false
+with_image=false
 extra=()
 for arg in "$@"; do
   case "$arg" in
     --server-only) server_only=true ;;
     --desktop) with_desktop=true ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --image) with_image=true ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     -*) echo "install-system-deps: unknown option $arg" >&2; exit 2 ;;
     *) extra+=("$arg") ;;
   esac
@@ -55,6 +61,7 @@ done
 wanted=("${server[@]}" "${extra[@]}")
 $server_only || wanted+=("${tests[@]}")
 $with_desktop && wanted+=("${desktop[@]}")
+$with_image && wanted+=("${image[@]}")
 
 if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
   echo "install-system-deps: this is not a Debian/Ubuntu system (no apt-get)." >&2

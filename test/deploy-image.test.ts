@@ -42,28 +42,56 @@ const envOf = (instructions: Instruction[]) =>
 
 const ignored = async () => (await readFile(join(ROOT, '.dockerignore'), 'utf8')).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
 
+/** The Dockerfile's stages by name, each with its own instructions (FROM first). */
+function stages (instructions: Instruction[]): Map<string, Instruction[]> {
+  const found = new Map<string, Instruction[]>()
+  let current: Instruction[] = []
+  for (const instruction of instructions) {
+    if (instruction.name === 'FROM') {
+      current = []
+      found.set(/\bAS\s+(\S+)$/i.exec(instruction.args)?.[1] ?? String(found.size), current)
+    }
+    current.push(instruction)
+  }
+  return found
+}
+
 t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, runtime files only', async (t) => {
   const instructions = await dockerfile()
-  const from = all(instructions, 'FROM')
-  t.equal(from.length, 1, 'one stage')
-  const major = Number(/^node:(\d+)-[a-z]+-slim$/.exec(from[0]!.args)?.[1])
+  const byStage = stages(instructions)
+  t.strictSame([...byStage.keys()], ['build', 'slim', 'desktop'], 'build, then slim, then desktop: the default image is the last, the full desktop')
+  const from = all(instructions, 'FROM').map((i) => i.args.split(/\s+/)[0])
+  t.strictSame(from, [from[0], from[0], 'slim'], 'build and slim start from the same Node image; desktop from slim')
+  const major = Number(/^node:(\d+)-bookworm-slim$/.exec(from[0]!)?.[1])
   t.ok(LTS_END[major], `node:${major} is an LTS line`)
   t.ok(new Date() < new Date(LTS_END[major] ?? 0), `node ${major} is still maintained (until ${LTS_END[major]})`)
   const ci = await readFile(join(ROOT, '.ci/run'), 'utf8')
-  t.match(ci, /image_node=\$\(sed -n 's\/\^FROM node:/, '.ci/run reads the image\'s Node line from the Dockerfile')
+  t.match(ci, /image_node=\$\(sed -n '\/\^FROM node:/, '.ci/run reads the image\'s Node line from the Dockerfile')
   t.match(ci, /npx -y "node@\$\{image_node\}" node_modules\/\.bin\/c8 tap/, 'and runs the suite under it, with coverage')
+  t.match(ci, /npm run test:image/, 'and builds and runs the images')
 
-  const user = all(instructions, 'USER')
-  t.equal(user.length, 1)
-  t.notOk(['root', '0'].includes(user[0]!.args), `runs as ${user[0]!.args}, not root`)
-  t.ok(instructions.indexOf(user[0]!) < instructions.findIndex((i) => i.name === 'CMD'), 'USER before CMD')
+  // The build stage compiles; the images get its output only.
+  const build = byStage.get('build')!.filter((i) => i.name === 'RUN').map((i) => i.args).join('\n')
+  t.match(build, /npm ci /)
+  t.match(build, /npm run build/)
+  t.match(build, /npm prune --omit=dev/, 'dev dependencies pruned')
+  const copied = byStage.get('slim')!.filter((i) => i.name === 'COPY' && i.args.startsWith('--from=build')).map((i) => i.args.split(/\s+/)[1])
+  t.strictSame(copied, ['/app/package.json', '/app/node_modules', '/app/dist', '/app/bin'], 'slim takes package.json, the pruned node_modules, dist/ and the bin from the build, nothing else')
+  t.notOk(byStage.get('desktop')!.some((i) => i.name === 'COPY' && !i.args.includes('install-system-deps.sh')), 'desktop adds nothing but its packages')
+
+  const runs = (stage: string) => byStage.get(stage)!.filter((i) => i.name === 'RUN').map((i) => i.args).join('\n')
+  t.match(runs('slim'), /install-system-deps\.sh --server-only tini/, 'slim\'s system steps are setup\'s own script, server packages only, plus tini')
+  t.match(runs('desktop'), /install-system-deps\.sh --server-only --desktop tini/, 'desktop\'s are the same script with the full desktop\'s packages')
+  for (const stage of ['slim', 'desktop']) t.match(runs(stage), /rm -rf \/var\/lib\/apt\/lists\/\*/, `${stage}: no apt lists in its layer`)
+
+  for (const stage of ['slim', 'desktop']) {
+    const users = byStage.get(stage)!.filter((i) => i.name === 'USER')
+    t.ok(users.length, `${stage} sets its user`)
+    t.notOk(['root', '0'].includes(users.at(-1)!.args), `${stage} runs as ${users.at(-1)!.args}, not root`)
+  }
+  t.ok(instructions.indexOf(all(instructions, 'USER')[0]!) < instructions.findIndex((i) => i.name === 'CMD'), 'USER before CMD')
 
   t.equal(all(instructions, 'ENTRYPOINT')[0]?.args, '["/usr/bin/tini", "--"]', 'tini is PID 1: it reaps zombies and passes signals on')
-  const runs = all(instructions, 'RUN').map((i) => i.args).join('\n')
-  t.match(runs, /install-system-deps\.sh --server-only tini/, 'the system steps are setup\'s own script, server packages only, plus tini')
-  t.match(runs, /npm ci /)
-  t.match(runs, /npm run build/)
-  t.match(runs, /npm prune --omit=dev/, 'dev dependencies pruned')
   t.match(all(instructions, 'HEALTHCHECK')[0]?.args ?? '', /CMD .*\/health/, 'HEALTHCHECK on GET /health')
   // One way to start: npm start and the image exec the bin, whose shebang carries the settings.
   const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
@@ -72,9 +100,9 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   const shebang = (await readFile(join(ROOT, 'bin/computer-gateway.js'), 'utf8')).split('\n')[0]
   t.equal(shebang, '#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=2 --optimize-for-size', 'the bin carries the memory settings')
 
-  const env = envOf(instructions)
-  t.strictSame(env, { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' })
-  for (const name of ['HOST', 'PORT']) t.ok(Object.values(FLAGS).some((flag) => flag.env === name), `${name} is read by src/runtime/config.ts`)
+  t.strictSame(envOf(byStage.get('slim')!), { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' })
+  t.strictSame(envOf(byStage.get('desktop')!), { [FLAGS.desktop.env]: 'full' }, 'desktop: the full desktop')
+  for (const name of ['HOST', 'PORT', 'DESKTOP']) t.ok(Object.values(FLAGS).some((flag) => flag.env === name), `${name} is read by src/runtime/config.ts`)
 
   const ignore = await ignored()
   for (const entry of ['node_modules', '.git', 'test', 'bench', 'dist', 'docs', '.ci']) t.ok(ignore.includes(entry), `${entry} stays out of the image`)
@@ -108,7 +136,7 @@ async function linkTree (from: string, to: string): Promise<void> {
 
 const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
 
-t.test('the server as the image runs it: pruned runtime, NODE_ENV=production, 0.0.0.0 with a token', { timeout: 120_000 }, async (t) => {
+t.test('the server as the slim image runs it: pruned runtime, NODE_ENV=production, 0.0.0.0 with a token', { timeout: 120_000 }, async (t) => {
   const instructions = await dockerfile()
   const app = await imageCopy(t)
   for (const dev of ['typescript', 'tap', '@anthropic-ai/sdk']) t.notOk(existsSync(join(app, 'node_modules', dev)), `${dev} pruned`)
@@ -116,7 +144,7 @@ t.test('the server as the image runs it: pruned runtime, NODE_ENV=production, 0.
 
   const port = await freePort()
   const [command, ...args] = JSON.parse(all(instructions, 'CMD')[0]!.args) as string[]
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: app, ...envOf(instructions), PORT: String(port), API_TOKEN: TOKEN }
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: app, ...envOf(stages(instructions).get('slim')!), PORT: String(port), API_TOKEN: TOKEN }
   const server = spawnOwned(t, command === 'node' ? process.execPath : command!, args, { cwd: app, env, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   server.stderr!.on('data', (chunk) => { stderr += chunk })

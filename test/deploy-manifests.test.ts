@@ -99,6 +99,9 @@ t.test('the StatefulSet, its headless Service and the server agree', async (t) =
   })
   const mounts = Object.fromEntries(container.volumeMounts.map((m: { name: string, mountPath: string }) => [m.mountPath, m.name]))
   t.equal(mounts['/tmp'], 'tmp', 'X writes its sockets and cookie under /tmp')
+  t.equal(mounts['/home/node'], 'home', 'the home directory is a volume')
+  const volumes = Object.fromEntries(pod.volumes.map((v: { name: string }) => [v.name, v]))
+  t.equal(volumes[mounts['/dev/shm']]?.emptyDir?.medium, 'Memory', 'browsers get a memory-backed /dev/shm')
   for (const volume of pod.volumes) t.ok(volume.emptyDir, `${volume.name} is an emptyDir`)
   t.ok(container.resources.requests.memory && container.resources.limits.memory, 'memory requested and limited')
   t.equal(pod.automountServiceAccountToken, false)
@@ -135,6 +138,7 @@ t.test('compose: N desktops, each on its own loopback port, token from an env fi
   const services = Object.entries(compose.services) as Array<[string, Record<string, any>]>
   t.ok(services.length >= 2, 'more than one desktop')
   const hostPorts = new Set<string>()
+  const homes = new Set<string>()
   for (const [name, service] of services) {
     t.equal(service.ports.length, 1, name)
     const [address, hostPort, containerPort] = service.ports[0].split(':')
@@ -150,6 +154,11 @@ t.test('compose: N desktops, each on its own loopback port, token from an env fi
     t.ok(Number.parseInt(service.stop_grace_period) > GRACE_S, 'stop_grace_period exceeds the server\'s shutdown grace')
     t.equal(service.read_only, true)
     t.strictSame(service.cap_drop, ['ALL'])
+    t.ok(Number.parseInt(service.shm_size) >= 256, 'browsers get more shared memory than Docker\'s 64 MB')
+    const home = service.volumes.find((v: string) => v.endsWith(':/home/node'))?.split(':')[0]
+    t.ok(home && Object.hasOwn(compose.volumes, home), `${name}'s home is a named volume`)
+    homes.add(home)
   }
   t.equal(hostPorts.size, services.length, 'each desktop on a port of its own')
+  t.equal(homes.size, services.length, 'each desktop with a home of its own')
 })

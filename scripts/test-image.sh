@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# npm run test:image: the Dockerfile's images built and run in a real Docker engine
+# (test/docker/images.ts). Uses the engine that runs; else, as root, installs one
+# (install-system-deps.sh --image) and starts dockerd for the run, stopping it after. Where no
+# engine can start (no root, not Debian, a sandbox that refuses it) it says why and skips:
+# the only case it does not fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+skip() { echo "test:image: SKIPPED, no Docker engine can run here: $*"; exit 0; }
+engine_up() { docker info >/dev/null 2>&1; }
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+dockerd_pid=
+log=$(mktemp /tmp/test-image-dockerd.XXXXXX)
+stop_engine() {
+  if [ -n "$dockerd_pid" ] && kill -0 "$dockerd_pid" 2>/dev/null; then
+    kill -TERM "$dockerd_pid"
+    for _ in $(seq 1 60); do kill -0 "$dockerd_pid" 2>/dev/null || break; sleep 0.5; done
+    kill -0 "$dockerd_pid" 2>/dev/null && kill -KILL "$dockerd_pid"
+  fi
+  rm -f "$log"
+}
+trap stop_engine EXIT
+
+if ! engine_up; then
+  if ! command -v dockerd >/dev/null 2>&1 || ! command -v docker >/dev/null 2>&1; then
+    is_root || skip "none runs, none is installed, and installing one needs root"
+    bash scripts/install-system-deps.sh --server-only --image || skip "its packages could not be installed (above)"
+  fi
+  if ! engine_up; then
+    is_root || skip "none runs, and starting dockerd needs root"
+    echo "test:image: starting dockerd for this run"
+    dockerd >"$log" 2>&1 &
+    dockerd_pid=$!
+    for _ in $(seq 1 60); do
+      engine_up && break
+      kill -0 "$dockerd_pid" 2>/dev/null || break
+      sleep 0.5
+    done
+    engine_up || { tail -n 20 "$log"; skip "dockerd did not start (its log above)"; }
+  fi
+fi
+# Compose and debootstrap, where the engine came from elsewhere.
+if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1 || ! command -v debootstrap >/dev/null 2>&1; then
+  bash scripts/install-system-deps.sh --server-only --image
+fi
+echo "test:image: $(docker version -f 'Docker engine {{.Server.Version}}, client {{.Client.Version}}')"
+
+started=$(date +%s)
+bash scripts/docker-base.sh
+npx tap --disable-coverage --timeout=3600 test/docker/images.ts
+echo "test:image: done in $(( $(date +%s) - started )) s"
+docker images --format 'test:image: {{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^test:image: (computer-gateway|node):' || true
