@@ -55,27 +55,22 @@ async function waitHttp (port: number, body: unknown, timeoutMs = 20_000): Promi
   } finally { http.close() }
 }
 
-/** package.json's start script, `NAME=value … node flags… file`, as an environment and node's arguments. */
-function npmStart (): { env: Record<string, string>, args: string[] } {
+/** What `npm start` runs: package.json's start script execs the bin, whose shebang carries the memory settings. */
+function npmStartBin (): string {
   const script = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { scripts: { start: string } }).scripts.start
-  const words = script.split(/\s+/)
-  const env: Record<string, string> = {}
-  while (/^\w+=/.test(words[0] ?? '')) {
-    const [name, value] = words.shift()!.split('=') as [string, string]
-    env[name] = value
-  }
-  if (words.shift() !== 'node') throw new Error(`package.json's start script does not run node: ${script}`)
-  return { env, args: words }
+  const match = /^exec (\S+)$/.exec(script.trim())
+  if (!match) throw new Error(`package.json's start script does not exec the bin: ${script}`)
+  return fileURLToPath(new URL(match[1]!, root))
 }
 
 function startOurs (display: string | undefined, port: number): ChildProcess {
-  const start = npmStart()
-  const env: NodeJS.ProcessEnv = { ...process.env, ...start.env, LOG_LEVEL: 'silent' }
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' }
   if (display) env.DISPLAY = display
   else delete env.DISPLAY
   // As `npm start` runs it, with its flags and environment: compiled (npm run setup builds
-  // dist/; the bench builds it when missing), and this process's own child, for its RSS.
-  return spawnOwned(undefined, process.execPath, [...start.args, '--port', String(port)], { cwd: root, env, stdio: 'ignore' })
+  // dist/; the bench builds it when missing), and this process's own child (the shebang's env
+  // execs node in place), for its RSS.
+  return spawnOwned(undefined, npmStartBin(), ['--port', String(port)], { cwd: root, env, stdio: 'ignore' })
 }
 
 function startBaseline (mode: string, display: string, port: number): ChildProcess {
