@@ -53,9 +53,12 @@ function setupRequest (cookie: Buffer | undefined): Buffer {
  * `timeoutMs`; otherwise rejects with InvalidConfig and a message saying what was found,
  * e.g. `DISPLAY :42 does not answer (no X server at /tmp/.X11-unix/X42); unset DISPLAY to
  * let computer-gateway start its own Xvfb`. Never loads native code, never throws
- * synchronously.
+ * synchronously. The default wait is long because only a server that accepted the connection
+ * uses it (no socket, or a refused one, fails at once): an Xvfb that is merely slow to answer
+ * on a busy host (both cores taken by other desktops) is seen here taking over 2 s, and a
+ * driver that gave up on it would fail a start that was about to succeed.
  */
-export async function probeDisplay (display: string, timeoutMs = 2000): Promise<void> {
+export async function probeDisplay (display: string, timeoutMs = 10_000): Promise<void> {
   const address = parseDisplay(display)
   const where = address.kind === 'unix' ? address.path : `${address.host}:${address.port}`
   const fail = (why: string) => new InvalidConfig(
