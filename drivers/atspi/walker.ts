@@ -15,6 +15,8 @@ const BATCH = 96
 const MANAGES_DESCENDANTS = 31
 /** A table that manages its descendants may claim millions of children. */
 const MAX_CHILDREN = 2000
+/** A table claiming at most this many cells has them listed at once (the first MAX_CHILDREN kept). */
+const LISTED_CHILDREN_MAX = 20000
 const TEXT_MAX = 2000
 const LABELLED_BY = 2
 const TEXT_ROLES = new Set(['text', 'entry', 'spin button', 'combo box', 'autocomplete', 'terminal', 'table cell'])
@@ -100,8 +102,11 @@ async function readNode (client: AtspiClient, ref: AtspiRef): Promise<{ node: Ra
     const needsLabel = !name && NAMED_BY_LABEL.has(role)
     // A spreadsheet's table manages its descendants: it claims every cell of the sheet, and
     // asking for them all keeps the application busy past the call's timeout. Its cells on
-    // screen are read through its Table interface instead.
-    const managed = hasState(states, MANAGES_DESCENDANTS) && can('Table') && can('Component')
+    // screen are read through its Table interface instead. GTK's lists and trees (a file
+    // manager's, a file dialog's) manage their descendants too but claim only the cells they
+    // have: those are read as children, as the cells at a point of theirs are not always theirs.
+    const managed = hasState(states, MANAGES_DESCENDANTS) && can('Table') && can('Component') &&
+      await claimsMoreThan(client, ref, LISTED_CHILDREN_MAX)
     const extentsRead = can('Component') ? client.extents(ref).catch(() => null) : Promise.resolve(null)
     const [extents, actions, text, value, labelledBy, children] = await Promise.all([
       extentsRead,
@@ -118,6 +123,12 @@ async function readNode (client: AtspiClient, ref: AtspiRef): Promise<{ node: Ra
   } catch {
     return null
   }
+}
+
+/** Whether an object claims more than `count` children (or cannot say how many). */
+async function claimsMoreThan (client: AtspiClient, ref: AtspiRef, count: number): Promise<boolean> {
+  const claimed = await client.property<number>(ref, 'Accessible', 'ChildCount').catch(() => -1)
+  return !(Number.isInteger(claimed) && claimed >= 0 && claimed <= count)
 }
 
 /** The cells of a table that manages its descendants that are on screen: from the one at its top-left corner to the one at its bottom-right, at most MAX_CHILDREN. */

@@ -120,9 +120,10 @@ export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutc
     case 'launch_app': {
       const control = windowControl(driver)
       const env = await context.launchEnv?.()
-      const opened = await launchAndWait(control, plan.app, plan.argv, context.launchTimeoutMs, signal, env, plan.cwd)
-      if (plan.maximize) await control.maximize(opened.id)
-      await control.activate(opened.id)
+      const opened = await launchAndWait(control, plan.app, plan.argv, context.launchTimeoutMs, signal, env, plan.cwd, async (window) => {
+        if (plan.maximize) await control.maximize(window.id)
+        await control.activate(window.id)
+      })
       return windowOutcome(`launched ${plan.app}:`, await reread(control, opened.id), context)
     }
     case 'set_window_geometry': {

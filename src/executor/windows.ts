@@ -111,10 +111,13 @@ export async function reread (windows: WindowControl, id: number): Promise<Windo
  * _NET_WM_PID is the launched process (or that has no pid, for applications that do not
  * set it). A launcher that exits with code 0 has handed over to another process: then any
  * new window will do. Exiting otherwise fails at once; no window in time is a 504, and the
- * application keeps running (it ends with the server).
+ * application keeps running (it ends with the server). `ready` (maximise, activate) is done
+ * on the window found; a window that closes meanwhile (a splash screen) was not the
+ * application's window: it is passed over and the wait goes on.
  */
 export async function launchAndWait (windows: WindowControl, app: string, argv: readonly string[],
-  timeoutMs: number, signal?: AbortSignal, env?: Record<string, string>, cwd?: string): Promise<WindowState> {
+  timeoutMs: number, signal?: AbortSignal, env?: Record<string, string>, cwd?: string,
+  ready: (window: WindowState) => Promise<void> = async () => {}): Promise<WindowState> {
   const before = new Set((await windows.list()).map((window) => window.id))
   let launched: LaunchedApp
   try {
@@ -130,7 +133,16 @@ export async function launchAndWait (windows: WindowControl, app: string, argv: 
     const fresh = (await windows.list()).filter((window) => !before.has(window.id)).reverse()
     const own = fresh.find((window) => window.pid === launched.pid || (window.pid !== null && launched.owns?.(window.pid) === true)) ??
       fresh.find((window) => window.pid === null || handedOver)
-    if (own) return own
+    if (own) {
+      try {
+        await ready(own)
+        return own
+      } catch (error) {
+        if ((await windows.list()).some((window) => window.id === own.id)) throw error
+        before.add(own.id)
+        continue
+      }
+    }
     if (exit && !handedOver) {
       throw new AppLaunchFailed(`app '${app}' (pid ${launched.pid}) exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`} before opening a window`)
     }
