@@ -38,6 +38,22 @@ export interface AdapterCases<Extra = {}> {
 /** An adapter's recorded cases (test/fixtures/<adapter>/translate.json, or another file of that shape). */
 export const adapterCases = <Extra = {}>(adapter: string, file = 'translate.json') => fixture<AdapterCases<Extra>>(adapter, file).cases
 
+/** An adapter's recorded cases looked up by name; a name not in the fixtures throws. */
+export function caseByName<Extra = {}> (adapter: string, file = 'translate.json'): (name: string) => AdapterCase<Extra> {
+  const byName = new Map(adapterCases<Extra>(adapter, file).map((c) => [c.name, c]))
+  return (name) => {
+    const found = byName.get(name)
+    if (!found) throw new Error(`no reply ${name} in the fixtures`)
+    return found
+  }
+}
+
+/** The same reply sent as text/plain to a translate route becomes the same actions. */
+export async function sameAsText (t: Test, app: FastifyInstance, url: string, text: string, actions: unknown, name: string) {
+  const raw = await app.inject({ method: 'POST', url, payload: text, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+  t.strictSame(raw.json().actions, actions, `${name} as text/plain`)
+}
+
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 export function pngSize (base64: string) {
   const png = Buffer.from(base64, 'base64')
