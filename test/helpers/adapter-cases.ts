@@ -85,3 +85,28 @@ export async function refusedOnBothRoutes (t: Test, app: FastifyInstance, driver
   }
   t.strictSame(driver.calls, [])
 }
+
+/** A refusal recorded in test/fixtures/<adapter>/errors.json: the status and whole body it answers. */
+export interface ErrorCase {
+  source: string
+  query?: string
+  body: unknown
+  status: number
+  response: unknown
+}
+
+/**
+ * Each refusal of test/fixtures/<adapter>/errors.json answers its status and whole body on the
+ * execute and the translate route, and nothing runs. `search` makes the query string of a case.
+ */
+export async function recordedRefusals (t: Test, app: FastifyInstance, driver: FakeDriver, adapter: string, search: (c: ErrorCase) => string) {
+  for (const c of fixture<ErrorCase[]>(adapter, 'errors.json')) {
+    const url = `/computer/${adapter}${search(c)}`
+    for (const route of [url, url.replace(`/computer/${adapter}`, `/computer/${adapter}/translate`)]) {
+      const { status, body } = await post(app, route, c.body)
+      t.equal(status, c.status, `${c.source} (${route})`)
+      t.strictSame(body, c.response, `${c.source}: ${JSON.stringify(c.body)}`)
+    }
+  }
+  t.strictSame(driver.calls, [], 'nothing reached the driver')
+}
