@@ -54,6 +54,12 @@ export async function sameAsText (t: Test, app: FastifyInstance, url: string, te
   t.strictSame(raw.json().actions, actions, `${name} as text/plain`)
 }
 
+/** The fake driver's calls for key combos pressed one after the other: 'ctrl+a' holds ctrl, taps a, releases ctrl. */
+export const pressed = (...combos: string[]) => combos.flatMap((combo) => {
+  const keys = combo.split('+')
+  return [...keys.map((key) => ({ call: 'keyDown', key })), ...[...keys].reverse().map((key) => ({ call: 'keyUp', key }))]
+})
+
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 export function pngSize (base64: string) {
   const png = Buffer.from(base64, 'base64')
