@@ -6,14 +6,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { client } from './http-client.ts'
-import { percentile } from './percentile.ts'
+import { type Stats, fmt, stats } from './percentile.ts'
 
-interface Stats { p50: number, p95: number, n: number }
 export interface McpRow { kind: string, http: Stats, mcp: Stats }
 
-const stats = (samples: number[]): Stats => ({ p50: percentile(samples, 50), p95: percentile(samples, 95), n: samples.length })
 const point = (i: number): [number, number] => [200 + (i * 37) % 800, 150 + (i * 53) % 500]
-const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1))
 
 const KINDS: Array<{ kind: string, tool: string, args: (i: number) => Record<string, unknown> }> = [
   { kind: 'click', tool: 'click_mouse', args: (i) => ({ button: 'left', coordinates: point(i) }) },

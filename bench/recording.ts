@@ -13,14 +13,11 @@ import { fileURLToPath } from 'node:url'
 import { startXvfb } from '../drivers/x11/xvfb.ts'
 import { spawnOwned, stopOwned } from '../test/helpers/processes.ts'
 import { client } from './http-client.ts'
-import { percentile } from './percentile.ts'
+import { type Stats, fmt, stats } from './percentile.ts'
 
-interface Stats { p50: number, p95: number, n: number }
 export interface RecordingRow { kind: string, plain: Stats, recorded: Stats }
 
-const stats = (samples: number[]): Stats => ({ p50: percentile(samples, 50), p95: percentile(samples, 95), n: samples.length })
 const point = (i: number): [number, number] => [200 + (i * 37) % 800, 150 + (i * 53) % 500]
-const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1))
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 const KINDS: Array<{ kind: string, body: (i: number) => unknown }> = [

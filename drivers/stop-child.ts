@@ -3,6 +3,7 @@
  * accessibility bus, the nut worker) is ended: asked first, so it can clean up after itself
  * (Xvfb its lock file, a launcher its children), killed if it has not gone after a grace period.
  */
+import type { ChildProcess } from 'node:child_process'
 
 export interface Stoppable {
   /** Sends a signal to the process (or to its process group). */
@@ -29,4 +30,16 @@ export function signalGroup (pid: number, signal: NodeJS.Signals): void {
   } catch {
     try { process.kill(pid, signal) } catch { /* already gone */ }
   }
+}
+
+export interface ChildExit { code: number | null, signal: string | null }
+
+/** A child's exit: `exited` resolves with it; `exit()` is it once it has happened, undefined while the child runs. */
+export function watchExit (child: ChildProcess): { exited: Promise<ChildExit>, exit: () => ChildExit | undefined } {
+  let exit: ChildExit | undefined
+  const exited = new Promise<ChildExit>((resolve) => child.once('exit', (code, signal) => {
+    exit = { code, signal }
+    resolve(exit)
+  }))
+  return { exited, exit: () => exit }
 }

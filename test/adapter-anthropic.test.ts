@@ -9,7 +9,7 @@ import { ACTIONS_20241022 } from '../adapters/anthropic/computer_20241022.ts'
 import { ACTIONS_20250124 } from '../adapters/anthropic/computer_20250124.ts'
 import { ACTIONS_20251124 } from '../adapters/anthropic/computer_20251124.ts'
 import { build, post } from './helpers/build.ts'
-import { adapterCases, fixture as adapterFixture } from './helpers/adapter-cases.ts'
+import { adapterCases, fixture as adapterFixture, recordedRefusals } from './helpers/adapter-cases.ts'
 
 interface TranslateFields {
   query?: string
@@ -18,14 +18,6 @@ interface TranslateFields {
   screenshot: boolean
   tool_use_id?: string
   display?: [number, number]
-}
-
-interface ErrorCase {
-  source: string
-  query?: string
-  body: unknown
-  status: number
-  response: unknown
 }
 
 const fixture = <T>(name: string): T => adapterFixture<T>('anthropic', name)
@@ -107,15 +99,7 @@ t.test('a null means absent only where the SDK types the field nullable: left_cl
 
 t.test('refusals before anything runs, whole', async (t) => {
   const { app, driver } = await build(t, { adapters: [anthropicAdapter] })
-  for (const c of fixture<ErrorCase[]>('errors.json')) {
-    const url = `/computer/anthropic?${versioned(c.query)}`
-    for (const route of [url, url.replace('/computer/anthropic', '/computer/anthropic/translate')]) {
-      const { status, body } = await post(app, route, c.body)
-      t.equal(status, c.status, `${c.source} (${route})`)
-      t.strictSame(body, c.response, `${c.source}: ${JSON.stringify(c.body)}`)
-    }
-  }
-  t.strictSame(driver.calls, [], 'nothing reached the driver')
+  await recordedRefusals(t, app, driver, 'anthropic', (c) => `?${versioned(c.query)}`)
 })
 
 /** Checks that an image decodes as a PNG and stands in its size for the bytes. */

@@ -8,16 +8,9 @@
 import t from 'tap'
 import { glmAdapter } from '../adapters/glm/index.ts'
 import { build, post } from './helpers/build.ts'
-import { type AdapterCase, adapterCases, badRequest, imageSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText } from './helpers/adapter-cases.ts'
 
-type Reply = AdapterCase<{ payload: string }>
-const replies: Reply[] = adapterCases<{ payload: string }>('glm')
-const byId = new Map(replies.map((r) => [r.name, r]))
-const reply = (id: string) => {
-  const found = byId.get(id)
-  if (!found) throw new Error(`no reply ${id} in the fixtures`)
-  return found
-}
+const reply = caseByName<{ payload: string }>('glm')
 
 interface Case {
   id: string
@@ -88,8 +81,7 @@ t.test('translate: GLM-V PC replies become unified actions on the 0–999 grid',
         finished: c.finished ?? null,
       },
     }, `${c.id} (${source})`)
-    const raw = await app.inject({ method: 'POST', url: '/computer/glm/translate', payload: text, headers: { 'content-type': 'text/plain; charset=utf-8' } })
-    t.strictSame(raw.json().actions, c.actions, `${c.id} as text/plain`)
+    await sameAsText(t, app, '/computer/glm/translate', text, c.actions, c.id)
   }
   t.strictSame(driver.calls, [], 'translating runs nothing')
 })

@@ -8,7 +8,7 @@ import t from 'tap'
 import { openaiAdapter } from '../adapters/openai/index.ts'
 import { ACTION_TYPES } from '../adapters/openai/actions.ts'
 import { build, post } from './helpers/build.ts'
-import { type AdapterCase, adapterCases, fixture as adapterFixture } from './helpers/adapter-cases.ts'
+import { type AdapterCase, adapterCases, fixture as adapterFixture, recordedRefusals } from './helpers/adapter-cases.ts'
 
 interface NativeAction { type: string }
 interface TranslateFields {
@@ -22,14 +22,6 @@ interface TranslateFields {
   display?: [number, number]
 }
 type TranslateCase = AdapterCase<TranslateFields>
-
-interface ErrorCase {
-  source: string
-  query?: string
-  body: unknown
-  status: number
-  response: unknown
-}
 
 const fixture = <T>(name: string): T => adapterFixture<T>('openai', name)
 
@@ -80,15 +72,7 @@ t.test('the version defaults to the computer tool', async (t) => {
 
 t.test('refusals before anything runs, whole', async (t) => {
   const { app, driver } = await build(t, { adapters: [openaiAdapter] })
-  for (const c of fixture<ErrorCase[]>('errors.json')) {
-    const url = `/computer/openai${c.query ? `?${c.query}` : ''}`
-    for (const route of [url, url.replace('/computer/openai', '/computer/openai/translate')]) {
-      const { status, body } = await post(app, route, c.body)
-      t.equal(status, c.status, `${c.source} (${route})`)
-      t.strictSame(body, c.response, `${c.source}: ${JSON.stringify(c.body)}`)
-    }
-  }
-  t.strictSame(driver.calls, [], 'nothing reached the driver')
+  await recordedRefusals(t, app, driver, 'openai', (c) => c.query ? `?${c.query}` : '')
 })
 
 /** Checks that the screenshot is a PNG data URL and stands in its size for the bytes. */

@@ -8,7 +8,7 @@ import t from 'tap'
 import { operatorAdapter } from '../adapters/operator/index.ts'
 import type { FakeWindow } from '../drivers/fake/fake-driver.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, adapterCases, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, pngSize, pressed, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
 
 const cases = adapterCases<{ actions: unknown[], meta: unknown, query?: string, display?: [number, number] }>('operator')
 
@@ -142,19 +142,9 @@ t.test('execute: type at loc clicks, moves the caret to the end, clears, types a
     { call: 'moveMouse', x: 100, y: 200 },
     { call: 'buttonDown', button: 'left' },
     { call: 'buttonUp', button: 'left' },
-    { call: 'keyDown', key: 'ctrl' },
-    { call: 'keyDown', key: 'end' },
-    { call: 'keyUp', key: 'end' },
-    { call: 'keyUp', key: 'ctrl' },
-    { call: 'keyDown', key: 'ctrl' },
-    { call: 'keyDown', key: 'a' },
-    { call: 'keyUp', key: 'a' },
-    { call: 'keyUp', key: 'ctrl' },
-    { call: 'keyDown', key: 'backspace' },
-    { call: 'keyUp', key: 'backspace' },
+    ...pressed('ctrl+end', 'ctrl+a', 'backspace'),
     { call: 'typeText', text: 'hé' },
-    { call: 'keyDown', key: 'enter' },
-    { call: 'keyUp', key: 'enter' },
+    ...pressed('enter'),
   ])
 })
 

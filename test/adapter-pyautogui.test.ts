@@ -8,16 +8,9 @@
 import t from 'tap'
 import { pyautoguiAdapter } from '../adapters/pyautogui/index.ts'
 import { build, post } from './helpers/build.ts'
-import { type AdapterCase, adapterCases, badRequest, imageSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText } from './helpers/adapter-cases.ts'
 
-type Reply = AdapterCase<{ payload: string }>
-const replies: Reply[] = adapterCases<{ payload: string }>('pyautogui')
-const byId = new Map(replies.map((r) => [r.name, r]))
-const reply = (id: string) => {
-  const found = byId.get(id)
-  if (!found) throw new Error(`no reply ${id} in the fixtures`)
-  return found
-}
+const reply = caseByName<{ payload: string }>('pyautogui')
 
 const call = (name: string, args: Record<string, unknown>, text: string, line: number, first: number, count: number) => ({ name, args, text, line, first, count })
 const click = (x: number, y: number, extra: Record<string, unknown> = {}) => ({ action: 'click_mouse', button: 'left', coordinates: [x, y], ...extra })
@@ -136,8 +129,7 @@ t.test('translate: recorded and documented replies become unified actions', asyn
       display_height_px: c.display[1],
       meta: { calls: c.calls, terminate: c.terminate ?? null, wait: c.wait ?? false },
     }, `${c.id} (${source})`)
-    const raw = await app.inject({ method: 'POST', url: `/computer/pyautogui/translate${c.query ?? ''}`, payload: text, headers: { 'content-type': 'text/plain; charset=utf-8' } })
-    t.strictSame(raw.json().actions, c.actions, `${c.id} as text/plain`)
+    await sameAsText(t, app, `/computer/pyautogui/translate${c.query ?? ''}`, text, c.actions, c.id)
   }
   t.strictSame(driver.calls, [], 'translating runs nothing')
 })

@@ -14,12 +14,10 @@ import { anthropic } from '@ai-sdk/anthropic'
 import { anthropicComputer } from '../clients/ai-sdk/index.ts'
 import { example as anthropicExample } from '../examples/ai-sdk-anthropic.ts'
 import { example as openaiExample } from '../examples/ai-sdk-openai.ts'
-import { gatewayDesktop } from './helpers/gateway.ts'
+import { assertAtScreenPoint, assertClickedAndTyped, eventsOf, gatewayDesktop } from './helpers/gateway.ts'
 import { pngSize } from './helpers/adapter-cases.ts'
-import type { OracleEvent } from './helpers/oracle.ts'
 
 const gateway = gatewayDesktop(t)
-const of = (events: OracleEvent[], type: string) => events.filter((e) => e.type === type)
 
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } }
 const toolCall = (id: string, input: unknown) => ({ type: 'tool-call' as const, toolCallId: id, toolName: 'computer', input: JSON.stringify(input) })
@@ -56,11 +54,7 @@ t.test('anthropic.tools.computer_20251124: generateText clicks at the model\'s p
   t.equal(result.text, 'Done.', 'the loop reached its end')
   t.equal(model.doGenerateCalls.length, 5)
 
-  const events = await gateway.oracle.until((e) => of(e, 'input').at(-1)?.value === text, 10_000)
-  const down = of(events, 'mousedown')[0]
-  t.equal(down?.target, 'text', 'the click is on the textarea')
-  t.ok(Math.abs((down?.x as number) - 320) <= 1 && Math.abs((down?.y as number) - 120) <= 1, `at screen (320, 120), got ${down?.x},${down?.y}`)
-  t.equal(of(events, 'input').at(-1)?.value, text, 'the textarea holds the text exactly')
+  await assertClickedAndTyped(t, gateway, text)
 
   const [click] = toolResults(model, 1)
   t.equal(click?.toolCallId, 'c1')
@@ -91,10 +85,7 @@ t.test('openai.tools.computer(): a batched computer_call lands at the model\'s p
   const result = await openaiExample(gateway.baseUrl, gateway.token, model)
   t.equal(result.text, 'Done.', 'the loop reached its end')
 
-  const events = await gateway.oracle.until((e) => of(e, 'input').at(-1)?.value === text, 10_000)
-  const down = of(events, 'mousedown')[0]
-  t.ok(Math.abs((down?.x as number) - 320) <= 1 && Math.abs((down?.y as number) - 120) <= 1, `at screen (320, 120), got ${down?.x},${down?.y}`)
-  t.equal(of(events, 'input').at(-1)?.value, text, 'the textarea holds the text exactly')
+  await assertClickedAndTyped(t, gateway, text, { onTextarea: false })
 
   const [first] = toolResults(model, 1)
   const output = first!.output as { type: string, value: { output: { type: string, imageUrl: string } } }
@@ -118,9 +109,9 @@ t.test('anthropic.tools.computerToolset_20260801: members as `action` run throug
   gateway.oracle.clear()
   const result = await generateText({ model, tools: { computer }, stopWhen: stepCountIs(5), prompt: 'Click the text box.' })
   t.equal(result.text, 'Done.')
-  const events = await gateway.oracle.until((e) => of(e, 'mousedown').length > 0)
-  const down = of(events, 'mousedown')[0]
-  t.ok(Math.abs((down?.x as number) - 320) <= 1 && Math.abs((down?.y as number) - 120) <= 1, `at screen (320, 120), got ${down?.x},${down?.y}`)
+  const events = await gateway.oracle.until((e) => eventsOf(e, 'mousedown').length > 0)
+  const down = eventsOf(events, 'mousedown')[0]
+  assertAtScreenPoint(t, down)
   const [click, shot] = toolResults(model, 1) as Array<{ output: { value: Array<{ type: string, text?: string, data?: { data: string } }> } }>
   t.strictSame(click!.output.value, [{ type: 'text', text: 'Clicked.' }], 'the toolset\'s acknowledgment')
   t.equal(shot!.output.value[0]!.type, 'file')

@@ -12,12 +12,10 @@ import t from 'tap'
 import Anthropic from '@anthropic-ai/sdk'
 import { example } from '../examples/anthropic.ts'
 import { GatewayComputerToolset, GatewayError, gatewayComputerTool } from '../clients/anthropic/index.ts'
-import { gatewayDesktop } from './helpers/gateway.ts'
+import { assertClickedAndTyped, gatewayDesktop } from './helpers/gateway.ts'
 import { pngSize } from './helpers/adapter-cases.ts'
-import type { OracleEvent } from './helpers/oracle.ts'
 
 const gateway = gatewayDesktop(t)
-const of = (events: OracleEvent[], type: string) => events.filter((e) => e.type === type)
 const recorded = (file: string) => (JSON.parse(readFileSync(new URL(`fixtures/clients/${file}`, import.meta.url), 'utf8')) as { responses: unknown[] }).responses
 const responses = recorded('anthropic-toolset-replies.json')
 
@@ -54,11 +52,7 @@ t.test('toolRunner with replayed replies: clicks at Claude\'s pixels, types exac
   t.strictSame(final.content, [{ type: 'text', text: 'The greeting is written.' }], 'the loop reached its end')
   t.match(sent[0]!.tools, [{ type: 'computer_toolset_20260801' }], 'the toolset is declared to the API')
 
-  const events = await gateway.oracle.until((e) => of(e, 'input').at(-1)?.value === text, 10_000)
-  const down = of(events, 'mousedown')[0]
-  t.equal(down?.target, 'text', 'the click is on the textarea')
-  t.ok(Math.abs((down?.x as number) - 320) <= 1 && Math.abs((down?.y as number) - 120) <= 1, `at screen (320, 120), got ${down?.x},${down?.y}`)
-  t.equal(of(events, 'input').at(-1)?.value, text, 'the textarea holds the text exactly')
+  await assertClickedAndTyped(t, gateway, text)
 
   const [shot] = resultsIn(sent[1]!)
   t.match(shot, { tool_use_id: 'toolu_01Shot', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png' } }] })
@@ -95,10 +89,7 @@ t.test('the computer_20251124 tool under toolRunner: text and screenshot at the 
   t.strictSame(final.content, [{ type: 'text', text: 'Written.' }])
   t.match(sent[0]!.tools, [{ type: 'computer_20251124', name: 'computer', display_width_px: 1024, display_height_px: 640 }])
 
-  const events = await gateway.oracle.until((e) => of(e, 'input').at(-1)?.value === text, 10_000)
-  const down = of(events, 'mousedown')[0]
-  t.ok(Math.abs((down?.x as number) - 320) <= 1 && Math.abs((down?.y as number) - 120) <= 1, `at screen (320, 120), got ${down?.x},${down?.y}`)
-  t.equal(of(events, 'input').at(-1)?.value, text, 'the textarea holds the text exactly')
+  await assertClickedAndTyped(t, gateway, text, { onTextarea: false })
 
   const [clicked] = resultsIn(sent[1]!)
   t.match(clicked, { tool_use_id: 'toolu_11Click', content: [{ type: 'text', text: /clicked left 3 times at \(256, 96\)|triple/ }, { type: 'image' }] })

@@ -11,13 +11,11 @@ import { setTracingDisabled } from '@openai/agents'
 import { ScriptedModel, assistantMessage } from '@openai/agents/testing'
 import { example } from '../examples/openai-agents.ts'
 import { GatewayComputer, GatewayError, gatewayComputerProvider } from '../clients/openai-agents/index.ts'
-import { gatewayDesktop } from './helpers/gateway.ts'
+import { assertClickedAndTyped, gatewayDesktop } from './helpers/gateway.ts'
 import { pngSize } from './helpers/adapter-cases.ts'
-import type { OracleEvent } from './helpers/oracle.ts'
 
 setTracingDisabled(true)
 const gateway = gatewayDesktop(t)
-const of = (events: OracleEvent[], type: string) => events.filter((e) => e.type === type)
 const DATA_URL = 'data:image/png;base64,'
 
 t.test('run() with ScriptedModel: a batched computer_call lands at the model\'s pixels, a refused key is an error the run survives', async (t) => {
@@ -36,11 +34,7 @@ t.test('run() with ScriptedModel: a batched computer_call lands at the model\'s 
   t.equal(result.finalOutput, 'Done.', 'the run reached its end')
   model.assertComplete()
 
-  const events = await gateway.oracle.until((e) => of(e, 'input').at(-1)?.value === text, 10_000)
-  const down = of(events, 'mousedown')[0]
-  t.equal(down?.target, 'text', 'the click is on the textarea')
-  t.ok(Math.abs((down?.x as number) - 320) <= 1 && Math.abs((down?.y as number) - 120) <= 1, `at screen (320, 120), got ${down?.x},${down?.y}`)
-  t.equal(of(events, 'input').at(-1)?.value, text, 'the textarea holds the text exactly')
+  await assertClickedAndTyped(t, gateway, text)
 
   // What the runner handed the model after each call.
   const outputs = model.calls.flatMap((call) => (call.request.input as Array<{ type: string, callId?: string, output?: { data: string } }>))

@@ -12,12 +12,10 @@ import { StatusEnum, type GUIAgentData } from '@ui-tars/sdk'
 import { UITarsModel } from '@ui-tars/sdk/core'
 import { example } from '../examples/ui-tars.ts'
 import { GatewayOperator, actionText } from '../clients/ui-tars/index.ts'
-import { gatewayDesktop } from './helpers/gateway.ts'
+import { assertClickedAndTyped, gatewayDesktop } from './helpers/gateway.ts'
 import { pngSize } from './helpers/adapter-cases.ts'
-import type { OracleEvent } from './helpers/oracle.ts'
 
 const gateway = gatewayDesktop(t)
-const of = (events: OracleEvent[], type: string) => events.filter((e) => e.type === type)
 
 /** A UI-TARS model answering each turn with the next recorded reply. */
 class RecordedModel extends UITarsModel {
@@ -51,11 +49,7 @@ t.test('GUIAgent.run: recorded replies click at the grid point, type exactly, an
   t.equal(model.turns, 4, 'every recorded reply was used')
   t.equal(last(updates).status, StatusEnum.END, 'finished ended the run')
 
-  const events = await gateway.oracle.until((e) => of(e, 'input').at(-1)?.value === text, 10_000)
-  const down = of(events, 'mousedown')[0]
-  t.equal(down?.target, 'text', 'the click is on the textarea')
-  t.ok(Math.abs((down?.x as number) - 320) <= 1 && Math.abs((down?.y as number) - 120) <= 1, `at screen (320, 120), got ${down?.x},${down?.y}`)
-  t.equal(of(events, 'input').at(-1)?.value, text, 'the textarea holds the text exactly')
+  await assertClickedAndTyped(t, gateway, text)
 
   const shots = updates.flatMap((u) => u.conversations).filter((c) => c.screenshotBase64)
   t.ok(shots.length >= 4, 'a screenshot every turn')

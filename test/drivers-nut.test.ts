@@ -7,7 +7,7 @@
 import t from 'tap'
 import { NutDriver } from '../drivers/nut/nut-driver.ts'
 import { driverConformance } from './helpers/driver-conformance.ts'
-import { startDesktop, until } from './helpers/desktop.ts'
+import { doomedDriver, until } from './helpers/desktop.ts'
 
 driverConformance({
   name: 'nut',
@@ -22,13 +22,7 @@ driverConformance({
 })
 
 t.test('when the X server dies, calls reject with DesktopUnavailable and this process lives on', async (t) => {
-  const own = await startDesktop(t, { screen: '640x480x24' })
-  const doomed = new NutDriver({ display: own.display })
-  t.teardown(() => doomed.close())
-  const exits: string[] = []
-  doomed.onExit((reason) => exits.push(reason))
-  await doomed.start()
-  t.strictSame(await doomed.screenSize(), { width: 640, height: 480 })
+  const { own, doomed, exits } = await doomedDriver(t, (display) => new NutDriver({ display }))
   const workerPid = doomed.pid!
 
   const inFlight = Array.from({ length: 20 }, (_, i) => doomed.moveMouse({ x: i, y: i }).then(() => 'ok', (error: Error & { code?: string }) => error.code))

@@ -12,7 +12,7 @@ import { XdotoolDriver } from '../drivers/xdotool/xdotool-driver.ts'
 import { VENDOR_SPARE_KEYS } from '../drivers/x11/typing-plan.ts'
 import { CANONICAL_KEYS } from '../src/keys/index.ts'
 import { driverConformance, key, startXev } from './helpers/driver-conformance.ts'
-import { cursorFromX, startDesktop, until } from './helpers/desktop.ts'
+import { cursorFromX, doomedDriver, startDesktop, until } from './helpers/desktop.ts'
 
 const run = promisify(execFile)
 
@@ -81,13 +81,7 @@ t.test('a key on no keycode is bound to a spare one; with none left it is refuse
 })
 
 t.test('when the X server dies mid-action, calls reject with DesktopUnavailable and the driver is not ready', async (t) => {
-  const own = await startDesktop(t, { screen: '640x480x24' })
-  const doomed = new XdotoolDriver({ display: own.display })
-  t.teardown(() => doomed.close())
-  const exits: string[] = []
-  doomed.onExit((reason) => exits.push(reason))
-  await doomed.start()
-  t.strictSame(await doomed.screenSize(), { width: 640, height: 480 })
+  const { own, doomed, exits } = await doomedDriver(t, (display) => new XdotoolDriver({ display }))
 
   const inFlight = [
     ...Array.from({ length: 10 }, (_, i) => doomed.moveMouse({ x: i, y: i })),

@@ -3,7 +3,7 @@
  * against `computer-gateway mcp`) driving the real nut driver on an Xvfb of this file's own,
  * every effect checked in Chromium (the event oracle, test/helpers/oracle.ts) or in X.
  */
-import sharp from 'sharp'
+import { decode } from './helpers/pixels.ts'
 import pino from 'pino'
 import t from 'tap'
 import AjvModule from 'ajv/dist/2020.js'
@@ -56,12 +56,6 @@ async function clearTextarea (client: Client) {
   await client.callTool({ name: 'press_key', arguments: { keys: ['BackSpace'] } })
   await pause(600) // past Chromium's multi-click interval
   oracle.clear()
-}
-
-/** Decodes a base64 PNG into RGB pixels. */
-async function decode (base64: string) {
-  const { data, info } = await sharp(Buffer.from(base64, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-  return { width: info.width, height: info.height, at: (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)] }
 }
 
 t.test('tools/list over HTTP: every tool, the window tools too (jwm runs)', async (t) => {

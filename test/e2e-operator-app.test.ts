@@ -4,22 +4,13 @@
  * listed, one resized and moved with the geometry read back from X (xwininfo), and the focus
  * switched between them by title (xdotool reads the active window). Every process ends by PID.
  */
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import pino from 'pino'
 import t from 'tap'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { buildApp } from '../src/http/app.ts'
-import { xdotool } from './helpers/desktop.ts'
+import { xdotool, xwininfo } from './helpers/desktop.ts'
 
-const run = promisify(execFile)
 const silent = pino({ level: 'silent' })
-
-async function xwininfo (display: string, id: string) {
-  const { stdout } = await run('xwininfo', ['-id', id], { env: { ...process.env, DISPLAY: display } })
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(-?\\d+)`).exec(stdout)![1])
-  return { x: field('Absolute upper-left X'), y: field('Absolute upper-left Y'), width: field('Width'), height: field('Height') }
-}
 
 t.test('app: launch two allowed applications, list them, resize and move one, switch between them', async (t) => {
   const desktop = new SupervisedDesktop({ screen: '1280x800x24', log: silent })

@@ -8,9 +8,7 @@
  * video and the steps so far; no token, cookie or Authorization is anywhere in the store.
  */
 import { execFile } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
@@ -23,6 +21,7 @@ import type { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { ffmpegVideo } from '../drivers/x11/ffmpeg-video.ts'
 import { startBrowser } from './helpers/cdp.ts'
 import { until } from './helpers/desktop.ts'
+import { everyByte, recordingStore } from './helpers/recording-store.ts'
 import { hex, paintRoot } from './helpers/live.ts'
 import { requireProgram } from './helpers/processes.ts'
 
@@ -36,8 +35,7 @@ const BLUE: [number, number, number] = [0x33, 0x66, 0xcc]
 const RED: [number, number, number] = [0xcc, 0x22, 0x22]
 
 async function server (t: Test) {
-  const dir = await mkdtemp(join(tmpdir(), 'cg-e2e-recordings-'))
-  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const dir = await recordingStore(t, 'cg-e2e-recordings-')
   const log = pino({ level: 'silent' })
   const desktop = openDesktop('nut', { screen: { width: 1280, height: 800, depth: 24 }, log })
   t.teardown(() => desktop.stop())
@@ -183,11 +181,3 @@ t.test('the X server killed mid-episode: the steps so far and a playable video r
   const again = await request('POST', '/computer', { action: 'move_mouse', coordinates: [5, 5] }, episode)
   t.equal(again.status, 409, 'the ended episode takes no more steps')
 })
-
-async function everyByte (dir: string): Promise<string> {
-  let text = ''
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) text += (await readFile(join(entry.parentPath, entry.name))).toString('latin1')
-  }
-  return text
-}

@@ -7,10 +7,10 @@
  */
 import t from 'tap'
 import { spawn } from 'node:child_process'
-import { createInterface } from 'node:readline'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { until } from './helpers/desktop.ts'
+import { listeningPort } from './helpers/full-desktop.ts'
 import { descendants, running } from './helpers/process-table.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -32,13 +32,7 @@ async function startServer (t: { teardown: (fn: () => unknown) => void }) {
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
   seen.set(server.pid!, 'server')
   const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })))
-  const port = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: server.stdout! }).on('line', (line) => {
-      const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line)
-      if (match) resolve(Number(match[1]))
-    })
-    void exited.then(() => reject(new Error('the server exited at start')))
-  })
+  const port = await listeningPort(server, exited)
   const url = `http://127.0.0.1:${port}`
   const act = (payload: object) => fetch(`${url}/computer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })
   const launched = await act({ action: 'launch_app', app: 'term' })

@@ -3,32 +3,23 @@
  * real xterms launched from the allow-list. Every effect is checked from outside the server
  * (xdotool, xwininfo, what the xterms received), and every process ends by PID.
  */
-import { execFile, execFileSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import t from 'tap'
 import pino from 'pino'
 import { buildApp } from '../src/http/app.ts'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { Ewmh } from '../drivers/x11/ewmh.ts'
 import { startWindowManager } from '../drivers/x11/window-manager.ts'
-import { cursorFromX, startDesktop, until, xdotool } from './helpers/desktop.ts'
+import { cursorFromX, startDesktop, until, xdotool, xwininfo } from './helpers/desktop.ts'
 
-const run = promisify(execFile)
 const silent = pino({ level: 'silent' })
 
 /** An xterm whose shell-less child copies what is typed into it to `file`. */
 const recorder = (title: string, file: string) =>
   ['xterm', '-T', title, '-name', `${title}term`, '-e', 'sh', '-c', `stty -echo; exec cat > '${file}'`]
-
-/** Where X says a window's content is: xwininfo's absolute corner and size. */
-async function xwininfo (display: string, id: string): Promise<{ x: number, y: number, width: number, height: number }> {
-  const { stdout } = await run('xwininfo', ['-id', id], { env: { ...process.env, DISPLAY: display } })
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(-?\\d+)`).exec(stdout)![1])
-  return { x: field('Absolute upper-left X'), y: field('Absolute upper-left Y'), width: field('Width'), height: field('Height') }
-}
 
 const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
 

@@ -5,29 +5,22 @@
  * the size and age limits dropping the oldest; a full disk refusing a new recording while
  * actions go on; nothing of a token or cookie in the store.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import t from 'tap'
 import { build } from './helpers/build.ts'
 import { until } from './helpers/desktop.ts'
+import { everyByte, recordingStore } from './helpers/recording-store.ts'
 import { redactPayload } from '../src/recording/redact.ts'
 
 const TOKEN = 'recording-test-token-0123456789'
 const COOKIE = 'cg_live=cookie-value-that-must-not-be-kept'
 const auth = { authorization: `Bearer ${TOKEN}` }
 
-async function store (t: { teardown: (fn: () => unknown) => void }) {
-  const dir = await mkdtemp(join(tmpdir(), 'cg-recordings-'))
-  t.teardown(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
-
 const GENEROUS = { maxBytes: 64 << 20, maxAgeMs: 3600_000, idleMs: 60_000, minFreeBytes: 0 }
 
-async function recordingApp (t: Parameters<typeof store>[0], recording: Partial<typeof GENEROUS> & { screenshots?: boolean } = {}) {
-  const dir = await store(t)
+async function recordingApp (t: Parameters<typeof recordingStore>[0], recording: Partial<typeof GENEROUS> & { screenshots?: boolean } = {}) {
+  const dir = await recordingStore(t)
   const built = await build(t, { token: TOKEN, recording: { dir, ...GENEROUS, ...recording } })
   const inject = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) => {
     const text = typeof payload === 'string'
@@ -39,15 +32,6 @@ async function recordingApp (t: Parameters<typeof store>[0], recording: Partial<
     return { status: response.statusCode, body: type.includes('json') ? response.json() : response.rawPayload, headers: response.headers }
   }
   return { ...built, dir, inject }
-}
-
-/** Every file of the store, as text (images and videos too: a secret must not be in any byte). */
-async function everyByte (dir: string): Promise<string> {
-  let text = ''
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) text += (await readFile(join(entry.parentPath, entry.name))).toString('latin1')
-  }
-  return text
 }
 
 t.test('a unified request, an adapter call and an MCP tool call of one episode become its steps', async (t) => {

@@ -5,25 +5,10 @@
 import { StringEnum } from '../../src/actions/common.ts'
 import type { ActionTable, VersionActions } from './action-rules.ts'
 import { fieldProperties } from './fields-schema.ts'
-import { BUTTON, CLICK, DRAG, HOLD_KEY, SCROLL, WAIT } from './shared-rules.ts'
+import { ACTIONS_20250124 } from './computer_20250124.ts'
 
 export const ACTIONS_20251124 = {
-  key: { required: ['text'] },
-  hold_key: HOLD_KEY,
-  type: { required: ['text'] },
-  cursor_position: {},
-  mouse_move: { required: ['coordinate'] },
-  left_mouse_down: BUTTON,
-  left_mouse_up: BUTTON,
-  left_click: CLICK,
-  left_click_drag: DRAG,
-  right_click: CLICK,
-  middle_click: CLICK,
-  double_click: CLICK,
-  triple_click: CLICK,
-  scroll: SCROLL,
-  wait: WAIT,
-  screenshot: {},
+  ...ACTIONS_20250124,
   zoom: { required: ['region'] },
 } as const satisfies ActionTable
 

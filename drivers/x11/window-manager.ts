@@ -13,7 +13,7 @@ import { diesWithUs } from './orphan.ts'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import type { Log } from '../../src/runtime/logger.ts'
-import { stopChild } from '../stop-child.ts'
+import { stopChild, watchExit } from '../stop-child.ts'
 
 export const WINDOW_MANAGER = 'jwm'
 const CONFIG = fileURLToPath(new URL('./jwmrc', import.meta.url))
@@ -48,11 +48,7 @@ export async function startWindowManager (options: WindowManagerOptions): Promis
     stderr = (stderr + chunk).slice(-2000)
     log.debug({ display, stderr: chunk.trim() }, 'window manager output')
   })
-  let exit: { code: number | null, signal: string | null } | undefined
-  const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => child.once('exit', (code, signal) => {
-    exit = { code, signal }
-    resolve(exit)
-  }))
+  const { exited, exit } = watchExit(child)
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve)
     child.once('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code === 'ENOENT'
@@ -61,14 +57,15 @@ export async function startWindowManager (options: WindowManagerOptions): Promis
   })
   await spawned
   const stop = async () => {
-    if (!exit) await stopChild({ signal: (name) => child.kill(name), exited }, STOP_GRACE_MS)
+    if (!exit()) await stopChild({ signal: (name) => child.kill(name), exited }, STOP_GRACE_MS)
   }
   const deadline = Date.now() + (options.timeoutMs ?? 5000)
   for (;;) {
-    if (exit) {
+    const ended = exit()
+    if (ended) {
       await delay(20) // its last words may still be on their way
       const tail = stderr.trim().split('\n').filter(Boolean).slice(-2).join(' / ')
-      throw new Error(`${command} exited at start (${exit.signal ?? `code ${exit.code}`})${tail ? `: ${tail}` : ''}`)
+      throw new Error(`${command} exited at start (${ended.signal ?? `code ${ended.code}`})${tail ? `: ${tail}` : ''}`)
     }
     if (await options.managed().catch(() => false)) break
     if (Date.now() > deadline) {

@@ -20,7 +20,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
 import type { Log } from '../../src/runtime/logger.ts'
-import { signalGroup, stopChild } from '../stop-child.ts'
+import { signalGroup, stopChild, watchExit } from '../stop-child.ts'
 import { groupDiesWithUs } from './orphan.ts'
 import type { WindowManager } from './window-manager.ts'
 
@@ -83,11 +83,7 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
   // (applications launch_app starts join the same bus) and becomes xfce4-session.
   const script = 'printf "%s\\n" "$DBUS_SESSION_BUS_ADDRESS"; exec xfce4-session'
   const child = spawn(...groupDiesWithUs('dbus-run-session', ['--', 'sh', '-c', script]), { env, cwd: home, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-  let exit: { code: number | null, signal: string | null } | undefined
-  const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => child.once('exit', (code, signal) => {
-    exit = { code, signal }
-    resolve(exit)
-  }))
+  const { exited, exit } = watchExit(child)
   // A session that ends by itself (its X server died) leaves what daemonised behind: swept at
   // once, not only when stop() is called (the supervisor forgets a session that has exited).
   void exited.then(() => sweep(marker, STOP_GRACE_MS)).catch(() => {})
@@ -105,7 +101,7 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
       : `could not start the desktop session: ${error.message}`)))
   })
   const stop = async () => {
-    if (!exit) await stopChild({ signal: (name) => signalGroup(child.pid!, name), exited }, STOP_GRACE_MS)
+    if (!exit()) await stopChild({ signal: (name) => signalGroup(child.pid!, name), exited }, STOP_GRACE_MS)
     // What is left of the group, then whatever left it.
     signalGroup(child.pid!, 'SIGKILL')
     await sweep(marker, STOP_GRACE_MS)
@@ -114,10 +110,11 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
   const timeoutMs = options.timeoutMs ?? 30_000
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    if (exit) {
+    const ended = exit()
+    if (ended) {
       await stop()
       const tail = stderr.trim().split('\n').filter(Boolean).slice(-2).join(' / ')
-      throw new Error(`${SESSION} exited at start (${exit.signal ?? `code ${exit.code}`})${tail ? `: ${tail}` : ''}` +
+      throw new Error(`${SESSION} exited at start (${ended.signal ?? `code ${ended.code}`})${tail ? `: ${tail}` : ''}` +
         (/not found|No such file/.test(tail) ? '; run `npm run setup -- --desktop`' : ''))
     }
     if (await options.managed().catch(() => false)) break

@@ -38,6 +38,28 @@ export interface AdapterCases<Extra = {}> {
 /** An adapter's recorded cases (test/fixtures/<adapter>/translate.json, or another file of that shape). */
 export const adapterCases = <Extra = {}>(adapter: string, file = 'translate.json') => fixture<AdapterCases<Extra>>(adapter, file).cases
 
+/** An adapter's recorded cases looked up by name; a name not in the fixtures throws. */
+export function caseByName<Extra = {}> (adapter: string, file = 'translate.json'): (name: string) => AdapterCase<Extra> {
+  const byName = new Map(adapterCases<Extra>(adapter, file).map((c) => [c.name, c]))
+  return (name) => {
+    const found = byName.get(name)
+    if (!found) throw new Error(`no reply ${name} in the fixtures`)
+    return found
+  }
+}
+
+/** The same reply sent as text/plain to a translate route becomes the same actions. */
+export async function sameAsText (t: Test, app: FastifyInstance, url: string, text: string, actions: unknown, name: string) {
+  const raw = await app.inject({ method: 'POST', url, payload: text, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+  t.strictSame(raw.json().actions, actions, `${name} as text/plain`)
+}
+
+/** The fake driver's calls for key combos pressed one after the other: 'ctrl+a' holds ctrl, taps a, releases ctrl. */
+export const pressed = (...combos: string[]) => combos.flatMap((combo) => {
+  const keys = combo.split('+')
+  return [...keys.map((key) => ({ call: 'keyDown', key })), ...[...keys].reverse().map((key) => ({ call: 'keyUp', key }))]
+})
+
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 export function pngSize (base64: string) {
   const png = Buffer.from(base64, 'base64')
@@ -68,4 +90,29 @@ export async function refusedOnBothRoutes (t: Test, app: FastifyInstance, driver
     }
   }
   t.strictSame(driver.calls, [])
+}
+
+/** A refusal recorded in test/fixtures/<adapter>/errors.json: the status and whole body it answers. */
+export interface ErrorCase {
+  source: string
+  query?: string
+  body: unknown
+  status: number
+  response: unknown
+}
+
+/**
+ * Each refusal of test/fixtures/<adapter>/errors.json answers its status and whole body on the
+ * execute and the translate route, and nothing runs. `search` makes the query string of a case.
+ */
+export async function recordedRefusals (t: Test, app: FastifyInstance, driver: FakeDriver, adapter: string, search: (c: ErrorCase) => string) {
+  for (const c of fixture<ErrorCase[]>(adapter, 'errors.json')) {
+    const url = `/computer/${adapter}${search(c)}`
+    for (const route of [url, url.replace(`/computer/${adapter}`, `/computer/${adapter}/translate`)]) {
+      const { status, body } = await post(app, route, c.body)
+      t.equal(status, c.status, `${c.source} (${route})`)
+      t.strictSame(body, c.response, `${c.source}: ${JSON.stringify(c.body)}`)
+    }
+  }
+  t.strictSame(driver.calls, [], 'nothing reached the driver')
 }

@@ -9,6 +9,7 @@ import { promisify } from 'node:util'
 import pino from 'pino'
 import { buildApp, type AppOptions } from '../../src/http/app.ts'
 import { NutDriver } from '../../drivers/nut/nut-driver.ts'
+import type { XDriver } from '../../src/driver/driver.ts'
 import { startXvfb, type Xvfb } from '../../drivers/x11/xvfb.ts'
 import { xEnv } from '../../drivers/x11/authority.ts'
 import { lockFile } from '../../drivers/x11/free-display.ts'
@@ -46,6 +47,28 @@ export async function buildOnDisplay (t: TestContext, display: string, options: 
   t.teardown(() => app.close())
   await app.ready()
   return { app, driver }
+}
+
+/**
+ * A driver started on a 640x480 Xvfb of its own, for a test that kills that X server: the
+ * reasons the driver gives for losing it are collected in `exits`. Both end at teardown.
+ */
+export async function doomedDriver<D extends XDriver> (t: TestContext & { strictSame: (found: unknown, wanted: unknown) => unknown }, make: (display: string) => D) {
+  const own = await startDesktop(t, { screen: '640x480x24' })
+  const doomed = make(own.display)
+  t.teardown(() => doomed.close())
+  const exits: string[] = []
+  doomed.onExit((reason) => exits.push(reason))
+  await doomed.start()
+  t.strictSame(await doomed.screenSize(), { width: 640, height: 480 })
+  return { own, doomed, exits }
+}
+
+/** Where X says a window's content is: xwininfo's absolute corner and size. */
+export async function xwininfo (display: string, id: string): Promise<{ x: number, y: number, width: number, height: number }> {
+  const { stdout } = await run('xwininfo', ['-id', id], { env: { ...process.env, DISPLAY: display } })
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(-?\\d+)`).exec(stdout)![1])
+  return { x: field('Absolute upper-left X'), y: field('Absolute upper-left Y'), width: field('Width'), height: field('Height') }
 }
 
 /** Runs xdotool on `display`; resolves with its trimmed stdout. */

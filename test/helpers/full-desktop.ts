@@ -59,6 +59,17 @@ export function serverProcesses (serverPid: number): Map<number, string> {
   return found
 }
 
+/** The port a spawned server says it listens at on its stdout; refused if it exits first. */
+export function listeningPort (server: ChildProcess, exited: Promise<unknown>): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    createInterface({ input: server.stdout! }).on('line', (line) => {
+      const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line)
+      if (match) resolve(Number(match[1]))
+    })
+    void exited.then(() => reject(new Error('the server exited at start')))
+  })
+}
+
 export async function startFullServer (t: TestContext, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<FullServer> {
   const home = mkdtempSync(join(tmpdir(), 'gateway-home-'))
   const serverEnv: NodeJS.ProcessEnv = { ...process.env, SCREEN: '1024x768x24', LOG_LEVEL: 'info', ...env }
@@ -72,13 +83,7 @@ export async function startFullServer (t: TestContext, args: string[] = [], env:
     for (const pid of left.keys()) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
     rmSync(home, { recursive: true, force: true })
   })
-  const port = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: server.stdout! }).on('line', (line) => {
-      const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line)
-      if (match) resolve(Number(match[1]))
-    })
-    void exited.then(() => reject(new Error('the server exited at start')))
-  })
+  const port = await listeningPort(server, exited)
   const url = `http://127.0.0.1:${port}`
   const answer = async (response: Response) => ({ status: response.status, body: await response.json() as Record<string, unknown> })
   return {

@@ -4,11 +4,12 @@
  * on the screen. Set up in `t.before`; every part is ended at teardown.
  */
 import { randomBytes } from 'node:crypto'
+import type { Test } from 'tap'
 import pino from 'pino'
 import { buildApp } from '../../src/http/app.ts'
 import { NutDriver } from '../../drivers/nut/nut-driver.ts'
 import { heldOnX, startDesktop } from './desktop.ts'
-import { startOracle } from './oracle.ts'
+import { startOracle, type OracleEvent } from './oracle.ts'
 
 type Oracle = Awaited<ReturnType<typeof startOracle>>
 
@@ -38,4 +39,24 @@ export function gatewayDesktop (t: TestContext): Gateway {
     gateway.held = () => heldOnX(xvfb.display)
   })
   return gateway
+}
+
+/** The oracle's events of one type. */
+export const eventsOf = (events: OracleEvent[], type: string) => events.filter((e) => e.type === type)
+
+/** A click the model placed at (256, 96) of 1024x640 (or the grid's (250, 150)) is at the screen's (320, 120). */
+export function assertAtScreenPoint (t: Test, down: OracleEvent | undefined): void {
+  t.ok(Math.abs((down?.x as number) - 320) <= 1 && Math.abs((down?.y as number) - 120) <= 1, `at screen (320, 120), got ${down?.x},${down?.y}`)
+}
+
+/**
+ * Waits until the oracle's textarea holds `text`, then checks the first click landed at the
+ * screen's (320, 120) (on the textarea itself unless `onTextarea` is false) and the text is exact.
+ */
+export async function assertClickedAndTyped (t: Test, gateway: Gateway, text: string, { onTextarea = true } = {}): Promise<void> {
+  const events = await gateway.oracle.until((e) => eventsOf(e, 'input').at(-1)?.value === text, 10_000)
+  const down = eventsOf(events, 'mousedown')[0]
+  if (onTextarea) t.equal(down?.target, 'text', 'the click is on the textarea')
+  assertAtScreenPoint(t, down)
+  t.equal(eventsOf(events, 'input').at(-1)?.value, text, 'the textarea holds the text exactly')
 }

@@ -6,7 +6,7 @@
  * `cannot` with the whole error body it must answer; it is never skipped.
  */
 import pino from 'pino'
-import sharp from 'sharp'
+import { decode } from './pixels.ts'
 import type tap from 'tap'
 import { buildApp } from '../../src/http/app.ts'
 import type { Driver } from '../../src/driver/driver.ts'
@@ -48,14 +48,15 @@ const of = (events: OracleEvent[], ...types: string[]) => events.filter((e) => t
 const has = (type: string, count = 1) => (events: OracleEvent[]) => of(events, type).length >= count
 const sum = (events: OracleEvent[], field: 'dx' | 'dy') => events.reduce((s, e) => s + (e[field] as number), 0)
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** Selects all of the focused textarea and deletes it, until the page reports it empty. */
+async function emptyTextarea ({ act, oracle }: Pick<OracleContext, 'act' | 'oracle'>) {
+  oracle.clear()
+  await act({ action: 'press_key', keys: ['ctrl', 'a'] })
+  await act({ action: 'press_key', keys: ['Delete'] })
+  await oracle.until((e) => of(e, 'input').at(-1)?.value === '')
+}
 /** Chromium's multi-click interval is 500 ms: wait it out so the next click counts from 1. */
 const pastMultiClick = () => pause(600)
-
-/** Decodes a base64 PNG into RGB pixels. */
-async function decode (base64: string) {
-  const { data, info } = await sharp(Buffer.from(base64, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-  return { width: info.width, height: info.height, at: (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)] }
-}
 
 // What page.html draws: white page, the red #target at 900,100 (100x60), the green #pad from y 240.
 const WHITE = [255, 255, 255]
@@ -313,10 +314,7 @@ export const ORACLE_ROWS: OracleRow[] = [
       t.equal(of(events, 'mouseup')[0]!.value, text, 'the text is unchanged')
       await pastMultiClick()
       // Clear it for the rows after.
-      oracle.clear()
-      await act({ action: 'press_key', keys: ['ctrl', 'a'] })
-      await act({ action: 'press_key', keys: ['Delete'] })
-      await oracle.until((e) => of(e, 'input').at(-1)?.value === '')
+      await emptyTextarea({ act, oracle })
     },
   },
   {
@@ -337,10 +335,7 @@ export const ORACLE_ROWS: OracleRow[] = [
       t.equal(of(events, 'keyup').length, 1, 'one keyup')
       t.ok(of(events, 'keyup')[0]!.seq > downs.at(-1)!.seq, 'after every keydown')
       t.equal(of(events, 'input').at(-1)?.value, 'x'.repeat(downs.length), 'one x a keydown')
-      oracle.clear()
-      await act({ action: 'press_key', keys: ['ctrl', 'a'] })
-      await act({ action: 'press_key', keys: ['Delete'] })
-      await oracle.until((e) => of(e, 'input').at(-1)?.value === '')
+      await emptyTextarea({ act, oracle })
     },
   },
   {
