@@ -133,7 +133,9 @@ t.test('a client that goes away during a long hold or a wait: everything comes u
 })
 
 t.test('keys held on purpose are listed by /health until the idle timeout releases them on X', async (t) => {
-  const server = await app(t, { holdTimeoutMs: 700 })
+  // Long enough that the checks below (a request, an xinput process) fit before the idle
+  // timeout on a busy machine: with 700 ms the release sometimes came first.
+  const server = await app(t, { holdTimeoutMs: 3000 })
   const response = await post(server, [
     { action: 'press_key', keys: ['shift'], press_type: 'down' },
     { action: 'click_mouse', button: 'middle', click_type: 'down' },
@@ -141,7 +143,7 @@ t.test('keys held on purpose are listed by /health until the idle timeout releas
   t.equal(response.statusCode, 200)
   t.strictSame(await held(server), { keys: ['shift'], buttons: ['middle'] })
   t.equal((await heldOnX(display)).length, 2, 'X reports the key and the button down')
-  t.ok(await until(async () => (await heldOnX(display)).length === 0, 5000), 'released on X after the idle timeout')
+  t.ok(await until(async () => (await heldOnX(display)).length === 0, 8000), 'released on X after the idle timeout')
   t.strictSame(await held(server), { keys: [], buttons: [] })
 })
 
