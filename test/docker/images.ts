@@ -15,7 +15,7 @@
  * path. The images themselves stay: they are the builder's layer cache for the next run.
  */
 import { execFile, spawn } from 'node:child_process'
-import { createServer } from 'node:http'
+import { createServer, get as httpGet } from 'node:http'
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -131,9 +131,26 @@ class Desktop {
     })
   }
 
+  /**
+   * Through node:http, not fetch: while the server inside has not listened yet, Docker's proxy
+   * accepts the connection and closes it at once, and Node 20's fetch then leaves its promise
+   * pending with no handle keeping the event loop alive, so the process ended mid-test.
+   */
   async health (): Promise<{ status: number, body: Record<string, any> }> {
-    return fetch(`${this.base}/health`, { signal: AbortSignal.timeout(5000) })
-      .then(async (r) => ({ status: r.status, body: await r.json() as Record<string, any> }), () => ({ status: 0, body: {} }))
+    return new Promise((resolve) => {
+      const failed = () => resolve({ status: 0, body: {} })
+      const request = httpGet(`${this.base}/health`, { timeout: 5000 }, (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk) => { text += chunk })
+        response.on('error', failed)
+        response.on('end', () => {
+          try { resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, any> }) } catch { failed() }
+        })
+      })
+      request.on('timeout', () => request.destroy(new Error('timeout')))
+      request.on('error', failed)
+    })
   }
 
   async ready (timeoutMs: number) {
