@@ -6,7 +6,7 @@
  */
 import t from 'tap'
 import { execFile, execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -96,7 +96,15 @@ t.test('exec starts a program on the private desktop for the server\'s user, and
 
   // Another user: the runtime directory (and the cookie it names) are not theirs to read.
   // env -u: tap puts its own NODE_OPTIONS into every child, whose exit hook writes into this checkout (not nobody's to write).
-  const nobody = ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'env', '-u', 'NODE_OPTIONS', process.execPath, BIN, 'exec', '--', 'xterm', '-T', 'intruder']
+  // This node may live where only its owner can reach it (npx's cache in root's home): the other
+  // user runs a copy of it from a directory anyone can read.
+  const nodeDir = mkdtempSync(join(tmpdir(), 'cg-node-'))
+  t.teardown(() => rmSync(nodeDir, { recursive: true, force: true }))
+  chmodSync(nodeDir, 0o755)
+  const node = join(nodeDir, 'node')
+  copyFileSync(process.execPath, node)
+  chmodSync(node, 0o755)
+  const nobody = ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'env', '-u', 'NODE_OPTIONS', node, BIN, 'exec', '--', 'xterm', '-T', 'intruder']
   const refused = await run('setpriv', nobody, env)
   t.equal(refused.code, 1, 'a non-zero exit')
   t.match(refused.stderr, /^computer-gateway exec: .*belongs to another user: run this as the user who started the server\n$/, 'a message saying why and what to do')
