@@ -95,7 +95,8 @@ t.test('exec starts a program on the private desktop for the server\'s user, and
     'in the foreground: its output here, its exit status ours')
 
   // Another user: the runtime directory (and the cookie it names) are not theirs to read.
-  // env -u: tap puts its own NODE_OPTIONS into every child, whose exit hook writes into this checkout (not nobody's to write).
+  // env -u: tap puts its own NODE_OPTIONS into every child, and c8 its NODE_V8_COVERAGE; both make
+  // the child write into this checkout at exit, which is not nobody's to write.
   // This node may live where only its owner can reach it (npx's cache in root's home): the other
   // user runs a copy of it from a directory anyone can read.
   const nodeDir = mkdtempSync(join(tmpdir(), 'cg-node-'))
@@ -104,7 +105,7 @@ t.test('exec starts a program on the private desktop for the server\'s user, and
   const node = join(nodeDir, 'node')
   copyFileSync(process.execPath, node)
   chmodSync(node, 0o755)
-  const nobody = ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'env', '-u', 'NODE_OPTIONS', node, BIN, 'exec', '--', 'xterm', '-T', 'intruder']
+  const nobody = ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'env', '-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', node, BIN, 'exec', '--', 'xterm', '-T', 'intruder']
   const refused = await run('setpriv', nobody, env)
   t.equal(refused.code, 1, 'a non-zero exit')
   t.match(refused.stderr, /^computer-gateway exec: .*belongs to another user: run this as the user who started the server\n$/, 'a message saying why and what to do')
