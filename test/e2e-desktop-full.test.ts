@@ -123,6 +123,14 @@ t.test('the full desktop: panel, wallpaper, applications by name, the tree, surv
     t.equal((await server.act({ action: 'type_text', text: '1234\n' })).status, 200)
     const filled = await waitForNode(server, 'scope=full&format=json&max_nodes=20000', (nodes) => (nodes as Cell[]).find((node) => node.role === 'cell' && node.name === cursor?.name && node.value === '1234'), 15_000)
     t.ok(filled, `the tree shows 1234 in ${cursor?.name}`)
+    // A cell's bounds are where it is drawn: a click at their centre puts the cursor in it.
+    // (LibreOffice itself reports its cells a title bar too high.)
+    const e5 = await cell('E5') as Cell & { bounds: { x: number, y: number, w: number, h: number } }
+    const centre = [Math.round(e5.bounds.x + e5.bounds.w / 2), Math.round(e5.bounds.y + e5.bounds.h / 2)]
+    t.equal((await server.act({ action: 'click_mouse', coordinates: centre, button: 'left' })).status, 200)
+    t.equal((await server.act({ action: 'type_text', text: '77\n' })).status, 200)
+    const clicked = await waitForNode(server, 'scope=full&format=json&max_nodes=20000', (nodes) => (nodes as Cell[]).find((node) => node.role === 'cell' && node.value === '77'), 15_000)
+    t.equal(clicked?.name, 'E5', `clicked at ${centre.join(', ')}, the centre of E5's bounds: 77 went into ${clicked?.name}`)
   })
 
   await t.test('Xvfb killed with the browser open: /health says so, then the panel and a new browser are back', async (t) => {

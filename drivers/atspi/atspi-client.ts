@@ -74,6 +74,11 @@ export class AtspiClient {
     return this.call(ref, 'Component', 'GetExtents', 'u', [0])
   }
 
+  /** Coordinates relative to the top-level window's client area (ATSPI_COORD_TYPE_WINDOW = 1). */
+  windowExtents (ref: AtspiRef): Promise<[number, number, number, number]> {
+    return this.call(ref, 'Component', 'GetExtents', 'u', [1])
+  }
+
   /**
    * Action names by Action.GetName: GetActions answers with empty names in Chromium.
    */

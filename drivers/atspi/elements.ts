@@ -9,6 +9,7 @@ import type { AtspiRef, ElementControl, LiveElement } from '../../src/accessibil
 import { ElementGone } from '../../src/accessibility/source.ts'
 import { hasState } from '../../src/accessibility/states.ts'
 import type { AtspiClient } from './atspi-client.ts'
+import { frameOf, placed, topLevelOf } from './placement.ts'
 
 /** AtspiStateType DEFUNCT: the object was destroyed. */
 const DEFUNCT = 6
@@ -50,7 +51,7 @@ export function atspiElements (connect: () => Promise<AtspiClient>, current: (re
       if (hasState(states, DEFUNCT)) throw new ElementGone(`${ref.bus}${ref.path} is defunct`)
       const [actions, extents] = await Promise.all([
         interfaces.includes('Action') ? client.actionList(ref) : [],
-        interfaces.includes('Component') ? client.extents(ref).catch(() => null) : null,
+        interfaces.includes('Component') ? placedAnywhere(client, ref) : null,
       ])
       return { states, interfaces, actions, extents }
     }, GONE_ON_ACCESSIBLE),
@@ -66,4 +67,11 @@ export function atspiElements (connect: () => Promise<AtspiClient>, current: (re
       return index >= 0 && await client.selectChild(parent, index)
     }),
   }
+}
+
+/** Where an object is drawn, its top-level window looked up (a capture knows it from the walk). */
+async function placedAnywhere (client: AtspiClient, ref: AtspiRef): Promise<[number, number, number, number] | null> {
+  const top = await topLevelOf(client, ref).catch(() => null)
+  const frame = top && top.path !== ref.path ? await frameOf(client, top) : null
+  return placed(client, ref, frame, client.extents(ref).catch(() => null))
 }

@@ -9,6 +9,7 @@
 import type { AtspiRef, RawNode, RawWindow, WalkLimits, WalkResult } from '../../src/accessibility/source.ts'
 import { AtspiState, hasState } from '../../src/accessibility/states.ts'
 import { NULL_PATH, REGISTRY_ROOT, type AtspiClient } from './atspi-client.ts'
+import { frameOf, placed, type Frame } from './placement.ts'
 
 const BATCH = 96
 /** AT-SPI's MANAGES_DESCENDANTS state. */
@@ -53,11 +54,13 @@ interface Pending {
   ref: AtspiRef
   depth: number
   parent: RawNode | null
+  frame: Frame | null
 }
 
 export async function walk (client: AtspiClient, roots: AtspiRef[], limits: WalkLimits): Promise<WalkResult> {
   const result: RawNode[] = []
-  let level: Pending[] = roots.map((ref) => ({ ref, depth: 0, parent: null }))
+  const frames = await Promise.all(roots.map((ref) => frameOf(client, ref)))
+  let level: Pending[] = roots.map((ref, i) => ({ ref, depth: 0, parent: null, frame: frames[i]! }))
   let nodes = 0
   let truncated = false
   while (level.length > 0) {
@@ -69,7 +72,7 @@ export async function walk (client: AtspiClient, roots: AtspiRef[], limits: Walk
         break
       }
       const batch = level.slice(start, start + Math.min(BATCH, room))
-      const read = await Promise.all(batch.map((pending) => readNode(client, pending.ref)))
+      const read = await Promise.all(batch.map((pending) => readNode(client, pending.ref, pending.frame)))
       read.forEach((entry, i) => {
         if (!entry) return
         const pending = batch[i]!
@@ -82,7 +85,7 @@ export async function walk (client: AtspiClient, roots: AtspiRef[], limits: Walk
           truncated = true
           return
         }
-        for (const ref of children) next.push({ ref, depth: pending.depth + 1, parent: node })
+        for (const ref of children) next.push({ ref, depth: pending.depth + 1, parent: node, frame: pending.frame })
       })
     }
     level = next
@@ -91,7 +94,7 @@ export async function walk (client: AtspiClient, roots: AtspiRef[], limits: Walk
 }
 
 /** One object, or null when it is gone or invisible. */
-async function readNode (client: AtspiClient, ref: AtspiRef): Promise<{ node: RawNode, children: AtspiRef[] } | null> {
+async function readNode (client: AtspiClient, ref: AtspiRef, frame: Frame | null): Promise<{ node: RawNode, children: AtspiRef[] } | null> {
   try {
     const [role, { name, description }, states, interfaces, attributes] = await Promise.all([
       client.roleName(ref), client.accessible(ref), client.state(ref), client.interfaces(ref), client.attributes(ref),
@@ -107,14 +110,15 @@ async function readNode (client: AtspiClient, ref: AtspiRef): Promise<{ node: Ra
     // have: those are read as children, as the cells at a point of theirs are not always theirs.
     const managed = hasState(states, MANAGES_DESCENDANTS) && can('Table') && can('Component') &&
       await claimsMoreThan(client, ref, LISTED_CHILDREN_MAX)
-    const extentsRead = can('Component') ? client.extents(ref).catch(() => null) : Promise.resolve(null)
+    // The application's own idea of its position is what its hit-testing takes.
+    const reported = can('Component') ? client.extents(ref).catch(() => null) : Promise.resolve(null)
     const [extents, actions, text, value, labelledBy, children] = await Promise.all([
-      extentsRead,
+      placed(client, ref, frame, reported),
       can('Action') ? client.actionNames(ref).catch(() => []) : [],
       readsText ? client.text(ref, TEXT_MAX).catch(() => null) : null,
       can('Value') ? client.value(ref).catch(() => null) : null,
       needsLabel ? labelOf(client, ref) : null,
-      managed ? extentsRead.then((box) => visibleCells(client, ref, box)).catch(() => []) : client.children(ref).catch(() => []),
+      managed ? reported.then((box) => visibleCells(client, ref, box)).catch(() => []) : client.children(ref).catch(() => []),
     ])
     const node: RawNode = {
       ref, role, name, description, states, interfaces, attributes, extents, actions, text, value, labelledBy, children: [],
