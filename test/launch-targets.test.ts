@@ -19,14 +19,14 @@ t.teardown(() => rmSync(home, { recursive: true, force: true }))
 const apps = Object.fromEntries(Object.entries(DESKTOP_APPS).map(([name, app]) => [name, app.argv]))
 const targets = Object.fromEntries(Object.entries(DESKTOP_APPS).map(([name, app]) => [name, app.target]))
 
-t.test('a target is one argument after the program\'s options, or the terminal\'s directory; windows maximised unless asked otherwise', async (t) => {
+t.test('a target is one argument after the program\'s options, or the terminal\'s directory; programs start in the home; windows maximised unless asked otherwise', async (t) => {
   const cases: Array<[object, object[]]> = [
-    [{ app: 'browser', target: 'https://example.com/a b' }, [{ call: 'launch', argv: ['firefox-esr', '--new-window', 'https://example.com/a%20b'] }]],
-    [{ app: 'browser', target: `file://${home}/docs/page.html` }, [{ call: 'launch', argv: ['firefox-esr', '--new-window', `file://${home}/docs/page.html`] }]],
-    [{ app: 'editor', target: 'docs/new file.txt' }, [{ call: 'launch', argv: ['mousepad', join(home, 'docs/new file.txt')] }]],
-    [{ app: 'spreadsheet', target: `${home}/docs/sheet.csv` }, [{ call: 'launch', argv: ['libreoffice', '--nologo', '--calc', join(home, 'docs/sheet.csv')] }]],
+    [{ app: 'browser', target: 'https://example.com/a b' }, [{ call: 'launch', argv: ['firefox-esr', '--new-window', 'https://example.com/a%20b'], cwd: home }]],
+    [{ app: 'browser', target: `file://${home}/docs/page.html` }, [{ call: 'launch', argv: ['firefox-esr', '--new-window', `file://${home}/docs/page.html`], cwd: home }]],
+    [{ app: 'editor', target: 'docs/new file.txt' }, [{ call: 'launch', argv: ['mousepad', join(home, 'docs/new file.txt')], cwd: home }]],
+    [{ app: 'spreadsheet', target: `${home}/docs/sheet.csv` }, [{ call: 'launch', argv: ['libreoffice', '--nologo', '--calc', join(home, 'docs/sheet.csv')], cwd: home }]],
     [{ app: 'terminal', target: 'docs' }, [{ call: 'launch', argv: ['xfce4-terminal'], cwd: join(home, 'docs') }]],
-    [{ app: 'calculator' }, [{ call: 'launch', argv: ['galculator'] }]],
+    [{ app: 'calculator' }, [{ call: 'launch', argv: ['galculator'], cwd: home }]],
   ]
   for (const [fields, launched] of cases) {
     const { app, driver } = await build(t, { apps, launchRules: { targets, home, maximized: true } })
@@ -37,10 +37,10 @@ t.test('a target is one argument after the program\'s options, or the terminal\'
   }
   const { app, driver } = await build(t, { apps, launchRules: { targets, home, maximized: true } })
   await post(app, '/computer', { action: 'launch_app', app: 'editor', maximized: false })
-  t.strictSame(driver.calls, [{ call: 'launch', argv: ['mousepad'] }, { call: 'activateWindow', id: 0x800001 }], 'maximized: false leaves the window as it opens')
+  t.strictSame(driver.calls, [{ call: 'launch', argv: ['mousepad'], cwd: home }, { call: 'activateWindow', id: 0x800001 }], 'maximized: false leaves the window as it opens')
   const minimal = await build(t, { apps: { term: ['xterm'] } })
   await post(minimal.app, '/computer', { action: 'launch_app', app: 'term' })
-  t.strictSame(minimal.driver.calls, [{ call: 'launch', argv: ['xterm'] }, { call: 'activateWindow', id: 0x800001 }], 'without the full desktop\'s rules: not maximised')
+  t.strictSame(minimal.driver.calls, [{ call: 'launch', argv: ['xterm'] }, { call: 'activateWindow', id: 0x800001 }], 'without the full desktop\'s rules: not maximised, and where the server runs')
 })
 
 t.test('targets refused before anything starts', async (t) => {

@@ -247,7 +247,8 @@ export function planAction (action: UnifiedAction, scaler: Scaler, context: Plan
         kind: 'launch_app',
         app: action.app,
         argv: target ? [...argv, ...target.args] : argv,
-        ...(target?.cwd !== undefined && { cwd: target.cwd }),
+        // Programs start in the desktop's home, as from a launcher: a terminal opens there.
+        ...((target?.cwd ?? rules?.home) !== undefined && { cwd: target?.cwd ?? rules?.home }),
         maximize: action.maximized ?? rules?.maximized ?? false,
         screenshot,
       }

@@ -132,7 +132,7 @@ export const FLAGS = {
     multiple: true,
     help: 'an application opened whenever the desktop (re)starts, as NAME or NAME=target (e.g. browser=https://example.com) (repeatable; AUTOSTART: a comma list)',
   },
-  'launch-timeout': { env: 'LAUNCH_TIMEOUT', default: '10', help: 'seconds launch_app waits for the application\'s first window' },
+  'launch-timeout': { env: 'LAUNCH_TIMEOUT', default: '30', help: 'seconds launch_app waits for the application\'s first window (an office suite on a busy host takes tens of seconds)' },
   'settle-quiet-ms': { env: 'SETTLE_QUIET_MS', default: String(DEFAULT_SETTLE.quietMs), help: 'a settled screenshot waits until the screen has not changed for this long, ms (a request may say settle_quiet_ms)' },
   'settle-max-ms': { env: 'SETTLE_MAX_MS', default: String(DEFAULT_SETTLE.maxMs), help: 'the longest a settled screenshot waits for the screen to stop changing, ms (a request may say settle_max_ms)' },
   'shutdown-grace': { env: 'SHUTDOWN_GRACE', default: '10', help: 'seconds a shutdown (SIGTERM, SIGINT) may take before the server exits anyway; what it started is ended within it' },
