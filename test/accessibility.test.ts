@@ -183,6 +183,13 @@ t.test('scopes choose windows; the envelope lists every window', async (t) => {
   t.equal(gtk.envelope.tree[0]!.name, 'Shipping', 'the ACTIVE window is the foreground')
   t.match(gtk.envelope.app, { name: 'yad' })
 
+  // xfwm4 calls an untitled window of its own ACTIVE too, listed before the application's.
+  const withWm = structuredClone(active)
+  withWm.windows.unshift({ ...structuredClone(active.windows[0]!), title: '', role: 'window', app: { name: 'xfwm4', pid: 2276 } })
+  const xfce = await capture(recordedSource(withWm), { scope: 'foreground', maxDepth: 60, maxNodes: 4000, real: SCREEN, client: SCREEN })
+  t.equal(xfce.envelope.tree[0]!.name, 'Shipping', 'a titled ACTIVE window wins over the window manager\'s untitled one')
+  t.match(xfce.envelope.app, { name: 'yad' })
+
   const full = await capture(source, { scope: 'full', maxDepth: 60, maxNodes: 4000, real: SCREEN, client: SCREEN })
   assertValid(t, full.envelope)
   t.equal(full.envelope.tree.length, 4)

@@ -63,7 +63,10 @@ export async function capture (source: AccessibilitySource, options: CaptureOpti
  * newest visible window (the registry lists applications in the order they registered).
  */
 export function foregroundOf (windows: RawWindow[]): RawWindow | undefined {
-  const active = windows.find((window) => hasState(window.states, AtspiState.ACTIVE))
+  // A window manager may call an untitled window of its own ACTIVE beside the application's
+  // (xfwm4 does): a titled window wins.
+  const actives = windows.filter((window) => hasState(window.states, AtspiState.ACTIVE))
+  const active = actives.find((window) => window.title !== '') ?? actives[0]
   if (active) return active
   const newest = windows.at(-1)
   // An application's popups and bubbles are windows too: its largest window is the main one.
