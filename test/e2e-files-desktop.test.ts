@@ -2,14 +2,16 @@
  * Files and the clipboard on the full desktop (--desktop full --files --clipboard), through the
  * real server as a process: a file uploaded with PUT /files is opened in the editor (mousepad,
  * launch_app editor with the file as target), the typing corpus set with set_clipboard is
- * pasted into it with ctrl+v and saved, and the download with GET /files is exactly the corpus.
+ * pasted into it with ctrl+v and saved, and the download with GET /files is exactly the corpus;
+ * a CSV uploaded is opened in the spreadsheet, a row added by clicking cells found in the
+ * accessibility tree, saved as CSV, and the download is the CSV with that row.
  */
 import t from 'tap'
 import { requireProgram } from './helpers/processes.ts'
-import { startFullServer, waitUntil, type FullServer } from './helpers/full-desktop.ts'
+import { startFullServer, waitForNode, waitUntil, type FullServer, type TreeNode } from './helpers/full-desktop.ts'
 import { difference, readCorpus } from './helpers/typing.ts'
 
-for (const program of ['xfce4-session', 'xfwm4', 'mousepad', 'dbus-run-session']) {
+for (const program of ['xfce4-session', 'xfwm4', 'mousepad', 'libreoffice', 'dbus-run-session']) {
   requireProgram(program, 'the full desktop (npm run setup -- --desktop)')
 }
 t.setTimeout(300_000)
@@ -37,7 +39,7 @@ async function windowTitled (server: FullServer, pattern: RegExp, timeoutMs: num
   return id
 }
 
-t.test('a file goes up, the corpus pasted into it in the editor is saved, and it comes down exact', async (t) => {
+t.test('files go up, are changed in the editor (the corpus pasted) and the spreadsheet (a row added), saved, and come down exact', async (t) => {
   const server = await startFullServer(t, ['--files', '--clipboard'])
 
   await t.test('the editor', async (t) => {
@@ -54,5 +56,30 @@ t.test('a file goes up, the corpus pasted into it in the editor is saved, and it
     await waitUntil(async () => { got = await download(server, 'notes.txt'); return got.text.length > 0 }, 30_000, 500)
     t.equal(got.status, 200)
     t.ok(got.text === corpus, `the editor saved the pasted corpus exactly${got.text === corpus ? '' : `: ${difference(corpus, got.text)}`}`)
+  })
+
+  await t.test('the spreadsheet', async (t) => {
+    t.equal((await upload(server, 'amounts.csv', 'item,amount\napples,12\npears,30\n')).status, 201)
+    await ok(server, t, { action: 'launch_app', app: 'spreadsheet', target: 'amounts.csv' })
+    t.ok(await windowTitled(server, /^Text Import/, 60_000), 'Calc asks how to read the CSV')
+    await ok(server, t, { action: 'press_key', keys: ['enter'] })
+    type Node = TreeNode & { value?: string, bounds?: { x: number, y: number, w: number, h: number } }
+    const query = 'scope=full&format=json&max_nodes=20000'
+    const cell = (name: string, value?: string) => waitForNode(server, query, (nodes) => (nodes as Node[]).find((node) =>
+      node.role === 'cell' && node.name === name && (value === undefined || node.value === value))) as Promise<Node | undefined>
+    const click = async (node: Node) => ok(server, t, { action: 'click_mouse', button: 'left', coordinates: [Math.round(node.bounds!.x + node.bounds!.w / 2), Math.round(node.bounds!.y + node.bounds!.h / 2)] })
+    const a4 = await cell('A4')
+    t.ok(a4, 'the sheet\'s cells are in the tree')
+    await click(a4!)
+    await ok(server, t, { action: 'type_text', text: 'plums\t18\n' })
+    t.ok(await cell('B4', '18'), 'the new row is in the sheet')
+    await ok(server, t, { action: 'press_key', keys: ['ctrl', 's'] })
+    const keep = await waitForNode(server, query, (nodes) => (nodes as Node[]).find((node) => node.role === 'button' && node.name === 'Use Text CSV Format'))
+    t.ok(keep, 'Calc asks whether to keep CSV')
+    await click(keep as Node)
+    const expected = 'item,amount\napples,12\npears,30\nplums,18\n'
+    let got = { status: 0, text: '' }
+    await waitUntil(async () => { got = await download(server, 'amounts.csv'); return got.text === expected }, 30_000, 500)
+    t.strictSame(got, { status: 200, text: expected }, 'the download is the CSV Calc saved, with the new row')
   })
 })
