@@ -46,3 +46,25 @@ t.test('on: a batch sets and reads; MCP lists and calls them; outputs say sizes,
   t.same(got.structuredContent?.clipboard, { selection: 'clipboard', kind: 'text', text: 'from MCP' })
   t.equal(got.content[0]?.type === 'text' && got.content[0].text, 'the clipboard selection holds 8 characters of text; cursor at (0, 0)\nfrom MCP')
 })
+
+t.test('pyautogui code types through the clipboard as UI-TARS does: pyperclip.copy, ctrl+v; pyperclip.paste() answers what it holds', async (t) => {
+  const clipboard = new FakeClipboard()
+  const { app, driver } = await build(t, { clipboard })
+  const code = "pyperclip.copy('Grüße, 世界')\npyautogui.hotkey('ctrl', 'v')\npyperclip.paste()"
+  const { status, body } = await post(app, '/computer/pyautogui?screenshot=false', { response: code })
+  t.equal(status, 200, JSON.stringify(body))
+  t.strictSame(body.calls.map((call: Record<string, unknown>) => [call.name, call.actions, call.status, call.returned]), [
+    ['pyperclip.copy', [{ action: 'set_clipboard', text: 'Grüße, 世界' }], 'done', undefined],
+    ['pyautogui.hotkey', [{ action: 'press_key', keys: ['ctrl', 'v'] }], 'done', undefined],
+    ['pyperclip.paste', [{ action: 'get_clipboard', type: 'text' }], 'done', 'Grüße, 世界'],
+  ])
+  t.strictSame(driver.calls.filter((call) => call.call === 'keyDown' || call.call === 'keyUp').map((call) => call.call), ['keyDown', 'keyDown', 'keyUp', 'keyUp'], 'ctrl+v was pressed and released')
+
+  const off = await build(t, {})
+  const refused = await post(off.app, '/computer/pyautogui?screenshot=false', { response: "pyperclip.copy('x')" })
+  t.equal(refused.status, 400)
+  t.match(refused.body.error, { code: 'ERR_UNSUPPORTED_ACTION', message: 'set_clipboard is off on this server: start it with --clipboard (env CLIPBOARD=1)' })
+  const bad = await post(off.app, '/computer/pyautogui?screenshot=false', { response: 'pyperclip.copy(3)' })
+  t.equal(bad.status, 400)
+  t.match(bad.body, { message: /pyperclip\.copy needs text, the string to put on the clipboard/ })
+})

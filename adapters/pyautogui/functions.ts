@@ -2,7 +2,8 @@
  * The calls the pyautogui action space uses and the parameters each takes, in pyautogui's own
  * positional order, so `click(100, 200)` binds as `click(x=100, y=200)`;
  * plus OpenCUA's `computer.*` functions, the bare `WAIT`/`DONE`/`FAIL` of the OSWorld
- * baselines, and `time.sleep`, which their code puts between actions. Parameters that only
+ * baselines, `time.sleep`, which their code puts between actions, and `pyperclip.copy`/`paste`,
+ * with which agents type text through the clipboard (UI-TARS's `input_swap`: copy, then ctrl+v). Parameters that only
  * pace a real pyautogui (interval, duration, tween, logScreenshot, _pause) are accepted and
  * have no effect: the gateway paces input itself.
  */
@@ -44,6 +45,8 @@ export const FUNCTIONS = {
   'computer.wait': { params: ['seconds'] },
   'computer.terminate': { params: ['status', 'answer'] },
   'time.sleep': { params: ['secs'] },
+  'pyperclip.copy': { params: ['text'] },
+  'pyperclip.paste': { params: [] },
   WAIT: { params: [], bare: true },
   DONE: { params: [], bare: true },
   FAIL: { params: [], bare: true },

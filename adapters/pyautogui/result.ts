@@ -19,6 +19,7 @@ export const PyautoguiCallResult = Type.Object({
   status: Type.Union([Type.Literal('done'), Type.Literal('failed'), Type.Literal('not_run'), Type.Literal('reported')], {
     description: 'done: ran; failed: its action failed; not_run: refused, or after a failure; reported: terminate/DONE/FAIL/WAIT, which run nothing.',
   }),
+  returned: Type.Optional(Type.String({ description: "pyperclip.paste() that ran: the clipboard's text ('' when it holds none)." })),
 })
 export type PyautoguiCallResult = Static<typeof PyautoguiCallResult>
 

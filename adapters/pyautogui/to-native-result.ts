@@ -9,14 +9,18 @@ const STATUS = { ran: 'done', failed: 'failed', not_run: 'not_run', refused: 'no
 export function toNativeResult (outcome: AdapterOutcome, translation: Translation<PyautoguiMeta>): PyautoguiResult {
   const { meta } = translation
   return {
-    calls: meta.calls.map((call) => ({
-      name: call.name,
-      args: call.args,
-      text: call.text,
-      line: call.line,
-      actions: translation.actions.slice(call.first, call.first + call.count),
-      status: statusOf(call, outcome),
-    })),
+    calls: meta.calls.map((call) => {
+      const pasted = call.name === 'pyperclip.paste' ? outcome.results[call.first]?.clipboard : undefined
+      return {
+        name: call.name,
+        args: call.args,
+        text: call.text,
+        line: call.line,
+        actions: translation.actions.slice(call.first, call.first + call.count),
+        status: statusOf(call, outcome),
+        ...(pasted && { returned: pasted.text ?? '' }),
+      }
+    }),
     terminate: meta.terminate,
     wait: meta.wait,
     cursor: outcome.cursor,

@@ -5,7 +5,8 @@
  * `write` types its text (a newline is Enter); `press(keys, presses=n)` presses each key n
  * times; `dragTo` drags from where the pointer is. `computer.terminate`, `DONE`, `FAIL`,
  * `WAIT` and `computer.wait()` run nothing: they are the model telling its loop to stop or to
- * wait, and are reported.
+ * wait, and are reported. `pyperclip.copy(text)` sets the clipboard and `pyperclip.paste()`
+ * reads it (the server's --clipboard; refused without it).
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
 import type { AdapterContext, CallSpan, Translation } from '../../src/pipeline/adapter.ts'
@@ -174,6 +175,11 @@ function translateCall (call: BoundCall, convention: Convention, space: Size, me
       if (seconds === undefined || seconds < 0) return fail('time.sleep needs a number of seconds')
       return seconds === 0 ? [] : [{ action: 'wait', duration: seconds }]
     }
+    case 'pyperclip.copy': {
+      if (typeof args.text !== 'string') return fail('pyperclip.copy needs text, the string to put on the clipboard')
+      return [{ action: 'set_clipboard', text: args.text }]
+    }
+    case 'pyperclip.paste': return [{ action: 'get_clipboard', type: 'text' }]
     case 'computer.wait':
     case 'WAIT':
       meta.wait = true

@@ -2206,6 +2206,8 @@ export interface components {
                 })[];
                 /** @description done: ran; failed: its action failed; not_run: refused, or after a failure; reported: terminate/DONE/FAIL/WAIT, which run nothing. */
                 status: "done" | "failed" | "not_run" | "reported";
+                /** @description pyperclip.paste() that ran: the clipboard's text ('' when it holds none). */
+                returned?: string;
             }[];
             /** @description The model ended the task; null when it did not. */
             terminate: {
