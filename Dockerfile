@@ -26,8 +26,10 @@ FROM node:24-bookworm-slim AS slim
 # plus tini: PID 1 must reap zombies (Xvfb's xkbcomp, xdotool, xclip) and pass signals on.
 # /tmp/.X11-unix is where X servers keep their sockets: made by root, sticky and
 # world-writable, as X expects, since the server runs as a plain user.
+# Help pages are documentation, kept in English only (C), as the base keeps no translations.
 COPY scripts/install-system-deps.sh /tmp/install-system-deps.sh
-RUN bash /tmp/install-system-deps.sh --server-only tini \
+RUN printf 'path-exclude /usr/share/help/*\npath-include /usr/share/help/C/*\n' >/etc/dpkg/dpkg.cfg.d/computer-gateway \
+  && bash /tmp/install-system-deps.sh --server-only tini \
   && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log /tmp/install-system-deps.sh \
   && mkdir -p /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix
 
@@ -52,9 +54,12 @@ CMD ["bin/computer-gateway.js"]
 FROM slim AS desktop
 
 # The full desktop's packages, through the same script (`npm run setup -- --desktop`).
+# CJK in one family, Noto Sans CJK (regular and bold): fontconfig gives a serif request Sans
+# when Noto Serif CJK is absent, and its 53 MB would only duplicate the same glyphs.
 USER root
 COPY scripts/install-system-deps.sh /tmp/install-system-deps.sh
-RUN bash /tmp/install-system-deps.sh --server-only --desktop tini \
+RUN echo 'path-exclude /usr/share/fonts/opentype/noto/NotoSerifCJK-*' >>/etc/dpkg/dpkg.cfg.d/computer-gateway \
+  && bash /tmp/install-system-deps.sh --server-only --desktop tini \
   && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log /tmp/install-system-deps.sh
 USER node
 ENV DESKTOP=full

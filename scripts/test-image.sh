@@ -46,6 +46,16 @@ if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev
   bash scripts/install-system-deps.sh --server-only --image
 fi
 echo "test:image: $(docker version -f 'Docker engine {{.Server.Version}}, client {{.Client.Version}}')"
+# BuildKit builds only the stages a target needs, and independent ones at once (the build
+# stage's npm ci and compile beside slim's apt): every engine since 18.09 has it; the client
+# drives it through buildx, or by itself before version 23 (Debian's docker.io). Else the
+# classic builder, one stage after the other.
+if docker buildx version >/dev/null 2>&1; then
+  export IMAGE_BUILD='docker buildx build --load'
+elif [ -x /usr/bin/docker ] && [ "$(/usr/bin/docker version -f '{{.Client.Version}}' 2>/dev/null | cut -d. -f1)" -lt 23 ] 2>/dev/null; then
+  export IMAGE_BUILD='env DOCKER_BUILDKIT=1 /usr/bin/docker build'
+fi
+echo "test:image: images built with ${IMAGE_BUILD:-docker build, the classic builder}"
 
 started=$(date +%s)
 bash scripts/docker-base.sh

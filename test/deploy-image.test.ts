@@ -68,6 +68,7 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   const ci = await readFile(join(ROOT, '.ci/run'), 'utf8')
   t.match(ci, /image_node=\$\(sed -n '\/\^FROM node:/, '.ci/run reads the image\'s Node line from the Dockerfile')
   t.match(ci, /npx -y "node@\$\{image_node\}" node_modules\/\.bin\/c8 tap/, 'and runs the suite under it, with coverage')
+  t.match(ci, /npm run test:image 2>&1 \| tee -a "\$log"/, 'and builds and runs the images, their failures in the report too')
 
   // The build stage compiles; the images get its output only.
   const build = byStage.get('build')!.filter((i) => i.name === 'RUN').map((i) => i.args).join('\n')

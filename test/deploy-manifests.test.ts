@@ -136,6 +136,7 @@ t.test('overlays change the replicas and the screen size, and nothing else of th
 t.test('compose: N desktops, each on its own loopback port, token from an env file, health-checked', async (t) => {
   const compose = parse(await readFile(deployDir('compose.yaml'), 'utf8'), { merge: true })
   const services = Object.entries(compose.services) as Array<[string, Record<string, any>]>
+  t.notOk(Object.hasOwn(compose, 'name'), 'no top-level name: Debian\'s docker-compose 1.29 refuses a file with one (-p names the project)')
   t.ok(services.length >= 2, 'more than one desktop')
   const hostPorts = new Set<string>()
   const homes = new Set<string>()

@@ -34,12 +34,13 @@ const onScreen = (node: Node, display: Dialect['display']) => node.bounds !== un
 
 export class Agent {
   steps = 0
-  constructor (readonly url: string, readonly dialect: Dialect) {}
+  /** `headers` go with every request: a gateway that wants a token (one in a container) gets it here. */
+  constructor (readonly url: string, readonly dialect: Dialect, readonly headers: Record<string, string> = {}) {}
 
   /** Sends one step in the dialect; throws with the gateway's answer when the dialect says it failed. */
   async do (step: Step): Promise<void> {
     const request = this.dialect.request(step, ++this.steps)
-    const response = await fetch(`${this.url}${request.path}`, { method: 'POST', headers: { 'content-type': request.contentType }, body: request.body })
+    const response = await fetch(`${this.url}${request.path}`, { method: 'POST', headers: { ...this.headers, 'content-type': request.contentType }, body: request.body })
     const body = await response.json()
     const failure = this.dialect.failure(response.status, body)
     if (failure !== undefined) throw new Error(`${this.dialect.name} ${step.kind} failed: ${failure.slice(0, 500)}`)
@@ -53,7 +54,7 @@ export class Agent {
   /** The accessibility tree, bounds in the dialect's screenshot space. */
   async tree (): Promise<Node[]> {
     const { width, height } = this.dialect.display
-    const response = await fetch(`${this.url}/accessibility?scope=full&format=json&display_width_px=${width}&display_height_px=${height}`)
+    const response = await fetch(`${this.url}/accessibility?scope=full&format=json&display_width_px=${width}&display_height_px=${height}`, { headers: this.headers })
     if (response.status !== 200) throw new Error(`GET /accessibility: ${response.status} ${await response.text()}`)
     return (await response.json() as CupEnvelope).tree as Node[]
   }
@@ -131,7 +132,7 @@ export class Agent {
   async readScreen (): Promise<ScreenLine[]> {
     const { width, height } = this.dialect.display
     const response = await fetch(`${this.url}/computer?display_width_px=${width}&display_height_px=${height}`,
-      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'take_screenshot' }) })
+      { method: 'POST', headers: { ...this.headers, 'content-type': 'application/json' }, body: JSON.stringify({ action: 'take_screenshot' }) })
     const body = await response.json() as { base64_image?: string }
     if (response.status !== 200 || !body.base64_image) throw new Error(`take_screenshot: ${response.status} ${JSON.stringify(body).slice(0, 300)}`)
     return readScreen(Buffer.from(body.base64_image, 'base64'))

@@ -7,8 +7,9 @@
  * system, every capability dropped, its shared memory and home): /health gets ready and Docker's
  * own HEALTHCHECK healthy, a click lands in a real X client inside the container, a screenshot
  * decodes at the declared size, the desktop survives its X server being killed, and `docker
- * stop` ends it within the grace with exit code 0. The full desktop shows its panel and opens a
- * page this test serves in its browser. Last, deploy/compose.yaml comes up with its desktops
+ * stop` ends it within the grace with exit code 0. The full desktop shows its panel, passes a
+ * task of the task suite (the scripted agent through the published port) and opens a page this
+ * test serves in its browser. Last, deploy/compose.yaml comes up with its desktops
  * answering on their ports and goes down leaving nothing.
  *
  * Everything made here carries the label computer-gateway.test=<run>, and is removed on every
@@ -25,6 +26,10 @@ import sharp from 'sharp'
 import t, { type Test } from 'tap'
 import { parse } from 'yaml'
 import { FLAGS } from '../../src/runtime/config.ts'
+import { Agent } from '../../tasks/agent/agent.ts'
+import { DIALECTS } from '../../tasks/agent/dialects.ts'
+import type { TaskContext } from '../../tasks/task.ts'
+import { terminalFromPanel } from '../../tasks/terminal-from-panel.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const RUN = `cg-image-test-${process.pid}`
@@ -73,9 +78,13 @@ async function sweep () {
 t.teardown(sweep)
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void sweep().finally(() => process.exit(1)) })
 
+/** The build command scripts/test-image.sh chose: BuildKit where the client can drive it, else the classic builder. */
+const BUILD = (process.env.IMAGE_BUILD ?? 'docker build').split(' ')
+const BUILDKIT = process.env.IMAGE_BUILD !== undefined
+
 async function build (t: Test, tag: string, target?: string) {
   const started = Date.now()
-  const result = await exec('docker', ['build', '--network', 'host', ...(target ? ['--target', target] : []), '-t', tag, ROOT], 30 * 60_000)
+  const result = await exec(BUILD[0]!, [...BUILD.slice(1), '--network', 'host', ...(target ? ['--target', target] : []), '-t', tag, ROOT], 30 * 60_000)
   t.equal(result.code, 0, `docker build ${target ? `--target ${target}` : '(the last stage)'} → ${tag}`, { log: result.code === 0 ? undefined : (result.stdout + result.stderr).slice(-6000) })
   t.comment(`${tag}: built in ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }
@@ -83,9 +92,10 @@ async function build (t: Test, tag: string, target?: string) {
 const size = async (image: string) => Number(await docker(['image', 'inspect', '-f', '{{.Size}}', image]))
 
 t.test('the images build, within their budgets, shipping only what runs', { timeout: 45 * 60_000 }, async (t) => {
-  // The build stage tagged too: the classic builder's cache is images, and an untagged stage
-  // would be a dangling image that the next prune takes away with its npm ci layer.
-  await build(t, TAGS.build, 'build')
+  // Under the classic builder the build stage is tagged too: its cache is images, and an
+  // untagged stage would be a dangling image that the next prune takes away with its npm ci
+  // layer. BuildKit keeps its cache apart, and builds that stage beside slim's packages.
+  if (!BUILDKIT) await build(t, TAGS.build, 'build')
   await build(t, TAGS.slim, 'slim')
   await build(t, TAGS.desktop)
   const base = await size(BASE)
@@ -236,7 +246,10 @@ async function checkDesktop (t: Test, kind: 'slim' | 'desktop') {
   }
   t.match(await screenshot(), { format: 'png', width: WIDTH, height: HEIGHT }, `a screenshot decodes at ${WIDTH}x${HEIGHT}`)
 
-  if (kind === 'desktop') await checkFullDesktop(t, desktop)
+  if (kind === 'desktop') {
+    await checkTask(t, desktop)
+    await checkFullDesktop(t, desktop)
+  }
 
   // Its X server killed: the server starts another and answers again.
   t.equal((await exec('docker', ['exec', desktop.name, 'pkill', '-KILL', '-x', 'Xvfb'])).code, 0, 'Xvfb killed inside the container')
@@ -253,6 +266,46 @@ async function checkDesktop (t: Test, kind: 'slim' | 'desktop') {
   t.equal(await docker(['inspect', '-f', '{{.State.ExitCode}} {{.State.OOMKilled}}', desktop.name]), '0 false', 'exit code 0')
   const logs = await exec('docker', ['logs', desktop.name])
   t.notMatch(logs.stdout + logs.stderr, new RegExp(TOKEN), 'the token is in no log line')
+}
+
+/**
+ * A task of the task suite (tasks/), inside the container: the scripted agent drives it through
+ * the published port, in Claude's dialect, with the container's token; the checker reads the
+ * file the terminal wrote in the home volume, as the host sees that volume.
+ */
+async function checkTask (t: Test, desktop: Desktop) {
+  const task = terminalFromPanel
+  const dialect = DIALECTS.find((d) => d.name === 'claude')!
+  const volume = (await docker(['inspect', '-f', '{{range .Mounts}}{{if eq .Destination "/home/node"}}{{.Name}}{{end}}{{end}}', desktop.name]))
+  const home = await docker(['volume', 'inspect', '-f', '{{.Mountpoint}}', volume])
+  const name = `${task.name}-${dialect.name}`
+  // Made by the desktop's own user, who writes into it.
+  await docker(['exec', desktop.name, 'mkdir', '-p', `/home/node/Documents/${name}`])
+  const cleanups: Array<() => unknown> = []
+  const ctx: TaskContext = {
+    url: desktop.base,
+    home,
+    dir: join(home, 'Documents', name),
+    dirInDesktop: `~/Documents/${name}`,
+    cleanup: (fn) => { cleanups.push(fn) },
+    launch: async (app, target) => {
+      const answer = await desktop.act({ action: 'launch_app', app, ...(target === undefined ? {} : { target }) })
+      if (answer.status !== 200) throw new Error(`launch_app ${app}: ${answer.status} ${await answer.text()}`)
+    },
+  }
+  const agent = new Agent(desktop.base, dialect, { authorization: `Bearer ${TOKEN}` })
+  const started = Date.now()
+  let reason: string | undefined
+  try {
+    const state = await task.setup(ctx)
+    await task.run(agent, ctx, state)
+    reason = await task.check(ctx, state)
+  } catch (error) {
+    reason = (error as Error).message
+  } finally {
+    for (const fn of cleanups.reverse()) await fn()
+  }
+  t.equal(reason, undefined, `the task ${task.name} passes inside the container via ${dialect.name} (${agent.steps} steps, ${((Date.now() - started) / 1000).toFixed(1)} s)`)
 }
 
 async function checkFullDesktop (t: Test, desktop: Desktop) {
