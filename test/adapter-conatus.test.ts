@@ -157,10 +157,7 @@ const refusals: Refusal[] = [
   },
 ]
 
-t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
-  const { app, driver } = await build(t, { adapters: [conatusAdapter] })
-  await refusedOnBothRoutes(t, app, driver, 'conatus', refusals)
-})
+t.test('refusals before anything runs are the usual error body, on both routes', (t) => refusedOnBothRoutes(t, conatusAdapter, refusals))
 
 t.test('execute: a click answers with the tool result and a screenshot', async (t) => {
   const { app, driver } = await build(t, { adapters: [conatusAdapter] })

@@ -121,10 +121,7 @@ const refusals: Refusal[] = [
   },
 ]
 
-t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
-  const { app, driver } = await build(t, { adapters: [cupAdapter] })
-  await refusedOnBothRoutes(t, app, driver, 'cup', refusals)
-})
+t.test('refusals before anything runs are the usual error body, on both routes', (t) => refusedOnBothRoutes(t, cupAdapter, refusals))
 
 t.test('execute: one press_keys answers one ActionResult', async (t) => {
   const { app, driver } = await build(t, { adapters: [cupAdapter] })

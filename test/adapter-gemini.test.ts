@@ -8,6 +8,7 @@ import t from 'tap'
 import { geminiAdapter } from '../adapters/gemini/index.ts'
 import { build, post } from './helpers/build.ts'
 import { adapterCases, pngSize } from './helpers/adapter-cases.ts'
+import { errorBody } from './helpers/error-body.ts'
 
 const CASES = adapterCases<{ payload: { name: string, id?: string, args?: { intent?: string } } }>('gemini')
 const call = (name: string) => CASES.find((c) => c.name === name)!.payload
@@ -133,12 +134,7 @@ t.test('a call held for confirmation is a 409 until acknowledged, then echoed as
   const { app, driver } = await build(t, { adapters: [geminiAdapter] })
   const held = await post(app, '/computer/gemini', [call('type'), call('safety_click')])
   t.equal(held.status, 409)
-  t.strictSame(held.body, {
-    statusCode: 409,
-    code: 'ERR_SAFETY_CHECK_PENDING',
-    error: 'Conflict',
-    message: "[1] click_at needs the user's confirmation: \"I have encountered a CAPTCHA challenge that requires interaction. I need you to complete the challenge by clicking the 'I'm not a robot' checkbox and any subsequent verification steps.\". Ask the user; if they agree, send it again with ?safety_acknowledgement=true",
-  })
+  t.strictSame(held.body, errorBody(409, 'ERR_SAFETY_CHECK_PENDING', "[1] click_at needs the user's confirmation: \"I have encountered a CAPTCHA challenge that requires interaction. I need you to complete the challenge by clicking the 'I'm not a robot' checkbox and any subsequent verification steps.\". Ask the user; if they agree, send it again with ?safety_acknowledgement=true"))
   t.strictSame(driver.calls, [], 'nothing of the turn ran')
 
   const translated = await post(app, '/computer/gemini/translate?safety_acknowledgement=true', call('safety_click'))

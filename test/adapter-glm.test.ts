@@ -161,10 +161,9 @@ t.test('execute: DONE() runs nothing and is reported', async (t) => {
 })
 
 t.test('refusals: a reply without a readable action is a 400 quoting it, and nothing runs', async (t) => {
-  const { app, driver } = await build(t, { adapters: [glmAdapter] })
   const unparseable = (message: string) => badRequest('ERR_UNPARSEABLE_OUTPUT', message)
   const cannotRun = (call: string, why: string) => unparseable(`cannot run the GLM action ${JSON.stringify(call)}: ${why}`)
-  await refusedOnBothRoutes(t, app, driver, 'glm', [
+  await refusedOnBothRoutes(t, glmAdapter, [
     { name: 'an empty reply', payload: { response: ' ' }, body: unparseable('the GLM reply is empty') },
     { name: 'no action', payload: { response: 'just thinking out loud\nMemory:\n[]' }, body: unparseable('cannot find the GLM action (a call like left_click(start_box=\'[x,y]\') or DONE()): no action in "just thinking out loud"') },
     {

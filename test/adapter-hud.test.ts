@@ -143,10 +143,7 @@ const refusals: Refusal[] = [
   },
 ]
 
-t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
-  const { app, driver } = await build(t, { adapters: [hudAdapter] })
-  await refusedOnBothRoutes(t, app, driver, 'hud', refusals)
-})
+t.test('refusals before anything runs are the usual error body, on both routes', (t) => refusedOnBothRoutes(t, hudAdapter, refusals))
 
 t.test('execute: a click answers with HUD\'s step result and a screenshot', async (t) => {
   const { app, driver } = await build(t, { adapters: [hudAdapter] })

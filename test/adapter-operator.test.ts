@@ -111,10 +111,7 @@ const refusals: Refusal[] = [
   { name: 'a count that is not a number', payload: { action: 'scroll', wheel_times: 'many' }, body: invalid('operator: wheel_times must be an integer from 1 to 100') },
 ]
 
-t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
-  const { app, driver } = await build(t, { adapters: [operatorAdapter] })
-  await refusedOnBothRoutes(t, app, driver, 'operator', refusals)
-})
+t.test('refusals before anything runs are the usual error body, on both routes', (t) => refusedOnBothRoutes(t, operatorAdapter, refusals))
 
 t.test('execute: a click answers the tool\'s words, with no screenshot unless asked', async (t) => {
   const { app, driver } = await build(t, { adapters: [operatorAdapter] })

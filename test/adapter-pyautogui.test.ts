@@ -193,13 +193,12 @@ t.test('execute: a point off the display refuses the whole block before anything
 })
 
 t.test('refusals: anything but literal-argument calls is a 400 quoting its line, and nothing runs', async (t) => {
-  const { app, driver } = await build(t, { adapters: [pyautoguiAdapter] })
   const refused = (line: number, text: string, why: string) =>
     badRequest('ERR_UNPARSEABLE_OUTPUT', `cannot run line ${line} of the pyautogui code, ${JSON.stringify(text)}: ${why}`)
   const NOT_LITERAL = 'arguments may only be numbers, strings, True, False, None, or lists of them'
   const DEEP = 'pyautogui.hotkey(' + '['.repeat(5000) + ']'.repeat(5000) + ')'
   const payload = (code: string) => ({ response: '```python\n' + code + '\n```' })
-  await refusedOnBothRoutes(t, app, driver, 'pyautogui', [
+  await refusedOnBothRoutes(t, pyautoguiAdapter, [
     { name: "OSWorld's empty template", payload: { response: reply('osworld-template').payload }, body: badRequest('ERR_UNPARSEABLE_OUTPUT', 'the pyautogui code has no call, only comments') },
     { name: 'an empty reply', payload: { response: '   ' }, body: badRequest('ERR_UNPARSEABLE_OUTPUT', "the pyautogui code is empty: send the model's reply with its ```python block, or the code itself") },
     { name: 'an import', payload: payload('import os\nos.system("id")'), body: refused(1, 'import os', 'not a call: only calls with literal arguments (and bare names like DONE) are read, no other Python') },

@@ -124,9 +124,8 @@ t.test('execute: a Seed click runs at the scaled pixel and is answered in full',
 })
 
 t.test('refusals: malformed Seed XML is a 400 quoting the part that failed, and nothing runs', async (t) => {
-  const { app, driver } = await build(t, { adapters: [uitarsAdapter] })
   const unparseable = (message: string) => badRequest('ERR_UNPARSEABLE_OUTPUT', message)
-  await refusedOnBothRoutes(t, app, driver, 'uitars', [
+  await refusedOnBothRoutes(t, uitarsAdapter, [
     { name: "ByteDance's case (9): a tool call without a function", payload: { response: reply('seed-empty') }, body: unparseable('cannot parse the Seed tool call: the <seed:tool_call> holds no <function=…>') },
     {
       name: 'an unclosed tool call',

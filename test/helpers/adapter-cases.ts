@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs'
 import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import type { FakeDriver } from '../../drivers/fake/fake-driver.ts'
-import { post } from './build.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
+import { build, post } from './build.ts'
+import { badRequest } from './error-body.ts'
 
 /** A recorded fixture of an adapter: test/fixtures/<adapter>/<file>, parsed. */
 export const fixture = <T>(adapter: string, file: string): T =>
@@ -70,7 +72,7 @@ export function pngSize (base64: string) {
 /** A screenshot (base64 PNG or null) as its size, so whole bodies can be compared. */
 export const imageSize = (screenshot: string | null) => screenshot === null ? null : pngSize(screenshot)
 
-export const badRequest = (code: string, message: string) => ({ statusCode: 400, code, error: 'Bad Request', message })
+export { badRequest }
 
 export interface Refusal {
   name: string
@@ -80,10 +82,11 @@ export interface Refusal {
   body: ReturnType<typeof badRequest> & { failed_index?: number }
 }
 
-/** Each refusal answers 400 with its whole body on the translate and the execute route, and nothing runs. */
-export async function refusedOnBothRoutes (t: Test, app: FastifyInstance, driver: FakeDriver, adapter: string, refusals: Refusal[]) {
+/** Each refusal answers 400 with its whole body on the adapter's translate and execute route, and nothing runs. */
+export async function refusedOnBothRoutes (t: Test, adapter: Adapter<any, any, any>, refusals: Refusal[]) {
+  const { app, driver } = await build(t, { adapters: [adapter] })
   for (const r of refusals) {
-    for (const url of [`/computer/${adapter}/translate`, `/computer/${adapter}`]) {
+    for (const url of [`/computer/${adapter.name}/translate`, `/computer/${adapter.name}`]) {
       const { status, body } = await post(app, url + (r.url ?? ''), r.payload)
       t.equal(status, 400, `${r.name} (${url})`)
       t.strictSame(body, r.body, `${r.name} (${url})`)
