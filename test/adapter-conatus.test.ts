@@ -6,7 +6,7 @@
 import t from 'tap'
 import { conatusAdapter } from '../adapters/conatus/index.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, adapterCases, pngSize, pressed, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, pngSize, pressed, refusedOnBothRoutes, translatesRecorded } from './helpers/adapter-cases.ts'
 
 const cases = adapterCases<{ payload: { type?: string }, actions: unknown[], meta?: unknown }>('conatus')
 
@@ -16,23 +16,7 @@ const withImageSize = (body: { screenshot: string | null }) =>
 
 const ACTION_LIST = 'left_mouse_down, left_mouse_up, left_mouse_click, left_mouse_double_click, left_mouse_triple_click, middle_click, right_click, back_click, forward_click, drag, keypress, keypress_hold, move, screenshot, scroll, type, wait'
 
-t.test('translate: recorded CUActions and tool calls become unified actions', async (t) => {
-  const { app, driver } = await build(t, { adapters: [conatusAdapter] })
-  for (const c of cases) {
-    const { status, body } = await post(app, '/computer/conatus/translate', c.payload)
-    t.equal(status, 200, c.name)
-    t.strictSame(body, {
-      adapter: 'conatus',
-      version: 'cu_action',
-      actions: c.actions,
-      screenshot: true,
-      display_width_px: 1280,
-      display_height_px: 800,
-      meta: c.meta ?? { call_id: null, name: c.payload.type },
-    }, `${c.name} (${c.source})`)
-  }
-  t.strictSame(driver.calls, [], 'translating runs nothing')
-})
+t.test('translate: recorded CUActions and tool calls become unified actions', (t) => translatesRecorded(t, conatusAdapter, 'cu_action', cases, (c) => c.meta ?? { call_id: null, name: c.payload.type }))
 
 t.test('translate: the display space is the client\'s; a bare action\'s call_id is echoed', async (t) => {
   const { app } = await build(t, { adapters: [conatusAdapter] })

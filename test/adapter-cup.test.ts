@@ -9,7 +9,7 @@ import { cupAdapter } from '../adapters/cup/index.ts'
 import type { CupNode } from '../src/accessibility/schema.ts'
 import { flatten, recordedSource } from './helpers/a11y.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, adapterCases, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, refusedOnBothRoutes, leftClickAt } from './helpers/adapter-cases.ts'
 
 const cases = adapterCases<{ actions: unknown[], steps: unknown[], batch?: boolean }>('cup')
 
@@ -237,9 +237,7 @@ t.test('execute: a verb the element has no interface for is real input at its ce
   t.equal(double.status, 200)
   t.strictSame(double.body, { success: true, message: `Double-clicked ${save} (button "Save"): real input at (160, 120): left double click`, error: null })
   t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 160, y: 120 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(160, 120),
     { call: 'buttonDown', button: 'left' },
     { call: 'buttonUp', button: 'left' },
   ])

@@ -7,7 +7,7 @@
 import t from 'tap'
 import { geminiAdapter } from '../adapters/gemini/index.ts'
 import { build, post } from './helpers/build.ts'
-import { adapterCases, pngSize } from './helpers/adapter-cases.ts'
+import { adapterCases, pngSize, leftClickAt } from './helpers/adapter-cases.ts'
 import { errorBody } from './helpers/error-body.ts'
 
 const CASES = adapterCases<{ payload: { name: string, id?: string, args?: { intent?: string } } }>('gemini')
@@ -73,9 +73,7 @@ t.test('a list of calls runs in order, each answered with its own function respo
   ], 'screenshots at the display size, not the grid size')
   t.strictSame(driver.calls, [
     // (500, 300) on the grid is the pixel centre (640, 240) of the 1280x800 screen.
-    { call: 'moveMouse', x: 640, y: 240 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(640, 240),
     { call: 'screenshot' },
     { call: 'typeText', text: 'Buy groceries' },
     { call: 'keyDown', key: 'enter' },

@@ -8,7 +8,7 @@
 import t from 'tap'
 import { glmAdapter } from '../adapters/glm/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText } from './helpers/adapter-cases.ts'
+import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText, leftClickAt } from './helpers/adapter-cases.ts'
 
 const reply = caseByName<{ payload: string }>('glm')
 
@@ -120,9 +120,7 @@ t.test('execute: the issue example clicks the grid point on the screen and hands
   t.equal(status, 200)
   // (586, 446) on the 0–999 grid of a 1280x800 screen: floor(586.5 × 1.28) = 750, floor(446.5 × 0.8) = 357.
   t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 750, y: 357 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(750, 357),
     { call: 'screenshot' },
   ])
   t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {

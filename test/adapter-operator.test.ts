@@ -8,7 +8,7 @@ import t from 'tap'
 import { operatorAdapter } from '../adapters/operator/index.ts'
 import type { FakeWindow } from '../drivers/fake/fake-driver.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, adapterCases, pngSize, pressed, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, pngSize, pressed, refusedOnBothRoutes, leftClickAt } from './helpers/adapter-cases.ts'
 
 const cases = adapterCases<{ actions: unknown[], meta: unknown, query?: string, display?: [number, number] }>('operator')
 
@@ -136,9 +136,7 @@ t.test('execute: type at loc clicks, moves the caret to the end, clears, types a
   t.equal(status, 200)
   t.strictSame(body, { success: true, output: 'Typed at (100,200).', error: null, metadata: { ...NOTHING, cursor: [100, 200] } })
   t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 100, y: 200 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(100, 200),
     ...pressed('ctrl+end', 'ctrl+a', 'backspace'),
     { call: 'typeText', text: 'hé' },
     ...pressed('enter'),

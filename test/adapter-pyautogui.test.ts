@@ -8,7 +8,7 @@
 import t from 'tap'
 import { pyautoguiAdapter } from '../adapters/pyautogui/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText } from './helpers/adapter-cases.ts'
+import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText, leftClickAt } from './helpers/adapter-cases.ts'
 
 const reply = caseByName<{ payload: string }>('pyautogui')
 
@@ -140,9 +140,7 @@ t.test('execute: an OpenCUA click in the smart-resized space lands on the screen
   t.equal(status, 200)
   // (644, 406) of the 1288x812 image: floor(644.5 × 1280/1288) = 640, floor(406.5 × 800/812) = 400.
   t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 640, y: 400 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(640, 400),
     { call: 'screenshot' },
   ])
   t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {

@@ -8,7 +8,7 @@ import t from 'tap'
 import { qwenAdapter } from '../adapters/qwen/index.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import { build } from './helpers/build.ts'
-import { adapterCases, pngSize } from './helpers/adapter-cases.ts'
+import { adapterCases, pngSize, leftClickAt } from './helpers/adapter-cases.ts'
 
 const CASES = new Map(adapterCases('qwen').map((c) => [c.name, c.payload]))
 const recorded = (name: string) => CASES.get(name) ?? t.fail(`no recorded output ${name}`) as never
@@ -168,9 +168,7 @@ t.test('several tool calls in one output run in order; terminate is reported', a
   }, 'the screenshot is at the display size, the cursor on the grid')
   t.strictSame(driver.calls, [
     // (54, 311) on the grid is the pixel centre (69, 249) of the 1280x800 screen.
-    { call: 'moveMouse', x: 69, y: 249 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(69, 249),
     { call: 'buttonDown', button: 'left' },
     { call: 'buttonUp', button: 'left' },
     { call: 'typeText', text: '测试' },

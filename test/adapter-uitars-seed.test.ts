@@ -9,7 +9,7 @@
 import t from 'tap'
 import { uitarsAdapter } from '../adapters/uitars/index.ts'
 import { build, post } from './helpers/build.ts'
-import { adapterCases, badRequest, imageSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { adapterCases, badRequest, imageSize, refusedOnBothRoutes, leftClickAt } from './helpers/adapter-cases.ts'
 
 const replies = adapterCases<{ payload: string }>('uitars', 'seed-xml.json')
 const reply = (id: string) => replies.find((r) => r.name === id)?.payload ?? t.fail(`no reply ${id}`) as never
@@ -105,9 +105,7 @@ t.test('execute: a Seed click runs at the scaled pixel and is answered in full',
   t.equal(status, 200)
   // (17, 58) on the 0–1000 scale of a 1280x800 screen: floor(17.5 × 1.28) = 22, floor(58.5 × 0.8) = 46.
   t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 22, y: 46 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(22, 46),
     { call: 'screenshot' },
   ])
   t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {

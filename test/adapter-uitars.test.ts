@@ -6,7 +6,7 @@
  * and every refusal with its whole error body.
  */
 import t from 'tap'
-import { adapterCases } from './helpers/adapter-cases.ts'
+import { adapterCases, leftClickAt } from './helpers/adapter-cases.ts'
 import { uitarsAdapter } from '../adapters/uitars/index.ts'
 import { build, post } from './helpers/build.ts'
 
@@ -501,9 +501,7 @@ t.test('execute: a click on the 0–1000 scale, answered with the reply, the cur
   })
   // (100.5 · 1280/1000, 200.5 · 800/1000), floored: the centre of the pixels (100, 200) covers.
   t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 128, y: 160 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(128, 160),
     { call: 'screenshot' },
   ])
 })

@@ -1,6 +1,6 @@
 /** The outcome → each call as read, what ran, the model's end states and the screen after. */
 import type { AdapterOutcome, Translation } from '../../src/pipeline/adapter.ts'
-import { callOutcome, screenAfter } from '../shared/call-results.ts'
+import { callAnswer, screenAfter } from '../shared/call-results.ts'
 import type { PyautoguiResult } from './result.ts'
 import type { PyautoguiMeta } from './to-unified.ts'
 
@@ -10,11 +10,8 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
   const { meta } = translation
   return {
     calls: meta.calls.map((call) => ({
-      name: call.name,
-      args: call.args,
-      text: call.text,
       line: call.line,
-      ...callOutcome(call, outcome, translation, REPORTED),
+      ...callAnswer(call, outcome, translation, REPORTED),
     })),
     terminate: meta.terminate,
     wait: meta.wait,

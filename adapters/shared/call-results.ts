@@ -30,13 +30,17 @@ export const screenAfterFields = (space: string) => ({
   error: Type.Union([Type.Ref('ErrorBody'), Type.Null()], { description: 'Why the calls stopped; the HTTP status is its statusCode.' }),
 })
 
-type CallOutcome = { actions: Translation['actions'], status: 'done' | 'failed' | 'not_run' | 'reported' }
+interface Call<Args> extends CallSpan { name: string, args: Args, text: string }
+type CallAnswer<Args> = { name: string, args: Args, text: string, actions: Translation['actions'], status: 'done' | 'failed' | 'not_run' | 'reported' }
 
 const STATUS = { ran: 'done', failed: 'failed', not_run: 'not_run', refused: 'not_run' } as const
 
-/** A call's actions and status; a call named in `reported` ran nothing and is reported. */
-export function callOutcome (call: CallSpan & { name: string }, outcome: AdapterOutcome, translation: Translation<unknown>, reported: ReadonlySet<string>): CallOutcome {
+/** A call as read, its actions and its status; a call named in `reported` ran nothing and is reported. */
+export function callAnswer<Args> (call: Call<Args>, outcome: AdapterOutcome, translation: Translation<unknown>, reported: ReadonlySet<string>): CallAnswer<Args> {
   return {
+    name: call.name,
+    args: call.args,
+    text: call.text,
     actions: translation.actions.slice(call.first, call.first + call.count),
     status: reported.has(call.name) ? 'reported' : STATUS[callStatus(call, outcome)],
   }

@@ -1,6 +1,6 @@
 /** The outcome → the reply as read, what ran, and the screen after. */
 import type { AdapterOutcome, Translation } from '../../src/pipeline/adapter.ts'
-import { callOutcome, screenAfter } from '../shared/call-results.ts'
+import { callAnswer, screenAfter } from '../shared/call-results.ts'
 import type { UitarsResult } from './result.ts'
 import type { UitarsMeta } from './to-unified.ts'
 
@@ -13,10 +13,7 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
     reflection: meta.reflection,
     action_summary: meta.action_summary,
     calls: meta.calls.map((call) => ({
-      name: call.name,
-      args: call.args,
-      text: call.text,
-      ...callOutcome(call, outcome, translation, REPORTED),
+      ...callAnswer(call, outcome, translation, REPORTED),
     })),
     finished: meta.finished,
     call_user: meta.call_user,

@@ -62,6 +62,31 @@ export const pressed = (...combos: string[]) => combos.flatMap((combo) => {
   return [...keys.map((key) => ({ call: 'keyDown', key })), ...[...keys].reverse().map((key) => ({ call: 'keyUp', key }))]
 })
 
+/** The fake driver's calls for a left click at a screen pixel. */
+export const leftClickAt = (x: number, y: number) => [{ call: 'moveMouse', x, y }, { call: 'buttonDown', button: 'left' }, { call: 'buttonUp', button: 'left' }]
+
+/**
+ * Each recorded case through the adapter's translate route answers its whole body (the default
+ * 1280x800 display, a screenshot asked for, `meta` of the case), and nothing runs.
+ */
+export async function translatesRecorded<C extends AdapterCase> (t: Test, adapter: Adapter<any, any, any>, version: string, cases: C[], meta: (c: C) => unknown) {
+  const { app, driver } = await build(t, { adapters: [adapter] })
+  for (const c of cases) {
+    const { status, body } = await post(app, `/computer/${adapter.name}/translate`, c.payload)
+    t.equal(status, 200, c.name)
+    t.strictSame(body, {
+      adapter: adapter.name,
+      version,
+      actions: c.actions,
+      screenshot: true,
+      display_width_px: 1280,
+      display_height_px: 800,
+      meta: meta(c),
+    }, `${c.name} (${c.source})`)
+  }
+  t.strictSame(driver.calls, [], 'translating runs nothing')
+}
+
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 export function pngSize (base64: string) {
   const png = Buffer.from(base64, 'base64')
