@@ -9,7 +9,7 @@ import { cupAdapter } from '../adapters/cup/index.ts'
 import type { CupNode } from '../src/accessibility/schema.ts'
 import { flatten, recordedSource } from './helpers/a11y.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, adapterCases, refusedOnBothRoutes, leftClickAt } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, refusedOnBothRoutes, leftClickAt, pressed } from './helpers/adapter-cases.ts'
 
 const cases = adapterCases<{ actions: unknown[], steps: unknown[], batch?: boolean }>('cup')
 
@@ -128,12 +128,7 @@ t.test('execute: one press_keys answers one ActionResult', async (t) => {
   const { status, body } = await post(app, '/computer/cup', { action: 'press_keys', keys: 'ctrl+s' })
   t.equal(status, 200)
   t.strictSame(body, { success: true, message: 'Pressed ctrl+s', error: null })
-  t.strictSame(driver.calls, [
-    { call: 'keyDown', key: 'ctrl' },
-    { call: 'keyDown', key: 's' },
-    { call: 'keyUp', key: 's' },
-    { call: 'keyUp', key: 'ctrl' },
-  ])
+  t.strictSame(driver.calls, pressed('ctrl+s'))
 })
 
 t.test('execute: a batch answers one result per action, in order', async (t) => {
@@ -151,12 +146,7 @@ t.test('execute: a batch answers one result per action, in order', async (t) => 
     { success: true, message: 'Waited 50ms', error: null },
     { success: true, message: 'Pressed Enter', error: null },
   ])
-  t.strictSame(driver.calls, [
-    { call: 'keyDown', key: 'tab' },
-    { call: 'keyUp', key: 'tab' },
-    { call: 'keyDown', key: 'enter' },
-    { call: 'keyUp', key: 'enter' },
-  ])
+  t.strictSame(driver.calls, pressed('tab', 'enter'))
 })
 
 t.test('execute: an empty batch runs nothing and answers an empty list', async (t) => {
