@@ -143,19 +143,15 @@ const refusals: Refusal[] = [
 
 t.test('refusals before anything runs are the usual error body, on both routes', (t) => refusedOnBothRoutes(t, conatusAdapter, refusals))
 
+/** A successful CUActionResult, its screenshot as its size. */
+const succeeded = (call_id: string | null, name: string, content: unknown, screenshot: { width: number, height: number }, cursor_xy: [number, number]) =>
+  ({ call_id, name, success: true, content, screenshot, cursor_xy, error: null })
+
 t.test('execute: a click answers with the tool result and a screenshot', async (t) => {
   const { app, driver } = await build(t, { adapters: [conatusAdapter] })
   const { status, body } = await post(app, '/computer/conatus', { xy: [512, 384], type: 'left_mouse_click' })
   t.equal(status, 200)
-  t.strictSame(withImageSize(body), {
-    call_id: null,
-    name: 'left_mouse_click',
-    success: true,
-    content: body.content,
-    screenshot: { width: 1280, height: 800 },
-    cursor_xy: [512, 384],
-    error: null,
-  })
+  t.strictSame(withImageSize(body), succeeded(null, 'left_mouse_click', body.content, { width: 1280, height: 800 }, [512, 384]))
   t.match(body.content, /^clicked left at \(512, 384\)/)
   t.strictSame(driver.calls.map((c) => c.call), ['moveMouse', 'buttonDown', 'buttonUp', 'screenshot'])
 })
@@ -169,15 +165,7 @@ t.test('execute: a tool call with stringified arguments echoes its call_id; scre
     type: 'function',
   })
   t.equal(status, 200)
-  t.strictSame(withImageSize(body), {
-    call_id: 'call_abc123',
-    name: 'move',
-    success: true,
-    content: body.content,
-    screenshot: { width: 640, height: 400 },
-    cursor_xy: [320, 200],
-    error: null,
-  })
+  t.strictSame(withImageSize(body), succeeded('call_abc123', 'move', body.content, { width: 640, height: 400 }, [320, 200]))
 })
 
 t.test('execute: a one-point drag goes from the cursor', async (t) => {

@@ -7,7 +7,7 @@
 import t from 'tap'
 import { geminiAdapter } from '../adapters/gemini/index.ts'
 import { build, post } from './helpers/build.ts'
-import { adapterCases, pngSize, leftClickAt } from './helpers/adapter-cases.ts'
+import { adapterCases, pngSize, leftClickAt, pressed } from './helpers/adapter-cases.ts'
 import { errorBody } from './helpers/error-body.ts'
 
 const CASES = adapterCases<{ payload: { name: string, id?: string, args?: { intent?: string } } }>('gemini')
@@ -76,13 +76,9 @@ t.test('a list of calls runs in order, each answered with its own function respo
     ...leftClickAt(640, 240),
     { call: 'screenshot' },
     { call: 'typeText', text: 'Buy groceries' },
-    { call: 'keyDown', key: 'enter' },
-    { call: 'keyUp', key: 'enter' },
+    ...pressed('enter'),
     { call: 'screenshot' },
-    { call: 'keyDown', key: 'ctrl' },
-    { call: 'keyDown', key: 'c' },
-    { call: 'keyUp', key: 'c' },
-    { call: 'keyUp', key: 'ctrl' },
+    ...pressed('ctrl+c'),
     { call: 'screenshot' },
   ])
 })

@@ -8,7 +8,7 @@
 import t from 'tap'
 import { glmAdapter } from '../adapters/glm/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText, leftClickAt } from './helpers/adapter-cases.ts'
+import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText, leftClickAt, executedOnFake } from './helpers/adapter-cases.ts'
 
 const reply = caseByName<{ payload: string }>('glm')
 
@@ -115,15 +115,10 @@ t.test('translate: how the reference parser finds the action', async (t) => {
 })
 
 t.test('execute: the issue example clicks the grid point on the screen and hands back memory and element_info', async (t) => {
-  const { app, driver } = await build(t, { adapters: [glmAdapter] })
-  const { status, body } = await post(app, '/computer/glm', { response: reply('issue-box').payload })
-  t.equal(status, 200)
+  const { calls, body } = await executedOnFake(t, glmAdapter, '/computer/glm', { response: reply('issue-box').payload })
   // (586, 446) on the 0–999 grid of a 1280x800 screen: floor(586.5 × 1.28) = 750, floor(446.5 × 0.8) = 357.
-  t.strictSame(driver.calls, [
-    ...leftClickAt(750, 357),
-    { call: 'screenshot' },
-  ])
-  t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {
+  t.strictSame(calls, [...leftClickAt(750, 357), { call: 'screenshot' }])
+  t.strictSame(body, {
     reasoning: null,
     thought: 'The dialog asks to confirm saving; the OK button is at the bottom right.',
     call: { name: 'left_click', args: { start_box: '[586, 446]', element_info: 'OK button' }, text: "left_click(start_box='[586, 446]', element_info='OK button')" },

@@ -8,7 +8,7 @@
 import t from 'tap'
 import { pyautoguiAdapter } from '../adapters/pyautogui/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText, leftClickAt } from './helpers/adapter-cases.ts'
+import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText, leftClickAt, executedOnFake } from './helpers/adapter-cases.ts'
 
 const reply = caseByName<{ payload: string }>('pyautogui')
 
@@ -135,15 +135,10 @@ t.test('translate: recorded and documented replies become unified actions', asyn
 })
 
 t.test('execute: an OpenCUA click in the smart-resized space lands on the screen pixel, answered in full', async (t) => {
-  const { app, driver } = await build(t, { adapters: [pyautoguiAdapter] })
-  const { status, body } = await post(app, '/computer/pyautogui?coordinates=smart-resize', { response: reply('opencua-click').payload })
-  t.equal(status, 200)
+  const { calls, body } = await executedOnFake(t, pyautoguiAdapter, '/computer/pyautogui?coordinates=smart-resize', { response: reply('opencua-click').payload })
   // (644, 406) of the 1288x812 image: floor(644.5 × 1280/1288) = 640, floor(406.5 × 800/812) = 400.
-  t.strictSame(driver.calls, [
-    ...leftClickAt(640, 400),
-    { call: 'screenshot' },
-  ])
-  t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {
+  t.strictSame(calls, [...leftClickAt(640, 400), { call: 'screenshot' }])
+  t.strictSame(body, {
     calls: [{ name: 'pyautogui.click', args: { x: 644, y: 406 }, text: 'pyautogui.click(x=644, y=406)', line: 1, actions: [click(644, 406)], status: 'done' }],
     terminate: null,
     wait: false,
@@ -154,11 +149,9 @@ t.test('execute: an OpenCUA click in the smart-resized space lands on the screen
 })
 
 t.test('execute: terminate runs nothing, is reported with its answer, and the screen is still sent', async (t) => {
-  const { app, driver } = await build(t, { adapters: [pyautoguiAdapter] })
-  const { status, body } = await post(app, '/computer/pyautogui', { response: 'pyautogui.press("enter")\n' + reply('opencua-terminate').payload.split('```code\n')[1]!.replace('\n```', '') })
-  t.equal(status, 200)
-  t.strictSame(driver.calls, [{ call: 'keyDown', key: 'enter' }, { call: 'keyUp', key: 'enter' }, { call: 'screenshot' }])
-  t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {
+  const { calls, body } = await executedOnFake(t, pyautoguiAdapter, '/computer/pyautogui', { response: 'pyautogui.press("enter")\n' + reply('opencua-terminate').payload.split('```code\n')[1]!.replace('\n```', '') })
+  t.strictSame(calls, [{ call: 'keyDown', key: 'enter' }, { call: 'keyUp', key: 'enter' }, { call: 'screenshot' }])
+  t.strictSame(body, {
     calls: [
       { name: 'pyautogui.press', args: { keys: 'enter' }, text: 'pyautogui.press("enter")', line: 1, actions: [key('enter')], status: 'done' },
       { name: 'computer.terminate', args: { status: 'success', answer: 'The file is saved as report.txt' }, text: "computer.terminate(status='success', answer='The file is saved as report.txt')", line: 2, actions: [], status: 'reported' },

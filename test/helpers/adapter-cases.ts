@@ -87,6 +87,17 @@ export async function translatesRecorded<C extends AdapterCase> (t: Test, adapte
   t.strictSame(driver.calls, [], 'translating runs nothing')
 }
 
+/**
+ * Sends a payload to an execute route of the adapter over the fake 1280x800 screen, which must
+ * answer 200: the driver's calls, and the body with its screenshot as its size.
+ */
+export async function executedOnFake (t: Test, adapter: Adapter<any, any, any>, url: string, payload: unknown) {
+  const { app, driver } = await build(t, { adapters: [adapter] })
+  const { status, body } = await post(app, url, payload)
+  t.equal(status, 200)
+  return { calls: driver.calls, body: { ...body, screenshot: imageSize(body.screenshot) } }
+}
+
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 export function pngSize (base64: string) {
   const png = Buffer.from(base64, 'base64')
