@@ -8,7 +8,7 @@
 import t from 'tap'
 import { glmAdapter } from '../adapters/glm/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText, leftClickAt, executedOnFake } from './helpers/adapter-cases.ts'
+import { badRequest, caseByName, refusedOnBothRoutes, sameAsText, leftClickAt, executedOnFake } from './helpers/adapter-cases.ts'
 
 const reply = caseByName<{ payload: string }>('glm')
 

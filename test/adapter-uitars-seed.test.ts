@@ -9,7 +9,7 @@
 import t from 'tap'
 import { uitarsAdapter } from '../adapters/uitars/index.ts'
 import { build, post } from './helpers/build.ts'
-import { adapterCases, badRequest, imageSize, refusedOnBothRoutes, leftClickAt, executedOnFake } from './helpers/adapter-cases.ts'
+import { adapterCases, badRequest, refusedOnBothRoutes, leftClickAt, executedOnFake } from './helpers/adapter-cases.ts'
 
 const replies = adapterCases<{ payload: string }>('uitars', 'seed-xml.json')
 const reply = (id: string) => replies.find((r) => r.name === id)?.payload ?? t.fail(`no reply ${id}`) as never
