@@ -134,10 +134,8 @@ t.test('execute: the issue example clicks the grid point on the screen and hands
 })
 
 t.test('execute: DONE() runs nothing and is reported', async (t) => {
-  const { app, driver } = await build(t, { adapters: [glmAdapter] })
-  const { status, body } = await post(app, '/computer/glm', { response: reply('done').payload })
-  t.equal(status, 200)
-  t.strictSame(driver.calls, [])
+  const { calls, body } = await executedOnFake(t, glmAdapter, '/computer/glm', { response: reply('done').payload })
+  t.strictSame(calls, [])
   t.strictSame(body, {
     reasoning: null,
     thought: 'The file is saved; the task is complete.',

@@ -103,7 +103,7 @@ t.test('malformed JSON is a 400 that says so', async (t) => {
   const { app } = await build(t)
   const response = await app.inject({ method: 'POST', url: '/computer', headers: { 'content-type': 'application/json' }, payload: '{"action": ' })
   t.equal(response.statusCode, 400)
-  t.equal(response.json().code, 'FST_ERR_CTP_INVALID_JSON_BODY')
+  t.strictSame(response.json(), errorBody(400, 'FST_ERR_CTP_INVALID_JSON_BODY', "Body is not valid JSON but content-type is set to 'application/json'"))
 })
 
 t.test('an unknown route is a 404 pointing at the docs', async (t) => {
