@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { build, post } from './helpers/build.ts'
-import { errorBody } from './helpers/error-body.ts'
+import { answeredError, errorBody } from './helpers/error-body.ts'
 
 const KINDS = 'move_mouse, click_mouse, drag_mouse, scroll, press_key, type_text, wait, take_screenshot, get_cursor_position, list_windows, focus_window, launch_app, set_window_geometry, get_accessibility_tree, element_action, get_clipboard, set_clipboard'
 
@@ -102,8 +102,7 @@ t.test('a body over the limit is a 413', async (t) => {
 t.test('malformed JSON is a 400 that says so', async (t) => {
   const { app } = await build(t)
   const response = await app.inject({ method: 'POST', url: '/computer', headers: { 'content-type': 'application/json' }, payload: '{"action": ' })
-  t.equal(response.statusCode, 400)
-  t.strictSame(response.json(), errorBody(400, 'FST_ERR_CTP_INVALID_JSON_BODY', "Body is not valid JSON but content-type is set to 'application/json'"))
+  answeredError(t, response, 400, 'FST_ERR_CTP_INVALID_JSON_BODY', "Body is not valid JSON but content-type is set to 'application/json'")
 })
 
 t.test('an unknown route is a 404 pointing at the docs', async (t) => {
