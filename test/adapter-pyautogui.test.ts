@@ -15,6 +15,7 @@ const reply = caseByName<{ payload: string }>('pyautogui')
 const call = (name: string, args: Record<string, unknown>, text: string, line: number, first: number, count: number) => ({ name, args, text, line, first, count })
 const click = (x: number, y: number, extra: Record<string, unknown> = {}) => ({ action: 'click_mouse', button: 'left', coordinates: [x, y], ...extra })
 const key = (name: string) => ({ action: 'press_key', keys: [name] })
+const typed = (text: string) => ({ action: 'type_text', text })
 
 interface Case {
   id: string
@@ -72,8 +73,8 @@ const CASES: Case[] = [
       // scroll(-3) is three notches down; hscroll(2) two right.
       { action: 'scroll', delta_y: 3 },
       { action: 'scroll', coordinates: [640, 400], delta_x: 2 },
-      { action: 'type_text', text: 'it\'s "done"' },
-      { action: 'type_text', text: 'two\nlines' },
+      typed('it\'s "done"'),
+      typed('two\nlines'),
       key('enter'),
       // press(['down', 'down'], presses=2): the list, twice.
       key('down'), key('down'), key('down'), key('down'),
@@ -258,11 +259,11 @@ t.test("literals: Python's string forms, continuations and separators are read a
   const { status, body } = await post(app, '/computer/pyautogui/translate', { response: code })
   t.equal(status, 200)
   t.strictSame(body.actions, [
-    { action: 'type_text', text: 'café A\tend' },
-    { action: 'type_text', text: 'C:\\new\\table' },
-    { action: 'type_text', text: 'one two three' },
-    { action: 'type_text', text: 'a\nb' },
-    { action: 'click_mouse', button: 'left', coordinates: [10, 20] },
+    typed('café A\tend'),
+    typed('C:\\new\\table'),
+    typed('one two three'),
+    typed('a\nb'),
+    click(10, 20),
     { action: 'move_mouse', coordinates: [100, 25] },
   ], 'as read')
   t.strictSame(body.meta.calls.map((c: { line: number }) => c.line), [1, 2, 3, 4, 6, 7])
