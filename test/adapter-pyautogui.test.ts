@@ -8,7 +8,7 @@
 import t from 'tap'
 import { pyautoguiAdapter } from '../adapters/pyautogui/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, caseByName, refusedOnBothRoutes, sameAsText, leftClickAt, executedOnFake } from './helpers/adapter-cases.ts'
+import { badRequest, caseByName, refusedOnBothRoutes, sameAsText, leftClickAt, executedOnFake, pressed } from './helpers/adapter-cases.ts'
 
 const reply = caseByName<{ payload: string }>('pyautogui')
 
@@ -151,7 +151,7 @@ t.test('execute: an OpenCUA click in the smart-resized space lands on the screen
 
 t.test('execute: terminate runs nothing, is reported with its answer, and the screen is still sent', async (t) => {
   const { calls, body } = await executedOnFake(t, pyautoguiAdapter, '/computer/pyautogui', { response: 'pyautogui.press("enter")\n' + reply('opencua-terminate').payload.split('```code\n')[1]!.replace('\n```', '') })
-  t.strictSame(calls, [{ call: 'keyDown', key: 'enter' }, { call: 'keyUp', key: 'enter' }, { call: 'screenshot' }])
+  t.strictSame(calls, [...pressed('enter'), { call: 'screenshot' }])
   t.strictSame(body, {
     calls: [
       { name: 'pyautogui.press', args: { keys: 'enter' }, text: 'pyautogui.press("enter")', line: 1, actions: [key('enter')], status: 'done' },
