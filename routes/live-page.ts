@@ -5,6 +5,7 @@
  * relative, so it works behind a reverse proxy's path prefix. The token goes in a POST header,
  * never into a URL, and is not kept.
  */
+import { signInPage as signIn } from './sign-in-page.ts'
 const STYLE = `
   html, body { margin: 0; height: 100%; background: #111; color: #ddd; font: 13px/1.4 system-ui, sans-serif }
   body { display: flex }
@@ -89,28 +90,4 @@ poll()
 </body></html>`
 }
 
-export function signInPage (): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Live view — sign in</title>
-<meta name="referrer" content="no-referrer"><style>${STYLE}</style></head>
-<body>
-<form id="signin">
-  <strong>Live view</strong>
-  <p>This server needs its API token. It is sent once, in a header, and exchanged for a session cookie; it is not kept.</p>
-  <label>API token <input id="token" type="password" autocomplete="off" required autofocus></label>
-  <button type="submit">open the live view</button>
-  <p id="error" class="error"></p>
-</form>
-<script>
-document.getElementById('signin').addEventListener('submit', async (event) => {
-  event.preventDefault()
-  const input = document.getElementById('token')
-  const response = await fetch('live/session', { method: 'POST', headers: { authorization: 'Bearer ' + input.value } })
-  input.value = ''
-  if (response.ok) { location.reload(); return }
-  const body = await response.json().catch(() => ({}))
-  document.getElementById('error').textContent = body.message ?? 'HTTP ' + response.status
-})
-</script>
-</body></html>`
-}
+export const signInPage = (): string => signIn({ name: 'Live view', button: 'open the live view', session: 'live/session', style: STYLE })

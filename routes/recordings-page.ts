@@ -5,6 +5,7 @@
  * Every URL is relative (it works behind a proxy's path prefix), and nothing from the
  * recording is ever put into the page as HTML: text goes in through textContent only.
  */
+import { signInPage as signIn } from './sign-in-page.ts'
 
 const STYLE = `
   html, body { margin: 0; height: 100%; background: #111; color: #ddd; font: 13px/1.4 system-ui, sans-serif }
@@ -97,28 +98,4 @@ load()
 </body></html>`
 }
 
-export function replaySignInPage (): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Replay — sign in</title>
-<meta name="referrer" content="no-referrer"><style>${STYLE}</style></head>
-<body>
-<form id="signin">
-  <strong>Replay</strong>
-  <p>This server needs its API token. It is sent once, in a header, and exchanged for a session cookie; it is not kept.</p>
-  <label>API token <input id="token" type="password" autocomplete="off" required autofocus></label>
-  <button type="submit">open the replay</button>
-  <p id="error" class="error"></p>
-</form>
-<script>
-document.getElementById('signin').addEventListener('submit', async (event) => {
-  event.preventDefault()
-  const input = document.getElementById('token')
-  const response = await fetch('../session', { method: 'POST', headers: { authorization: 'Bearer ' + input.value } })
-  input.value = ''
-  if (response.ok) { location.reload(); return }
-  const body = await response.json().catch(() => ({}))
-  document.getElementById('error').textContent = body.message ?? 'HTTP ' + response.status
-})
-</script>
-</body></html>`
-}
+export const replaySignInPage = (): string => signIn({ name: 'Replay', button: 'open the replay', session: '../session', style: STYLE })

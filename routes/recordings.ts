@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { Type } from '@sinclair/typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
 import { tokenMatches } from '../src/http/auth.ts'
 import { RangeNotSatisfiable, RouteNotFound, Unauthorized } from '../src/errors/errors.ts'
 import { cookieValue, sessionCookie, type LiveSessions } from '../src/live/sessions.ts'
@@ -62,6 +62,11 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     if (!tokenMatches(given, token)) throw new Unauthorized('the API token is not valid')
   }
   const readable = { config: { public: true }, onRequest: tokenOrSession }
+  /** A file of an episode, sent whole, to the token or the replay page's session. */
+  const fileOf = <P extends TSchema>(summary: string, params: P) => ({
+    ...readable,
+    schema: { summary, tags: ['recordings'], params, response: { 200: Type.String({ format: 'binary' }), ...errors } },
+  })
 
   fastify.get('/recordings', {
     ...readable,
@@ -97,30 +102,14 @@ export const recordingRoutes: FastifyPluginAsyncTypebox<RecordingRouteOptions> =
     return sendFile(request, reply, recorder().store.path(id, meta.video_file), 'video/mp4')
   })
 
-  fastify.get('/recordings/:id/images/:name', {
-    ...readable,
-    schema: {
-      summary: 'One screenshot of the episode, by the name a step lists in `images`',
-      tags: ['recordings'],
-      params: RecordingImageParams,
-      response: { 200: Type.String({ format: 'binary' }), ...errors },
-    },
-  }, async (request, reply) => {
+  fastify.get('/recordings/:id/images/:name', fileOf('One screenshot of the episode, by the name a step lists in `images`', RecordingImageParams), async (request, reply) => {
     const { id, name } = request.params as { id: string, name: string }
     recorder().meta(id)
     const extension = name.slice(name.lastIndexOf('.') + 1) as keyof typeof IMAGE_MEDIA_TYPES
     return sendFile(request, reply, recorder().store.path(id, IMAGES_DIR, name), IMAGE_MEDIA_TYPES[extension])
   })
 
-  fastify.get('/recordings/:id/archive', {
-    ...readable,
-    schema: {
-      summary: 'The whole episode as one tar: recording.json (summary and steps), images/ and the video',
-      tags: ['recordings'],
-      params: RecordingIdParams,
-      response: { 200: Type.String({ format: 'binary' }), ...errors },
-    },
-  }, async (request, reply) => {
+  fastify.get('/recordings/:id/archive', fileOf('The whole episode as one tar: recording.json (summary and steps), images/ and the video', RecordingIdParams), async (request, reply) => {
     const { id } = request.params
     const detail = await recorder().detail(id)
     const meta = recorder().meta(id)

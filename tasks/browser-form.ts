@@ -1,4 +1,4 @@
-import { startSite } from './site.ts'
+import { openSite, type Site } from './site.ts'
 import { same, settle, type Task } from './task.ts'
 
 const FORM = '<!doctype html><meta charset="utf-8"><title>Order form</title><h1>Order form</h1>' +
@@ -13,11 +13,7 @@ export const browserForm: Task = {
   name: 'browser-form',
   instruction: 'In the browser, fill the order form: name Zoë Παπαδοπούλου, country Greece, subscribe to the newsletter; send it',
   fast: false,
-  setup: async (ctx) => {
-    const site = await startSite({ '/form': FORM, '/submit': '<!doctype html><title>Thank you</title>received' }, ctx.cleanup)
-    await ctx.launch('browser', `${site.origin}/form`)
-    return site
-  },
+  setup: async (ctx) => openSite(ctx, { '/form': FORM, '/submit': '<!doctype html><title>Thank you</title>received' }, '/form'),
   run: async (agent) => {
     const page = /^Order form/
     await agent.clickOn({ window: page, role: 'textbox', name: 'Full name' })
@@ -27,7 +23,7 @@ export const browserForm: Task = {
     await agent.clickOn({ window: page, role: 'checkbox', name: 'Subscribe to the newsletter' })
     await agent.clickOn({ window: page, role: 'button', name: 'Send order' })
   },
-  check: async (_ctx, site: Awaited<ReturnType<typeof startSite>>) => settle(
+  check: async (_ctx, site: Site) => settle(
     () => site.arrivals.filter((arrival) => arrival.path === '/submit'),
     (submits) => submits.length === 0
       ? 'nothing was submitted'

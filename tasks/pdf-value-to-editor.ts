@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { textPdf } from './pdf.ts'
-import { same, settle, type Task } from './task.ts'
+import { saveFromEditor } from './steps.ts'
+import { fileHolds, type Task } from './task.ts'
 
 /** Find the order number on a PDF invoice (read off the screen: the viewer's tree has no page text) and save it from the editor. */
 export const pdfValueToEditor: Task = {
@@ -21,13 +22,7 @@ export const pdfValueToEditor: Task = {
     const { match } = await agent.findOnScreen(/Order number:?\s*(\d[\d ]{4,6}-[\d ]{3,5}\d?)/)
     const order = match[1]!.replace(/\s/g, '')
     await agent.clickOn({ window: /^$/, role: 'button', name: 'Mousepad' })
-    await agent.clickOn({ window: /Mousepad$/, role: 'textbox', where: (node) => node.states?.includes('editable') === true })
-    await agent.type(order)
-    await agent.key('ctrl', 's')
-    await agent.clickOn({ window: /^Save As$/, role: 'textbox', name: 'Name:' })
-    await agent.key('ctrl', 'a')
-    await agent.type(`${ctx.dirInDesktop}/order.txt`)
-    await agent.keyUntilGone(/^Save As$/, ['enter'])
+    await saveFromEditor(agent, order, `${ctx.dirInDesktop}/order.txt`)
   },
-  check: async (ctx, order: string) => settle(() => readFileSync(join(ctx.dir, 'order.txt'), 'utf8'), (text) => same('order.txt', text.trim(), order)),
+  check: async (ctx, order: string) => fileHolds(ctx, 'order.txt', order, (text) => text.trim()),
 }

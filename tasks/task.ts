@@ -4,6 +4,8 @@
  * its dialect, and a checker reads the outcome from what the application itself produced — a
  * file it wrote, a request it sent — never from the gateway's logs or answers.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Agent } from './agent/agent.ts'
 
 export interface TaskContext {
@@ -47,3 +49,7 @@ export async function settle<T> (read: () => T | Promise<T>, check: (value: T) =
 /** Whole-content comparison, with both sides shown when they differ. */
 export const same = (what: string, actual: unknown, expected: unknown) =>
   JSON.stringify(actual) === JSON.stringify(expected) ? undefined : `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`
+
+/** A file the task's application wrote, in the task folder, settles to `expected` (after `tidy`). */
+export const fileHolds = (ctx: TaskContext, name: string, expected: string, tidy = (text: string) => text) =>
+  settle(() => readFileSync(join(ctx.dir, name), 'utf8'), (text) => same(name, tidy(text), expected))

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { Agent } from './agent/agent.ts'
-import { same, settle, type Task } from './task.ts'
+import { runInPanelTerminal } from './steps.ts'
+import { fileHolds, type Task } from './task.ts'
 
 /** Open a terminal from the panel's launcher and run a command that writes a file. */
 export const terminalFromPanel: Task = {
@@ -10,11 +8,7 @@ export const terminalFromPanel: Task = {
   fast: true,
   setup: async () => undefined,
   run: async (agent, ctx) => {
-    await agent.clickOn({ window: /^$/, role: 'button', name: 'Xfce Terminal' })
-    const shell = await agent.find({ window: /^Terminal/, role: 'textbox', name: 'Terminal', where: (node) => node.states?.includes('focused') === true })
-    await agent.click(Agent.centre(shell))
-    await agent.type(`echo "sum=$((17+25))" > ${ctx.dirInDesktop}/answer.txt`)
-    await agent.key('enter')
+    await runInPanelTerminal(agent, `echo "sum=$((17+25))" > ${ctx.dirInDesktop}/answer.txt`)
   },
-  check: async (ctx) => settle(() => readFileSync(join(ctx.dir, 'answer.txt'), 'utf8'), (text) => same('answer.txt', text, 'sum=42\n')),
+  check: async (ctx) => fileHolds(ctx, 'answer.txt', 'sum=42\n'),
 }

@@ -14,6 +14,7 @@ import { attempts, centreOf } from '../src/accessibility/strategy.ts'
 import { AtspiState, stateWords } from '../src/accessibility/states.ts'
 import { build, post } from './helpers/build.ts'
 import { flatten, recordedSource } from './helpers/a11y.ts'
+import { badRequest, errorBody } from './helpers/error-body.ts'
 
 const Ajv = AjvModule.default
 const validate = new Ajv({ strict: false, allErrors: true }).compile(CupEnvelope)
@@ -34,11 +35,16 @@ async function setup (t: TestContext, options: Parameters<typeof build>[1] = {})
     flatten(envelope.tree).find((node) => node.name === name && (!role || node.role === role))!.id
   const act = (element: string, verb: string, extra: Record<string, unknown> = {}, query = '') =>
     post(built.app, `/computer${query}`, { action: 'element_action', element, verb, ...extra })
-  return { ...built, source, snapshot, id, act }
+  /** A snapshot and its Save button, the driver's calls so far forgotten: what follows is the actions' alone. */
+  const atSave = async (query = '') => {
+    const tree = await snapshot(query)
+    built.driver.calls.length = 0
+    return { tree, save: id(tree, 'Save', 'button') }
+  }
+  return { ...built, source, snapshot, id, act, atSave }
 }
 
-const conflict = (message: string) => ({ statusCode: 409, code: 'ERR_STALE_ELEMENT', error: 'Conflict', message })
-const badRequest = (code: string, message: string) => ({ statusCode: 400, code, error: 'Bad Request', message })
+const conflict = (message: string) => errorBody(409, 'ERR_STALE_ELEMENT', message)
 const NEW_SNAPSHOT = 'take a new snapshot (GET /accessibility or get_accessibility_tree) and use its ids'
 
 t.test('the ways to each verb, best first', async (t) => {
@@ -98,10 +104,8 @@ t.test('get_accessibility_tree answers the snapshot in the action response', asy
 })
 
 t.test("an element's own AT-SPI action comes first, and sends no input", async (t) => {
-  const { snapshot, id, act, source, driver } = await setup(t)
-  const tree = await snapshot()
-  const save = id(tree, 'Save', 'button')
-  driver.calls.length = 0
+  const { id, act, source, driver, atSave } = await setup(t)
+  const { tree, save } = await atSave()
   const clicked = await act(save, 'click')
   t.equal(clicked.status, 200)
   t.strictSame(clicked.body, {
@@ -129,10 +133,8 @@ t.test("an element's own AT-SPI action comes first, and sends no input", async (
 })
 
 t.test('what the element cannot do itself is real input at its centre, through the driver', async (t) => {
-  const { snapshot, id, act, driver, source } = await setup(t)
-  const tree = await snapshot()
-  const save = id(tree, 'Save', 'button')
-  driver.calls.length = 0
+  const { id, act, driver, source, atSave } = await setup(t)
+  const { tree, save } = await atSave()
   const double = await act(save, 'doubleclick')
   t.match(double.body, { output: `doubleclick ${save} (button "Save"): real input at (160, 120): left double click`, element: { via: 'input' }, cursor_position: [160, 120] })
   t.strictSame(driver.calls.map((call) => call.call), ['moveMouse', 'buttonDown', 'buttonUp', 'buttonDown', 'buttonUp'])
@@ -203,11 +205,9 @@ t.test('ids that do not resolve are a 409 that says to take a new snapshot', asy
 })
 
 t.test('a verb the element cannot take is refused while planning, before any input', async (t) => {
-  const { app, snapshot, id, act, driver, source } = await setup(t)
-  const tree = await snapshot()
-  const save = id(tree, 'Save', 'button')
+  const { app, id, act, driver, source, atSave } = await setup(t)
+  const { tree, save } = await atSave()
   const volume = id(tree, 'Volume')
-  driver.calls.length = 0
   source.calls.length = 0
   const cases: Array<[string, Record<string, unknown>, ReturnType<typeof badRequest>]> = [
     ['type into a button', { element: save, verb: 'type', value: 'x' },
@@ -235,10 +235,8 @@ t.test('a verb the element cannot take is refused while planning, before any inp
 })
 
 t.test('element actions scale with the request and attach screenshots', async (t) => {
-  const { snapshot, id, act, driver } = await setup(t)
-  const tree = await snapshot('?display_width_px=640&display_height_px=400')
-  const save = id(tree, 'Save', 'button')
-  driver.calls.length = 0
+  const { act, driver, atSave } = await setup(t)
+  const { save } = await atSave('?display_width_px=640&display_height_px=400')
   const double = await act(save, 'doubleclick', { screenshot: true }, '?display_width_px=640&display_height_px=400')
   t.match(double.body, { output: /real input at \(80, 60\): left double click$/, cursor_position: [80, 60] })
   t.match(driver.calls[0], { call: 'moveMouse', x: 160, y: 120 }, 'the real centre')

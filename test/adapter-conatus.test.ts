@@ -6,7 +6,7 @@
 import t from 'tap'
 import { conatusAdapter } from '../adapters/conatus/index.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, adapterCases, pngSize, pressed, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, pngSize, pressed, refusedOnBothRoutes, translatesRecorded } from './helpers/adapter-cases.ts'
 
 const cases = adapterCases<{ payload: { type?: string }, actions: unknown[], meta?: unknown }>('conatus')
 
@@ -16,23 +16,7 @@ const withImageSize = (body: { screenshot: string | null }) =>
 
 const ACTION_LIST = 'left_mouse_down, left_mouse_up, left_mouse_click, left_mouse_double_click, left_mouse_triple_click, middle_click, right_click, back_click, forward_click, drag, keypress, keypress_hold, move, screenshot, scroll, type, wait'
 
-t.test('translate: recorded CUActions and tool calls become unified actions', async (t) => {
-  const { app, driver } = await build(t, { adapters: [conatusAdapter] })
-  for (const c of cases) {
-    const { status, body } = await post(app, '/computer/conatus/translate', c.payload)
-    t.equal(status, 200, c.name)
-    t.strictSame(body, {
-      adapter: 'conatus',
-      version: 'cu_action',
-      actions: c.actions,
-      screenshot: true,
-      display_width_px: 1280,
-      display_height_px: 800,
-      meta: c.meta ?? { call_id: null, name: c.payload.type },
-    }, `${c.name} (${c.source})`)
-  }
-  t.strictSame(driver.calls, [], 'translating runs nothing')
-})
+t.test('translate: recorded CUActions and tool calls become unified actions', (t) => translatesRecorded(t, conatusAdapter, 'cu_action', cases, (c) => c.meta ?? { call_id: null, name: c.payload.type }))
 
 t.test('translate: the display space is the client\'s; a bare action\'s call_id is echoed', async (t) => {
   const { app } = await build(t, { adapters: [conatusAdapter] })
@@ -157,24 +141,17 @@ const refusals: Refusal[] = [
   },
 ]
 
-t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
-  const { app, driver } = await build(t, { adapters: [conatusAdapter] })
-  await refusedOnBothRoutes(t, app, driver, 'conatus', refusals)
-})
+t.test('refusals before anything runs are the usual error body, on both routes', (t) => refusedOnBothRoutes(t, conatusAdapter, refusals))
+
+/** A successful CUActionResult, its screenshot as its size. */
+const succeeded = (call_id: string | null, name: string, content: unknown, screenshot: { width: number, height: number }, cursor_xy: [number, number]) =>
+  ({ call_id, name, success: true, content, screenshot, cursor_xy, error: null })
 
 t.test('execute: a click answers with the tool result and a screenshot', async (t) => {
   const { app, driver } = await build(t, { adapters: [conatusAdapter] })
   const { status, body } = await post(app, '/computer/conatus', { xy: [512, 384], type: 'left_mouse_click' })
   t.equal(status, 200)
-  t.strictSame(withImageSize(body), {
-    call_id: null,
-    name: 'left_mouse_click',
-    success: true,
-    content: body.content,
-    screenshot: { width: 1280, height: 800 },
-    cursor_xy: [512, 384],
-    error: null,
-  })
+  t.strictSame(withImageSize(body), succeeded(null, 'left_mouse_click', body.content, { width: 1280, height: 800 }, [512, 384]))
   t.match(body.content, /^clicked left at \(512, 384\)/)
   t.strictSame(driver.calls.map((c) => c.call), ['moveMouse', 'buttonDown', 'buttonUp', 'screenshot'])
 })
@@ -188,15 +165,7 @@ t.test('execute: a tool call with stringified arguments echoes its call_id; scre
     type: 'function',
   })
   t.equal(status, 200)
-  t.strictSame(withImageSize(body), {
-    call_id: 'call_abc123',
-    name: 'move',
-    success: true,
-    content: body.content,
-    screenshot: { width: 640, height: 400 },
-    cursor_xy: [320, 200],
-    error: null,
-  })
+  t.strictSame(withImageSize(body), succeeded('call_abc123', 'move', body.content, { width: 640, height: 400 }, [320, 200]))
 })
 
 t.test('execute: a one-point drag goes from the cursor', async (t) => {

@@ -9,7 +9,7 @@ import { cupAdapter } from '../adapters/cup/index.ts'
 import type { CupNode } from '../src/accessibility/schema.ts'
 import { flatten, recordedSource } from './helpers/a11y.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, adapterCases, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, refusedOnBothRoutes, leftClickAt, pressed } from './helpers/adapter-cases.ts'
 
 const cases = adapterCases<{ actions: unknown[], steps: unknown[], batch?: boolean }>('cup')
 
@@ -121,22 +121,14 @@ const refusals: Refusal[] = [
   },
 ]
 
-t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
-  const { app, driver } = await build(t, { adapters: [cupAdapter] })
-  await refusedOnBothRoutes(t, app, driver, 'cup', refusals)
-})
+t.test('refusals before anything runs are the usual error body, on both routes', (t) => refusedOnBothRoutes(t, cupAdapter, refusals))
 
 t.test('execute: one press_keys answers one ActionResult', async (t) => {
   const { app, driver } = await build(t, { adapters: [cupAdapter] })
   const { status, body } = await post(app, '/computer/cup', { action: 'press_keys', keys: 'ctrl+s' })
   t.equal(status, 200)
   t.strictSame(body, { success: true, message: 'Pressed ctrl+s', error: null })
-  t.strictSame(driver.calls, [
-    { call: 'keyDown', key: 'ctrl' },
-    { call: 'keyDown', key: 's' },
-    { call: 'keyUp', key: 's' },
-    { call: 'keyUp', key: 'ctrl' },
-  ])
+  t.strictSame(driver.calls, pressed('ctrl+s'))
 })
 
 t.test('execute: a batch answers one result per action, in order', async (t) => {
@@ -154,12 +146,7 @@ t.test('execute: a batch answers one result per action, in order', async (t) => 
     { success: true, message: 'Waited 50ms', error: null },
     { success: true, message: 'Pressed Enter', error: null },
   ])
-  t.strictSame(driver.calls, [
-    { call: 'keyDown', key: 'tab' },
-    { call: 'keyUp', key: 'tab' },
-    { call: 'keyDown', key: 'enter' },
-    { call: 'keyUp', key: 'enter' },
-  ])
+  t.strictSame(driver.calls, pressed('tab', 'enter'))
 })
 
 t.test('execute: an empty batch runs nothing and answers an empty list', async (t) => {
@@ -240,9 +227,7 @@ t.test('execute: a verb the element has no interface for is real input at its ce
   t.equal(double.status, 200)
   t.strictSame(double.body, { success: true, message: `Double-clicked ${save} (button "Save"): real input at (160, 120): left double click`, error: null })
   t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 160, y: 120 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(160, 120),
     { call: 'buttonDown', button: 'left' },
     { call: 'buttonUp', button: 'left' },
   ])

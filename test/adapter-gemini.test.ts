@@ -7,7 +7,8 @@
 import t from 'tap'
 import { geminiAdapter } from '../adapters/gemini/index.ts'
 import { build, post } from './helpers/build.ts'
-import { adapterCases, pngSize } from './helpers/adapter-cases.ts'
+import { adapterCases, pngSize, leftClickAt, pressed } from './helpers/adapter-cases.ts'
+import { errorBody } from './helpers/error-body.ts'
 
 const CASES = adapterCases<{ payload: { name: string, id?: string, args?: { intent?: string } } }>('gemini')
 const call = (name: string) => CASES.find((c) => c.name === name)!.payload
@@ -72,18 +73,12 @@ t.test('a list of calls runs in order, each answered with its own function respo
   ], 'screenshots at the display size, not the grid size')
   t.strictSame(driver.calls, [
     // (500, 300) on the grid is the pixel centre (640, 240) of the 1280x800 screen.
-    { call: 'moveMouse', x: 640, y: 240 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(640, 240),
     { call: 'screenshot' },
     { call: 'typeText', text: 'Buy groceries' },
-    { call: 'keyDown', key: 'enter' },
-    { call: 'keyUp', key: 'enter' },
+    ...pressed('enter'),
     { call: 'screenshot' },
-    { call: 'keyDown', key: 'ctrl' },
-    { call: 'keyDown', key: 'c' },
-    { call: 'keyUp', key: 'c' },
-    { call: 'keyUp', key: 'ctrl' },
+    ...pressed('ctrl+c'),
     { call: 'screenshot' },
   ])
 })
@@ -133,12 +128,7 @@ t.test('a call held for confirmation is a 409 until acknowledged, then echoed as
   const { app, driver } = await build(t, { adapters: [geminiAdapter] })
   const held = await post(app, '/computer/gemini', [call('type'), call('safety_click')])
   t.equal(held.status, 409)
-  t.strictSame(held.body, {
-    statusCode: 409,
-    code: 'ERR_SAFETY_CHECK_PENDING',
-    error: 'Conflict',
-    message: "[1] click_at needs the user's confirmation: \"I have encountered a CAPTCHA challenge that requires interaction. I need you to complete the challenge by clicking the 'I'm not a robot' checkbox and any subsequent verification steps.\". Ask the user; if they agree, send it again with ?safety_acknowledgement=true",
-  })
+  t.strictSame(held.body, errorBody(409, 'ERR_SAFETY_CHECK_PENDING', "[1] click_at needs the user's confirmation: \"I have encountered a CAPTCHA challenge that requires interaction. I need you to complete the challenge by clicking the 'I'm not a robot' checkbox and any subsequent verification steps.\". Ask the user; if they agree, send it again with ?safety_acknowledgement=true"))
   t.strictSame(driver.calls, [], 'nothing of the turn ran')
 
   const translated = await post(app, '/computer/gemini/translate?safety_acknowledgement=true', call('safety_click'))

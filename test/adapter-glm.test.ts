@@ -8,7 +8,7 @@
 import t from 'tap'
 import { glmAdapter } from '../adapters/glm/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText } from './helpers/adapter-cases.ts'
+import { badRequest, caseByName, refusedOnBothRoutes, sameAsText, leftClickAt, executedOnFake } from './helpers/adapter-cases.ts'
 
 const reply = caseByName<{ payload: string }>('glm')
 
@@ -115,17 +115,10 @@ t.test('translate: how the reference parser finds the action', async (t) => {
 })
 
 t.test('execute: the issue example clicks the grid point on the screen and hands back memory and element_info', async (t) => {
-  const { app, driver } = await build(t, { adapters: [glmAdapter] })
-  const { status, body } = await post(app, '/computer/glm', { response: reply('issue-box').payload })
-  t.equal(status, 200)
+  const { calls, body } = await executedOnFake(t, glmAdapter, '/computer/glm', { response: reply('issue-box').payload })
   // (586, 446) on the 0–999 grid of a 1280x800 screen: floor(586.5 × 1.28) = 750, floor(446.5 × 0.8) = 357.
-  t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 750, y: 357 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
-    { call: 'screenshot' },
-  ])
-  t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {
+  t.strictSame(calls, [...leftClickAt(750, 357), { call: 'screenshot' }])
+  t.strictSame(body, {
     reasoning: null,
     thought: 'The dialog asks to confirm saving; the OK button is at the bottom right.',
     call: { name: 'left_click', args: { start_box: '[586, 446]', element_info: 'OK button' }, text: "left_click(start_box='[586, 446]', element_info='OK button')" },
@@ -141,10 +134,8 @@ t.test('execute: the issue example clicks the grid point on the screen and hands
 })
 
 t.test('execute: DONE() runs nothing and is reported', async (t) => {
-  const { app, driver } = await build(t, { adapters: [glmAdapter] })
-  const { status, body } = await post(app, '/computer/glm', { response: reply('done').payload })
-  t.equal(status, 200)
-  t.strictSame(driver.calls, [])
+  const { calls, body } = await executedOnFake(t, glmAdapter, '/computer/glm', { response: reply('done').payload })
+  t.strictSame(calls, [])
   t.strictSame(body, {
     reasoning: null,
     thought: 'The file is saved; the task is complete.',
@@ -161,10 +152,9 @@ t.test('execute: DONE() runs nothing and is reported', async (t) => {
 })
 
 t.test('refusals: a reply without a readable action is a 400 quoting it, and nothing runs', async (t) => {
-  const { app, driver } = await build(t, { adapters: [glmAdapter] })
   const unparseable = (message: string) => badRequest('ERR_UNPARSEABLE_OUTPUT', message)
   const cannotRun = (call: string, why: string) => unparseable(`cannot run the GLM action ${JSON.stringify(call)}: ${why}`)
-  await refusedOnBothRoutes(t, app, driver, 'glm', [
+  await refusedOnBothRoutes(t, glmAdapter, [
     { name: 'an empty reply', payload: { response: ' ' }, body: unparseable('the GLM reply is empty') },
     { name: 'no action', payload: { response: 'just thinking out loud\nMemory:\n[]' }, body: unparseable('cannot find the GLM action (a call like left_click(start_box=\'[x,y]\') or DONE()): no action in "just thinking out loud"') },
     {

@@ -6,7 +6,7 @@
 import t from 'tap'
 import { hudAdapter } from '../adapters/hud/index.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, adapterCases, pngSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, pngSize, refusedOnBothRoutes, translatesRecorded } from './helpers/adapter-cases.ts'
 
 const cases = adapterCases<{ actions: unknown[], meta?: unknown }>('hud')
 
@@ -16,23 +16,7 @@ function withImageSize (body: { observation: { screenshot: string | null } }) {
   return { ...body, observation: { ...body.observation, screenshot: screenshot === null ? null : pngSize(screenshot) } }
 }
 
-t.test('translate: recorded CLA payloads become unified actions', async (t) => {
-  const { app, driver } = await build(t, { adapters: [hudAdapter] })
-  for (const c of cases) {
-    const { status, body } = await post(app, '/computer/hud/translate', c.payload)
-    t.equal(status, 200, c.name)
-    t.strictSame(body, {
-      adapter: 'hud',
-      version: 'cla',
-      actions: c.actions,
-      screenshot: true,
-      display_width_px: 1280,
-      display_height_px: 800,
-      meta: c.meta ?? { origins: c.actions.map(() => 0), responses: [] },
-    }, `${c.name} (${c.source})`)
-  }
-  t.strictSame(driver.calls, [], 'translating runs nothing')
-})
+t.test('translate: recorded CLA payloads become unified actions', (t) => translatesRecorded(t, hudAdapter, 'cla', cases, (c) => c.meta ?? { origins: c.actions.map(() => 0), responses: [] }))
 
 t.test('translate: the display space is the client\'s, and ?screenshot=false is kept', async (t) => {
   const { app } = await build(t, { adapters: [hudAdapter] })
@@ -143,10 +127,7 @@ const refusals: Refusal[] = [
   },
 ]
 
-t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
-  const { app, driver } = await build(t, { adapters: [hudAdapter] })
-  await refusedOnBothRoutes(t, app, driver, 'hud', refusals)
-})
+t.test('refusals before anything runs are the usual error body, on both routes', (t) => refusedOnBothRoutes(t, hudAdapter, refusals))
 
 t.test('execute: a click answers with HUD\'s step result and a screenshot', async (t) => {
   const { app, driver } = await build(t, { adapters: [hudAdapter] })

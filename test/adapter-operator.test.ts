@@ -8,7 +8,7 @@ import t from 'tap'
 import { operatorAdapter } from '../adapters/operator/index.ts'
 import type { FakeWindow } from '../drivers/fake/fake-driver.ts'
 import { build, post } from './helpers/build.ts'
-import { type Refusal, badRequest, adapterCases, pngSize, pressed, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { type Refusal, badRequest, adapterCases, pngSize, pressed, refusedOnBothRoutes, leftClickAt } from './helpers/adapter-cases.ts'
 
 const cases = adapterCases<{ actions: unknown[], meta: unknown, query?: string, display?: [number, number] }>('operator')
 
@@ -111,10 +111,7 @@ const refusals: Refusal[] = [
   { name: 'a count that is not a number', payload: { action: 'scroll', wheel_times: 'many' }, body: invalid('operator: wheel_times must be an integer from 1 to 100') },
 ]
 
-t.test('refusals before anything runs are the usual error body, on both routes', async (t) => {
-  const { app, driver } = await build(t, { adapters: [operatorAdapter] })
-  await refusedOnBothRoutes(t, app, driver, 'operator', refusals)
-})
+t.test('refusals before anything runs are the usual error body, on both routes', (t) => refusedOnBothRoutes(t, operatorAdapter, refusals))
 
 t.test('execute: a click answers the tool\'s words, with no screenshot unless asked', async (t) => {
   const { app, driver } = await build(t, { adapters: [operatorAdapter] })
@@ -139,9 +136,7 @@ t.test('execute: type at loc clicks, moves the caret to the end, clears, types a
   t.equal(status, 200)
   t.strictSame(body, { success: true, output: 'Typed at (100,200).', error: null, metadata: { ...NOTHING, cursor: [100, 200] } })
   t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 100, y: 200 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(100, 200),
     ...pressed('ctrl+end', 'ctrl+a', 'backspace'),
     { call: 'typeText', text: 'hé' },
     ...pressed('enter'),

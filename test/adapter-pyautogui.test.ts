@@ -8,13 +8,14 @@
 import t from 'tap'
 import { pyautoguiAdapter } from '../adapters/pyautogui/index.ts'
 import { build, post } from './helpers/build.ts'
-import { badRequest, caseByName, imageSize, refusedOnBothRoutes, sameAsText } from './helpers/adapter-cases.ts'
+import { badRequest, caseByName, refusedOnBothRoutes, sameAsText, leftClickAt, executedOnFake, pressed } from './helpers/adapter-cases.ts'
 
 const reply = caseByName<{ payload: string }>('pyautogui')
 
 const call = (name: string, args: Record<string, unknown>, text: string, line: number, first: number, count: number) => ({ name, args, text, line, first, count })
 const click = (x: number, y: number, extra: Record<string, unknown> = {}) => ({ action: 'click_mouse', button: 'left', coordinates: [x, y], ...extra })
 const key = (name: string) => ({ action: 'press_key', keys: [name] })
+const typed = (text: string) => ({ action: 'type_text', text })
 
 interface Case {
   id: string
@@ -72,8 +73,8 @@ const CASES: Case[] = [
       // scroll(-3) is three notches down; hscroll(2) two right.
       { action: 'scroll', delta_y: 3 },
       { action: 'scroll', coordinates: [640, 400], delta_x: 2 },
-      { action: 'type_text', text: 'it\'s "done"' },
-      { action: 'type_text', text: 'two\nlines' },
+      typed('it\'s "done"'),
+      typed('two\nlines'),
       key('enter'),
       // press(['down', 'down'], presses=2): the list, twice.
       key('down'), key('down'), key('down'), key('down'),
@@ -135,17 +136,10 @@ t.test('translate: recorded and documented replies become unified actions', asyn
 })
 
 t.test('execute: an OpenCUA click in the smart-resized space lands on the screen pixel, answered in full', async (t) => {
-  const { app, driver } = await build(t, { adapters: [pyautoguiAdapter] })
-  const { status, body } = await post(app, '/computer/pyautogui?coordinates=smart-resize', { response: reply('opencua-click').payload })
-  t.equal(status, 200)
+  const { calls, body } = await executedOnFake(t, pyautoguiAdapter, '/computer/pyautogui?coordinates=smart-resize', { response: reply('opencua-click').payload })
   // (644, 406) of the 1288x812 image: floor(644.5 × 1280/1288) = 640, floor(406.5 × 800/812) = 400.
-  t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 640, y: 400 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
-    { call: 'screenshot' },
-  ])
-  t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {
+  t.strictSame(calls, [...leftClickAt(640, 400), { call: 'screenshot' }])
+  t.strictSame(body, {
     calls: [{ name: 'pyautogui.click', args: { x: 644, y: 406 }, text: 'pyautogui.click(x=644, y=406)', line: 1, actions: [click(644, 406)], status: 'done' }],
     terminate: null,
     wait: false,
@@ -156,11 +150,9 @@ t.test('execute: an OpenCUA click in the smart-resized space lands on the screen
 })
 
 t.test('execute: terminate runs nothing, is reported with its answer, and the screen is still sent', async (t) => {
-  const { app, driver } = await build(t, { adapters: [pyautoguiAdapter] })
-  const { status, body } = await post(app, '/computer/pyautogui', { response: 'pyautogui.press("enter")\n' + reply('opencua-terminate').payload.split('```code\n')[1]!.replace('\n```', '') })
-  t.equal(status, 200)
-  t.strictSame(driver.calls, [{ call: 'keyDown', key: 'enter' }, { call: 'keyUp', key: 'enter' }, { call: 'screenshot' }])
-  t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {
+  const { calls, body } = await executedOnFake(t, pyautoguiAdapter, '/computer/pyautogui', { response: 'pyautogui.press("enter")\n' + reply('opencua-terminate').payload.split('```code\n')[1]!.replace('\n```', '') })
+  t.strictSame(calls, [...pressed('enter'), { call: 'screenshot' }])
+  t.strictSame(body, {
     calls: [
       { name: 'pyautogui.press', args: { keys: 'enter' }, text: 'pyautogui.press("enter")', line: 1, actions: [key('enter')], status: 'done' },
       { name: 'computer.terminate', args: { status: 'success', answer: 'The file is saved as report.txt' }, text: "computer.terminate(status='success', answer='The file is saved as report.txt')", line: 2, actions: [], status: 'reported' },
@@ -193,13 +185,12 @@ t.test('execute: a point off the display refuses the whole block before anything
 })
 
 t.test('refusals: anything but literal-argument calls is a 400 quoting its line, and nothing runs', async (t) => {
-  const { app, driver } = await build(t, { adapters: [pyautoguiAdapter] })
   const refused = (line: number, text: string, why: string) =>
     badRequest('ERR_UNPARSEABLE_OUTPUT', `cannot run line ${line} of the pyautogui code, ${JSON.stringify(text)}: ${why}`)
   const NOT_LITERAL = 'arguments may only be numbers, strings, True, False, None, or lists of them'
   const DEEP = 'pyautogui.hotkey(' + '['.repeat(5000) + ']'.repeat(5000) + ')'
   const payload = (code: string) => ({ response: '```python\n' + code + '\n```' })
-  await refusedOnBothRoutes(t, app, driver, 'pyautogui', [
+  await refusedOnBothRoutes(t, pyautoguiAdapter, [
     { name: "OSWorld's empty template", payload: { response: reply('osworld-template').payload }, body: badRequest('ERR_UNPARSEABLE_OUTPUT', 'the pyautogui code has no call, only comments') },
     { name: 'an empty reply', payload: { response: '   ' }, body: badRequest('ERR_UNPARSEABLE_OUTPUT', "the pyautogui code is empty: send the model's reply with its ```python block, or the code itself") },
     { name: 'an import', payload: payload('import os\nos.system("id")'), body: refused(1, 'import os', 'not a call: only calls with literal arguments (and bare names like DONE) are read, no other Python') },
@@ -268,11 +259,11 @@ t.test("literals: Python's string forms, continuations and separators are read a
   const { status, body } = await post(app, '/computer/pyautogui/translate', { response: code })
   t.equal(status, 200)
   t.strictSame(body.actions, [
-    { action: 'type_text', text: 'café A\tend' },
-    { action: 'type_text', text: 'C:\\new\\table' },
-    { action: 'type_text', text: 'one two three' },
-    { action: 'type_text', text: 'a\nb' },
-    { action: 'click_mouse', button: 'left', coordinates: [10, 20] },
+    typed('café A\tend'),
+    typed('C:\\new\\table'),
+    typed('one two three'),
+    typed('a\nb'),
+    click(10, 20),
     { action: 'move_mouse', coordinates: [100, 25] },
   ], 'as read')
   t.strictSame(body.meta.calls.map((c: { line: number }) => c.line), [1, 2, 3, 4, 6, 7])

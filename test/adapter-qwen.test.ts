@@ -8,7 +8,8 @@ import t from 'tap'
 import { qwenAdapter } from '../adapters/qwen/index.ts'
 import type { UnifiedAction } from '../src/actions/index.ts'
 import { build } from './helpers/build.ts'
-import { adapterCases, pngSize } from './helpers/adapter-cases.ts'
+import { adapterCases, pngSize, leftClickAt } from './helpers/adapter-cases.ts'
+import { errorBody } from './helpers/error-body.ts'
 
 const CASES = new Map(adapterCases('qwen').map((c) => [c.name, c.payload]))
 const recorded = (name: string) => CASES.get(name) ?? t.fail(`no recorded output ${name}`) as never
@@ -168,9 +169,7 @@ t.test('several tool calls in one output run in order; terminate is reported', a
   }, 'the screenshot is at the display size, the cursor on the grid')
   t.strictSame(driver.calls, [
     // (54, 311) on the grid is the pixel centre (69, 249) of the 1280x800 screen.
-    { call: 'moveMouse', x: 69, y: 249 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(69, 249),
     { call: 'buttonDown', button: 'left' },
     { call: 'buttonUp', button: 'left' },
     { call: 'typeText', text: '测试' },
@@ -238,12 +237,7 @@ t.test('a failure names the call that failed; the ones after it did not run', as
     cursor: null,
     screenshot: null,
     coordinate_space: { width: 1288, height: 812 },
-    error: {
-      statusCode: 400,
-      code: 'ERR_POINT_OUT_OF_BOUNDS',
-      error: 'Bad Request',
-      message: "coordinates (1288, 5) is outside Qwen2.5-VL's 1288x812 smart-resized screenshot: x must be 0..1287 and y 0..811",
-    },
+    error: errorBody(400, 'ERR_POINT_OUT_OF_BOUNDS', "coordinates (1288, 5) is outside Qwen2.5-VL's 1288x812 smart-resized screenshot: x must be 0..1287 and y 0..811"),
   }, 'a point off the smart-resized screenshot is refused natively, naming the space')
 })
 

@@ -10,6 +10,7 @@ import type { UnifiedAction } from '../src/actions/index.ts'
 import { InvalidNativePayload } from '../src/errors/errors.ts'
 import { build, post } from './helpers/build.ts'
 import { pngSize } from './helpers/adapter-cases.ts'
+import { errorBody } from './helpers/error-body.ts'
 
 const V1 = Type.Object({
   action: Type.Literal('tap'),
@@ -83,12 +84,7 @@ t.test('an unknown adapter is a 404 that lists the known ones', async (t) => {
   for (const url of ['/computer/claude', '/computer/claude/translate']) {
     const { status, body } = await post(app, url, { action: 'tap' })
     t.equal(status, 404)
-    t.strictSame(body, {
-      statusCode: 404,
-      code: 'ERR_UNKNOWN_ADAPTER',
-      error: 'Not Found',
-      message: "no adapter 'claude'; known adapters: echo (GET /adapters describes them)",
-    })
+    t.strictSame(body, errorBody(404, 'ERR_UNKNOWN_ADAPTER', "no adapter 'claude'; known adapters: echo (GET /adapters describes them)"))
   }
 })
 
@@ -96,19 +92,9 @@ t.test('the payload is checked against the version the query selects', async (t)
   const { app, driver } = await build(t, { adapters: [echo] })
   const look = await post(app, '/computer/echo?v=v1', { action: 'look' })
   t.equal(look.status, 400)
-  t.strictSame(look.body, {
-    statusCode: 400,
-    code: 'ERR_INVALID_PAYLOAD',
-    error: 'Bad Request',
-    message: 'echo v1: action must be "tap", not "look"',
-  })
+  t.strictSame(look.body, errorBody(400, 'ERR_INVALID_PAYLOAD', 'echo v1: action must be "tap", not "look"'))
   const extra = await post(app, '/computer/echo', { action: 'tap', at: [1, 2], speed: 3 })
-  t.strictSame(extra.body, {
-    statusCode: 400,
-    code: 'ERR_INVALID_PAYLOAD',
-    error: 'Bad Request',
-    message: "echo v2: unknown field 'speed' for action 'tap' (allowed: action, at, key)",
-  })
+  t.strictSame(extra.body, errorBody(400, 'ERR_INVALID_PAYLOAD', "echo v2: unknown field 'speed' for action 'tap' (allowed: action, at, key)"))
   const missing = await post(app, '/computer/echo', { at: [1, 2] })
   t.equal(missing.body.message, "echo v2: missing required field 'action' (one of: tap, look)")
   const wrongAction = await post(app, '/computer/echo', { action: 'swipe', at: [1, 2] })

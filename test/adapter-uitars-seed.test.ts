@@ -9,7 +9,7 @@
 import t from 'tap'
 import { uitarsAdapter } from '../adapters/uitars/index.ts'
 import { build, post } from './helpers/build.ts'
-import { adapterCases, badRequest, imageSize, refusedOnBothRoutes } from './helpers/adapter-cases.ts'
+import { adapterCases, badRequest, refusedOnBothRoutes, leftClickAt, executedOnFake } from './helpers/adapter-cases.ts'
 
 const replies = adapterCases<{ payload: string }>('uitars', 'seed-xml.json')
 const reply = (id: string) => replies.find((r) => r.name === id)?.payload ?? t.fail(`no reply ${id}`) as never
@@ -100,17 +100,10 @@ t.test('translate: Seed XML replies become the calls ByteDance reads, points on 
 })
 
 t.test('execute: a Seed click runs at the scaled pixel and is answered in full', async (t) => {
-  const { app, driver } = await build(t, { adapters: [uitarsAdapter] })
-  const { status, body } = await post(app, '/computer/uitars', { response: reply('seed-click') })
-  t.equal(status, 200)
+  const { calls, body } = await executedOnFake(t, uitarsAdapter, '/computer/uitars', { response: reply('seed-click') })
   // (17, 58) on the 0–1000 scale of a 1280x800 screen: floor(17.5 × 1.28) = 22, floor(58.5 × 0.8) = 46.
-  t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 22, y: 46 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
-    { call: 'screenshot' },
-  ])
-  t.strictSame({ ...body, screenshot: imageSize(body.screenshot) }, {
+  t.strictSame(calls, [...leftClickAt(22, 46), { call: 'screenshot' }])
+  t.strictSame(body, {
     thought: CASES[0]!.thought,
     reflection: null,
     action_summary: null,
@@ -124,9 +117,8 @@ t.test('execute: a Seed click runs at the scaled pixel and is answered in full',
 })
 
 t.test('refusals: malformed Seed XML is a 400 quoting the part that failed, and nothing runs', async (t) => {
-  const { app, driver } = await build(t, { adapters: [uitarsAdapter] })
   const unparseable = (message: string) => badRequest('ERR_UNPARSEABLE_OUTPUT', message)
-  await refusedOnBothRoutes(t, app, driver, 'uitars', [
+  await refusedOnBothRoutes(t, uitarsAdapter, [
     { name: "ByteDance's case (9): a tool call without a function", payload: { response: reply('seed-empty') }, body: unparseable('cannot parse the Seed tool call: the <seed:tool_call> holds no <function=…>') },
     {
       name: 'an unclosed tool call',

@@ -6,9 +6,10 @@
  * and every refusal with its whole error body.
  */
 import t from 'tap'
-import { adapterCases } from './helpers/adapter-cases.ts'
+import { adapterCases, leftClickAt } from './helpers/adapter-cases.ts'
 import { uitarsAdapter } from '../adapters/uitars/index.ts'
 import { build, post } from './helpers/build.ts'
+import { errorBody } from './helpers/error-body.ts'
 
 const replies = adapterCases<{ payload: string }>('uitars')
 const corpus = new Map(replies.map((r) => [r.name, r.payload]))
@@ -501,9 +502,7 @@ t.test('execute: a click on the 0–1000 scale, answered with the reply, the cur
   })
   // (100.5 · 1280/1000, 200.5 · 800/1000), floored: the centre of the pixels (100, 200) covers.
   t.strictSame(driver.calls, [
-    { call: 'moveMouse', x: 128, y: 160 },
-    { call: 'buttonDown', button: 'left' },
-    { call: 'buttonUp', button: 'left' },
+    ...leftClickAt(128, 160),
     { call: 'screenshot' },
   ])
 })
@@ -648,21 +647,11 @@ t.test('execute: a point outside the space is refused before anything runs, nati
     call_user: null,
     cursor: null,
     screenshot: null,
-    error: {
-      statusCode: 400,
-      code: 'ERR_POINT_OUT_OF_BOUNDS',
-      error: 'Bad Request',
-      message: 'coordinates (1500, 300) is outside the 1288x812 image UI-TARS 1.5 sees (the 1280x800 display after smart_resize): x must be 0..1287 and y 0..811',
-    },
+    error: errorBody(400, 'ERR_POINT_OUT_OF_BOUNDS', 'coordinates (1500, 300) is outside the 1288x812 image UI-TARS 1.5 sees (the 1280x800 display after smart_resize): x must be 0..1287 and y 0..811'),
   })
   const relative = await say(app, '/computer/uitars', "Action: click(start_box='(1200,5)')")
   t.equal(relative.status, 400)
-  t.strictSame(relative.body.error, {
-    statusCode: 400,
-    code: 'ERR_POINT_OUT_OF_BOUNDS',
-    error: 'Bad Request',
-    message: "coordinates (1200, 5) is outside UI-TARS' relative 0–1000 scale: x must be 0..999 and y 0..999",
-  })
+  t.strictSame(relative.body.error, errorBody(400, 'ERR_POINT_OUT_OF_BOUNDS', "coordinates (1200, 5) is outside UI-TARS' relative 0–1000 scale: x must be 0..999 and y 0..999"))
   t.strictSame(relative.body.calls[0].status, 'not_run')
   t.strictSame(driver.calls, [])
 })

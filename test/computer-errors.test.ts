@@ -4,6 +4,7 @@
  */
 import t from 'tap'
 import { build, post } from './helpers/build.ts'
+import { answeredError, errorBody } from './helpers/error-body.ts'
 
 const KINDS = 'move_mouse, click_mouse, drag_mouse, scroll, press_key, type_text, wait, take_screenshot, get_cursor_position, list_windows, focus_window, launch_app, set_window_geometry, get_accessibility_tree, element_action, get_clipboard, set_clipboard'
 
@@ -95,30 +96,19 @@ t.test('a body over the limit is a 413', async (t) => {
     headers: { 'content-type': 'application/json' },
     payload: JSON.stringify({ action: 'type_text', text: 'x'.repeat(1024 * 1024) }),
   })
-  t.strictSame(response.json(), {
-    statusCode: 413,
-    code: 'ERR_BODY_TOO_LARGE',
-    error: 'Payload Too Large',
-    message: 'the request body is larger than the 1048576-byte limit (see --max-body-bytes)',
-  })
+  t.strictSame(response.json(), errorBody(413, 'ERR_BODY_TOO_LARGE', 'the request body is larger than the 1048576-byte limit (see --max-body-bytes)'))
 })
 
 t.test('malformed JSON is a 400 that says so', async (t) => {
   const { app } = await build(t)
   const response = await app.inject({ method: 'POST', url: '/computer', headers: { 'content-type': 'application/json' }, payload: '{"action": ' })
-  t.equal(response.statusCode, 400)
-  t.equal(response.json().code, 'FST_ERR_CTP_INVALID_JSON_BODY')
+  answeredError(t, response, 400, 'FST_ERR_CTP_INVALID_JSON_BODY', "Body is not valid JSON but content-type is set to 'application/json'")
 })
 
 t.test('an unknown route is a 404 pointing at the docs', async (t) => {
   const { app } = await build(t)
   const response = await app.inject({ method: 'POST', url: '/computer/nope/now' })
-  t.strictSame(response.json(), {
-    statusCode: 404,
-    code: 'ERR_NOT_FOUND',
-    error: 'Not Found',
-    message: 'no route POST /computer/nope/now; the API is described at /docs and /openapi.json',
-  })
+  t.strictSame(response.json(), errorBody(404, 'ERR_NOT_FOUND', 'no route POST /computer/nope/now; the API is described at /docs and /openapi.json'))
 })
 
 t.test('a desktop that is not ready answers 503 with Retry-After', async (t) => {
@@ -127,22 +117,12 @@ t.test('a desktop that is not ready answers 503 with Retry-After', async (t) => 
   const response = await post(app, '/computer', { action: 'move_mouse', coordinates: [1, 1] })
   t.equal(response.status, 503)
   t.equal(response.headers['retry-after'], '2')
-  t.strictSame(response.body, {
-    statusCode: 503,
-    code: 'ERR_DESKTOP_UNAVAILABLE',
-    error: 'Service Unavailable',
-    message: 'the desktop is not ready (starting or restarting); retry shortly',
-  })
+  t.strictSame(response.body, errorBody(503, 'ERR_DESKTOP_UNAVAILABLE', 'the desktop is not ready (starting or restarting); retry shortly'))
 })
 
 t.test('a driver failure is a 500 that names its cause', async (t) => {
   const { app, driver } = await build(t)
   driver.setBeforeCall((call) => { if (call.call === 'typeText') throw new Error('XTest extension missing') })
   const response = await post(app, '/computer', { action: 'type_text', text: 'hi' })
-  t.strictSame(response.body, {
-    statusCode: 500,
-    code: 'ERR_DRIVER_FAILURE',
-    error: 'Internal Server Error',
-    message: 'the driver failed: XTest extension missing',
-  })
+  t.strictSame(response.body, errorBody(500, 'ERR_DRIVER_FAILURE', 'the driver failed: XTest extension missing'))
 })

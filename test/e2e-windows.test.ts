@@ -14,6 +14,7 @@ import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { Ewmh } from '../drivers/x11/ewmh.ts'
 import { startWindowManager } from '../drivers/x11/window-manager.ts'
 import { cursorFromX, startDesktop, until, xdotool, xwininfo } from './helpers/desktop.ts'
+import { errorBody } from './helpers/error-body.ts'
 
 const silent = pino({ level: 'silent' })
 
@@ -49,10 +50,7 @@ t.test('launch, list, focus, type into, move and resize real windows', async (t)
   }
 
   const noWm = await act({ action: 'list_windows' })
-  t.strictSame(noWm.body, {
-    statusCode: 400, code: 'ERR_UNSUPPORTED_ACTION', error: 'Bad Request',
-    message: `list_windows needs window control: no EWMH window manager runs on ${display} (the server starts one only on an Xvfb of its own)`,
-  })
+  t.strictSame(noWm.body, errorBody(400, 'ERR_UNSUPPORTED_ACTION', `list_windows needs window control: no EWMH window manager runs on ${display} (the server starts one only on an Xvfb of its own)`))
   t.equal((await act({ action: 'move_mouse', coordinates: [5, 5] })).status, 200, 'input works without a window manager')
 
   // The user's desktop has its own window manager: here, jwm started beside the server.
@@ -126,10 +124,7 @@ t.test('launch, list, focus, type into, move and resize real windows', async (t)
   t.equal(missing.status, 404)
   t.match(missing.body, { code: 'ERR_WINDOW_NOT_FOUND', message: /^no window matches title containing "gamma"; open windows: 0x[0-9a-f]+ "(alpha|beta)" \(XTerm\), 0x[0-9a-f]+ "(alpha|beta)" \(XTerm\)$/ })
 
-  t.strictSame((await act({ action: 'launch_app', app: 'missing' })).body, {
-    statusCode: 500, code: 'ERR_APP_LAUNCH_FAILED', error: 'Internal Server Error',
-    message: "app 'missing' could not be started (no-such-program-here): spawn no-such-program-here ENOENT",
-  })
+  t.strictSame((await act({ action: 'launch_app', app: 'missing' })).body, errorBody(500, 'ERR_APP_LAUNCH_FAILED', "app 'missing' could not be started (no-such-program-here): spawn no-such-program-here ENOENT"))
   const failing = await act({ action: 'launch_app', app: 'failing' })
   t.match(failing.body, { statusCode: 500, code: 'ERR_APP_LAUNCH_FAILED', message: /^app 'failing' \(pid \d+\) exited with code 1 before opening a window$/ })
   t.strictSame((await act({ action: 'launch_app', app: 'xterm' })).body, {

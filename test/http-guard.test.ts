@@ -6,17 +6,13 @@
  */
 import t from 'tap'
 import { build } from './helpers/build.ts'
+import { errorBody } from './helpers/error-body.ts'
 
 const TOKEN = 'a-token-of-24-characters'
 const UITARS = "Action: click(start_box='(500,500)')"
 const QWEN = '<tool_call>\n{"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [500, 500]}}\n</tool_call>'
 
-const forbiddenOrigin = (origin: string) => ({
-  statusCode: 403,
-  code: 'ERR_FORBIDDEN_ORIGIN',
-  error: 'Forbidden',
-  message: `requests from web pages at ${origin} are refused: a web page must not drive this desktop. To let this front-end call the server, start it with --allow-origin ${origin} (or ALLOW_ORIGINS)`,
-})
+const forbiddenOrigin = (origin: string) => (errorBody(403, 'ERR_FORBIDDEN_ORIGIN', `requests from web pages at ${origin} are refused: a web page must not drive this desktop. To let this front-end call the server, start it with --allow-origin ${origin} (or ALLOW_ORIGINS)`))
 const forbiddenHost = (host: string, name: string, known = 'localhost, 127.0.0.1, [::1]') => ({
   statusCode: 403,
   code: 'ERR_FORBIDDEN_HOST',
@@ -52,19 +48,9 @@ t.test('a web page posting model text (no preflight) cannot drive the desktop, t
 t.test('origins that can never be allowed: null, malformed, a browser request from another site without Origin', async (t) => {
   const { app, driver } = await build(t)
   const nullOrigin = await send(app, 'POST', '/computer/uitars', { 'content-type': 'text/plain', origin: 'null' }, UITARS)
-  t.strictSame(nullOrigin.body, {
-    statusCode: 403,
-    code: 'ERR_FORBIDDEN_ORIGIN',
-    error: 'Forbidden',
-    message: "requests from a page with the origin 'null' (a sandboxed frame, a file or a malformed origin) are refused: serve the front-end from an http(s) origin and start the server with --allow-origin <that origin>",
-  })
+  t.strictSame(nullOrigin.body, errorBody(403, 'ERR_FORBIDDEN_ORIGIN', "requests from a page with the origin 'null' (a sandboxed frame, a file or a malformed origin) are refused: serve the front-end from an http(s) origin and start the server with --allow-origin <that origin>"))
   const siteless = await send(app, 'GET', '/accessibility', { 'sec-fetch-site': 'cross-site' })
-  t.strictSame(siteless.body, {
-    statusCode: 403,
-    code: 'ERR_FORBIDDEN_ORIGIN',
-    error: 'Forbidden',
-    message: 'a browser request from another site, without an Origin, is refused: a web page must not drive this desktop',
-  })
+  t.strictSame(siteless.body, errorBody(403, 'ERR_FORBIDDEN_ORIGIN', 'a browser request from another site, without an Origin, is refused: a web page must not drive this desktop'))
   t.equal((await send(app, 'GET', '/health', { 'sec-fetch-site': 'same-site' })).status, 403)
   t.equal((await send(app, 'GET', '/health', { 'sec-fetch-site': 'none' })).status, 200, 'typed into the address bar')
   t.strictSame(driver.calls, [])

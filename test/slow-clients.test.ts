@@ -7,6 +7,7 @@
 import net from 'node:net'
 import t from 'tap'
 import { build } from './helpers/build.ts'
+import { errorBody } from './helpers/error-body.ts'
 
 type App = Awaited<ReturnType<typeof build>>['app']
 
@@ -46,12 +47,7 @@ function parse (response: string) {
   return { status: Number(head.split(' ')[1]), body: body === '' ? null : JSON.parse(body) }
 }
 
-const requestTimeout = (headers: number, request: number) => ({
-  statusCode: 408,
-  code: 'ERR_REQUEST_TIMEOUT',
-  error: 'Request Timeout',
-  message: `the request did not arrive in time: headers must arrive within ${headers} s and the whole request within ${request} s (see --headers-timeout and --request-timeout)`,
-})
+const requestTimeout = (headers: number, request: number) => (errorBody(408, 'ERR_REQUEST_TIMEOUT', `the request did not arrive in time: headers must arrive within ${headers} s and the whole request within ${request} s (see --headers-timeout and --request-timeout)`))
 
 const head = (length: number) => `POST /computer HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${length}\r\n\r\n`
 

@@ -7,6 +7,7 @@ import t from 'tap'
 import { allowedApps, loadConfig, splitWords, usage } from '../src/runtime/config.ts'
 import type { FakeWindow } from '../drivers/fake/fake-driver.ts'
 import { build, post } from './helpers/build.ts'
+import { errorBody } from './helpers/error-body.ts'
 
 const ALPHA: FakeWindow = { id: 0x400001, title: 'Alpha — Editor', instance: 'alphaterm', class: 'XTerm', pid: 101, rect: { x: 10, y: 20, width: 400, height: 300 } }
 const BETA: FakeWindow = { id: 0x400002, title: 'beta', instance: 'betaterm', class: 'XTerm', pid: 102, rect: { x: 600, y: 100, width: 500, height: 400 } }
@@ -203,10 +204,7 @@ t.test('an app outside the allow-list is refused while planning: 403, before any
   t.equal((await post(app, '/computer', { action: 'launch_app', app: 'constructor' })).status, 403)
 
   const { app: none, driver: untouched } = await build(t, { fake: { windows: WINDOWS } })
-  t.strictSame((await post(none, '/computer', { action: 'launch_app', app: 'term' })).body, {
-    statusCode: 403, code: 'ERR_APP_NOT_ALLOWED', error: 'Forbidden',
-    message: "app 'term' is not in the allow-list; none is allowed (the server's --allow-app / ALLOW_APPS is empty)",
-  })
+  t.strictSame((await post(none, '/computer', { action: 'launch_app', app: 'term' })).body, errorBody(403, 'ERR_APP_NOT_ALLOWED', "app 'term' is not in the allow-list; none is allowed (the server's --allow-app / ALLOW_APPS is empty)"))
   t.strictSame(untouched.calls, [])
 })
 
@@ -219,10 +217,7 @@ t.test('without window control every window action is a 400, before any input', 
     { action: 'set_window_geometry', window: { title: 'a' }, x: 1 },
   ]
   for (const action of actions) {
-    t.strictSame((await post(app, '/computer', action)).body, {
-      statusCode: 400, code: 'ERR_UNSUPPORTED_ACTION', error: 'Bad Request',
-      message: `${action.action} needs window control: the fake driver has no window control`,
-    }, action.action)
+    t.strictSame((await post(app, '/computer', action)).body, errorBody(400, 'ERR_UNSUPPORTED_ACTION', `${action.action} needs window control: the fake driver has no window control`), action.action)
   }
   const batch = await post(app, '/computer/batch', { actions: [{ action: 'move_mouse', coordinates: [1, 1] }, actions[0]] })
   t.equal(batch.status, 400)
@@ -231,10 +226,7 @@ t.test('without window control every window action is a 400, before any input', 
 
   const { app: noWm, driver: fake } = await build(t, { fake: { windows: WINDOWS } })
   fake.windows!.unavailableReason = 'no window manager runs on :99 (openbox is not installed: run npm run setup)'
-  t.strictSame((await post(noWm, '/computer', { action: 'list_windows' })).body, {
-    statusCode: 400, code: 'ERR_UNSUPPORTED_ACTION', error: 'Bad Request',
-    message: 'list_windows needs window control: no window manager runs on :99 (openbox is not installed: run npm run setup)',
-  })
+  t.strictSame((await post(noWm, '/computer', { action: 'list_windows' })).body, errorBody(400, 'ERR_UNSUPPORTED_ACTION', 'list_windows needs window control: no window manager runs on :99 (openbox is not installed: run npm run setup)'))
 })
 
 t.test('bad window actions are 400s with the whole error body, and send nothing', async (t) => {
@@ -263,10 +255,7 @@ t.test('bad window actions are 400s with the whole error body, and send nothing'
     t.strictSame((await post(app, '/computer', body)).body, { statusCode: 400, code, error: 'Bad Request', message }, name)
   }
   const scaled = await post(app, '/computer?display_width_px=640&display_height_px=400', { action: 'set_window_geometry', window: { title: 'alpha' }, x: 640 })
-  t.strictSame(scaled.body, {
-    statusCode: 400, code: 'ERR_POINT_OUT_OF_BOUNDS', error: 'Bad Request',
-    message: 'x 640 is outside the 640x400 coordinate space declared by display_width_px/display_height_px: x must be 0..639',
-  })
+  t.strictSame(scaled.body, errorBody(400, 'ERR_POINT_OUT_OF_BOUNDS', 'x 640 is outside the 640x400 coordinate space declared by display_width_px/display_height_px: x must be 0..639'))
   t.strictSame(driver.calls, [])
 })
 

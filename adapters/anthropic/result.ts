@@ -3,21 +3,10 @@
  * as the reference demo's loop builds it (`_make_api_tool_result`).
  */
 import { Type, type Static } from '@sinclair/typebox'
-import { ImageMediaType } from '../../src/schemas/action-query.ts'
+import { imageBlock, textBlock } from './content-blocks.ts'
 
-const TextBlock = Type.Object({
-  type: Type.Literal('text'),
-  text: Type.String(),
-}, { title: 'AnthropicTextBlock' })
-
-const ImageBlock = Type.Object({
-  type: Type.Literal('image'),
-  source: Type.Object({
-    type: Type.Literal('base64'),
-    media_type: ImageMediaType,
-    data: Type.String({ description: 'The PNG, base64, at display_width_px x display_height_px (a zoom: the region at its own size).' }),
-  }),
-}, { title: 'AnthropicImageBlock' })
+const TextBlock = textBlock('AnthropicTextBlock')
+const ImageBlock = imageBlock('AnthropicImageBlock', 'The PNG, base64, at display_width_px x display_height_px (a zoom: the region at its own size).')
 
 export const AnthropicToolResult = Type.Object({
   type: Type.Literal('tool_result'),

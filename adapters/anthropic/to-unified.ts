@@ -63,6 +63,15 @@ function toolUseId (fromBlock: string | undefined, fromQuery: string | undefined
   return fromBlock ?? fromQuery ?? null
 }
 
+/** The button and count each of Claude's clicks names. */
+const CLICKS = {
+  left_click: { button: 'left' },
+  right_click: { button: 'right' },
+  middle_click: { button: 'middle' },
+  double_click: { button: 'left', num_clicks: 2 },
+  triple_click: { button: 'left', num_clicks: 3 },
+} as const
+
 export function actionsFor (input: ComputerInput, version: string): UnifiedAction[] {
   const { action } = input
   const at = input.coordinate ? { coordinates: toXY(input.coordinate) } : {}
@@ -84,15 +93,11 @@ export function actionsFor (input: ComputerInput, version: string): UnifiedActio
     case 'left_mouse_up':
       return [{ action: 'click_mouse', button: 'left', click_type: 'up', ...at }]
     case 'left_click':
-      return [{ action: 'click_mouse', button: 'left', ...at, ...held }]
     case 'right_click':
-      return [{ action: 'click_mouse', button: 'right', ...at, ...held }]
     case 'middle_click':
-      return [{ action: 'click_mouse', button: 'middle', ...at, ...held }]
     case 'double_click':
-      return [{ action: 'click_mouse', button: 'left', num_clicks: 2, ...at, ...held }]
     case 'triple_click':
-      return [{ action: 'click_mouse', button: 'left', num_clicks: 3, ...at, ...held }]
+      return [{ action: 'click_mouse', ...CLICKS[action], ...at, ...held }]
     case 'left_click_drag':
       return drag(input, version)
     case 'scroll':

@@ -4,18 +4,10 @@
  * `renderResult` of @anthropic-ai/sdk's lib/internal/toolsets).
  */
 import { Type, type Static } from '@sinclair/typebox'
-import { ImageMediaType } from '../../src/schemas/action-query.ts'
+import { imageBlock, textBlock } from './content-blocks.ts'
 
-const TextBlock = Type.Object({ type: Type.Literal('text'), text: Type.String() }, { title: 'AnthropicToolsetTextBlock' })
-
-const ImageBlock = Type.Object({
-  type: Type.Literal('image'),
-  source: Type.Object({
-    type: Type.Literal('base64'),
-    media_type: ImageMediaType,
-    data: Type.String({ description: 'The image (PNG unless the query asks for another format), base64, in the pixels of the screenshot the model sees (a zoom: the region at its own size).' }),
-  }),
-}, { title: 'AnthropicToolsetImageBlock' })
+const TextBlock = textBlock('AnthropicToolsetTextBlock')
+const ImageBlock = imageBlock('AnthropicToolsetImageBlock', 'The image (PNG unless the query asks for another format), base64, in the pixels of the screenshot the model sees (a zoom: the region at its own size).')
 
 export const AnthropicToolsetResultBlock = Type.Object({
   type: Type.Literal('tool_result'),

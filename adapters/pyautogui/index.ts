@@ -1,7 +1,6 @@
 /** pyautogui code (OpenCUA, the OSWorld baselines, Aguvis, Agent S): read, never run as Python. */
-import { Type } from '@sinclair/typebox'
 import type { Adapter } from '../../src/pipeline/adapter.ts'
-import { StringEnum } from '../../src/actions/common.ts'
+import { coordinatesQuery } from '../shared/coordinate-conventions.ts'
 import { PyautoguiAbsoluteInput, PyautoguiRelativeInput, PyautoguiSmartResizeInput, type PyautoguiInput } from './model-output.ts'
 import { PyautoguiResult } from './result.ts'
 import { CONVENTIONS, coordinateSpace, DEFAULT_CONVENTION, type PyautoguiQuery } from './space.ts'
@@ -25,12 +24,7 @@ export const pyautoguiAdapter: Adapter<PyautoguiInput, PyautoguiMeta, PyautoguiQ
     { name: 'smart-resize', description: "OpenCUA (Qwen2.5-VL based): pixels of the screenshot as the model's processor resized it — the display after smart_resize, factor 28, 3,136 to 12,845,056 pixels.", schema: PyautoguiSmartResizeInput },
     { name: 'relative', description: 'Fractions of the display, 0–1 on each axis (1.0 is the last pixel).', schema: PyautoguiRelativeInput },
   ],
-  query: Type.Object({
-    coordinates: Type.Optional(StringEnum([...CONVENTIONS], {
-      description: `How the code's x and y are written: absolute (display pixels), smart-resize (OpenCUA) or relative (0–1). Default: ${DEFAULT_CONVENTION}.`,
-    })),
-  }),
-  version: (query) => query.coordinates,
+  ...coordinatesQuery(CONVENTIONS, `How the code's x and y are written: absolute (display pixels), smart-resize (OpenCUA) or relative (0–1). Default: ${DEFAULT_CONVENTION}.`),
   space: coordinateSpace,
   translate: toUnified,
   result: (outcome, _context, translation) => toNativeResult(outcome, translation),

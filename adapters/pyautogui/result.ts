@@ -6,19 +6,14 @@
  * nothing.
  */
 import { Type, type Static } from '@sinclair/typebox'
+import { callOutcomeFields, screenAfterFields } from '../shared/call-results.ts'
 
 export const PyautoguiCallResult = Type.Object({
   name: Type.String({ description: 'The function called, e.g. pyautogui.click, computer.terminate, DONE.' }),
   args: Type.Record(Type.String(), Type.Unknown(), { description: "Its arguments by parameter name, positional ones bound in pyautogui's order; hotkey's keys under keys." }),
   text: Type.String({ description: 'The call as written.' }),
   line: Type.Integer({ description: 'Its line in the code (1-based; code blocks joined in order).' }),
-  // Not a $ref to UnifiedAction: a call refused for a limit is answered with what it became.
-  actions: Type.Array(Type.Object({ action: Type.String() }, { additionalProperties: true, description: 'A unified action (see UnifiedAction).' }), {
-    description: "The unified actions it became, coordinates in the convention's space.",
-  }),
-  status: Type.Union([Type.Literal('done'), Type.Literal('failed'), Type.Literal('not_run'), Type.Literal('reported')], {
-    description: 'done: ran; failed: its action failed; not_run: refused, or after a failure; reported: terminate/DONE/FAIL/WAIT, which run nothing.',
-  }),
+  ...callOutcomeFields('terminate/DONE/FAIL/WAIT'),
   returned: Type.Optional(Type.String({ description: "pyperclip.paste() that ran: the clipboard's text ('' when it holds none)." })),
 })
 export type PyautoguiCallResult = Static<typeof PyautoguiCallResult>
@@ -30,10 +25,6 @@ export const PyautoguiResult = Type.Object({
     answer: Type.Union([Type.String(), Type.Null()], { description: "computer.terminate's answer, null without one." }),
   }), Type.Null()], { description: 'The model ended the task; null when it did not.' }),
   wait: Type.Boolean({ description: 'WAIT or computer.wait(): the model asks its loop to wait and look again.' }),
-  cursor: Type.Union([Type.Tuple([Type.Integer(), Type.Integer()]), Type.Null()], {
-    description: "The pointer after the last action, in the convention's space (display pixels, or the smart-resized image; pixels of the display for relative); null when nothing ran.",
-  }),
-  screenshot: Type.Union([Type.String(), Type.Null()], { description: "Base64 PNG of the screen after the last action, at the display size: the next user turn's image. Null when nothing ran or screenshot=false." }),
-  error: Type.Union([Type.Ref('ErrorBody'), Type.Null()], { description: 'Why the calls stopped; the HTTP status is its statusCode.' }),
+  ...screenAfterFields('display pixels, or the smart-resized image; pixels of the display for relative'),
 }, { $id: 'PyautoguiResult', title: 'PyautoguiResult' })
 export type PyautoguiResult = Static<typeof PyautoguiResult>

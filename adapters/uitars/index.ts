@@ -1,7 +1,6 @@
 /** UI-TARS (ByteDance): the model's raw reply, its Action: calls run on the desktop. */
-import { Type } from '@sinclair/typebox'
 import type { Adapter } from '../../src/pipeline/adapter.ts'
-import { StringEnum } from '../../src/actions/common.ts'
+import { coordinatesQuery } from '../shared/coordinate-conventions.ts'
 import { UitarsAbsoluteInput, UitarsRelativeInput, type UitarsInput } from './model-output.ts'
 import { UitarsResult } from './result.ts'
 import { CONVENTIONS, coordinateSpace, DEFAULT_CONVENTION, type UitarsQuery } from './space.ts'
@@ -23,12 +22,7 @@ export const uitarsAdapter: Adapter<UitarsInput, UitarsMeta, UitarsQuery> = {
     { name: 'relative', description: 'UI-TARS 1.0 and the Doubao UI-TARS models: 0–1000 on each axis, whatever the screenshot size.', schema: UitarsRelativeInput },
     { name: 'absolute', description: "UI-TARS-1.5 (Qwen2.5-VL based): pixels of the screenshot as the model's processor resized it — the display (display_width_px/display_height_px, else the screen) after smart_resize, factor 28, 78,400 to 12,845,056 pixels.", schema: UitarsAbsoluteInput },
   ],
-  query: Type.Object({
-    coordinates: Type.Optional(StringEnum([...CONVENTIONS], {
-      description: `How the reply's points are written: relative (UI-TARS 1.0, Doubao) or absolute (UI-TARS-1.5). Default: ${DEFAULT_CONVENTION}.`,
-    })),
-  }),
-  version: (query) => query.coordinates,
+  ...coordinatesQuery(CONVENTIONS, `How the reply's points are written: relative (UI-TARS 1.0, Doubao) or absolute (UI-TARS-1.5). Default: ${DEFAULT_CONVENTION}.`),
   space: coordinateSpace,
   translate: toUnified,
   result: (outcome, _context, translation) => toNativeResult(outcome, translation),

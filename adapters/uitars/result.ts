@@ -5,6 +5,7 @@
  * whether it ran) and the model's own end states, `finished` and `call_user`, which run nothing.
  */
 import { Type, type Static } from '@sinclair/typebox'
+import { callOutcomeFields, screenAfterFields } from '../shared/call-results.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()])
 
@@ -12,14 +13,7 @@ export const UitarsCallResult = Type.Object({
   name: Type.String({ description: 'The action as written, e.g. click, type, hotkey, finished.' }),
   args: Type.Record(Type.String(), Type.String(), { description: 'Its keyword arguments, escapes resolved; point=/start_point=/end_point= read as start_box/end_box.' }),
   text: Type.String({ description: 'The call as it appears in the reply.' }),
-  // Not a $ref to UnifiedAction: a call refused for being over a limit (eleven keys, a text
-  // too long) is answered with what it became, which that schema, bounds included, refuses.
-  actions: Type.Array(Type.Object({ action: Type.String() }, { additionalProperties: true, description: 'A unified action (see UnifiedAction).' }), {
-    description: 'The unified actions it became, coordinates in the convention\'s space.',
-  }),
-  status: Type.Union([Type.Literal('done'), Type.Literal('failed'), Type.Literal('not_run'), Type.Literal('reported')], {
-    description: 'done: ran; failed: its action failed; not_run: refused, or after a failure; reported: finished/call_user, which run nothing.',
-  }),
+  ...callOutcomeFields('finished/call_user'),
 })
 export type UitarsCallResult = Static<typeof UitarsCallResult>
 
@@ -30,10 +24,6 @@ export const UitarsResult = Type.Object({
   calls: Type.Array(UitarsCallResult, { description: 'Every call of the reply, in order.' }),
   finished: Nullable(Type.String({ description: "finished(content=…)'s content ('' without one): the task is over. Null when the reply did not finish." })),
   call_user: Nullable(Type.String({ description: "call_user()'s content ('' without one): the model needs the user. Null otherwise." })),
-  cursor: Type.Union([Type.Tuple([Type.Integer(), Type.Integer()]), Type.Null()], {
-    description: "The pointer after the last action, in the convention's space (0–1000, or the smart-resized image); null when nothing ran.",
-  }),
-  screenshot: Nullable(Type.String({ description: 'Base64 PNG of the screen after the last action, at the display size: the next user turn\'s image. Null when nothing ran or screenshot=false.' })),
-  error: Type.Union([Type.Ref('ErrorBody'), Type.Null()], { description: 'Why the calls stopped; the HTTP status is its statusCode.' }),
+  ...screenAfterFields('0–1000, or the smart-resized image'),
 }, { $id: 'UitarsResult', title: 'UitarsResult' })
 export type UitarsResult = Static<typeof UitarsResult>

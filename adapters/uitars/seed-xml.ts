@@ -46,36 +46,35 @@ export function parseSeedXml (text: string): { sections: Omit<Sections, 'actions
 
 function functions (body: string): ParsedCall[] {
   const calls: ParsedCall[] = []
-  let at = 0
-  for (;;) {
-    FUNCTION.lastIndex = at
-    const match = FUNCTION.exec(body)
-    if (!match) break
+  const stray = (rest: string) => new UnparseableModelOutput(`cannot parse the Seed tool call: expected <function=name>…</function>, not ${quote(rest)}`)
+  for (const match of eachMatch(FUNCTION, body, stray)) {
     const name = match[1] ?? match[3]!
     calls.push({ name, args: parameters(match[4]!, match[0].trim()), text: match[0].trim() })
-    at = FUNCTION.lastIndex
-  }
-  if (body.slice(at).trim() !== '') {
-    throw new UnparseableModelOutput(`cannot parse the Seed tool call: expected <function=name>…</function>, not ${quote(body.slice(at))}`)
   }
   return calls
 }
 
 function parameters (body: string, call: string): Record<string, string> {
   const args: Record<string, string> = {}
-  let at = 0
-  for (;;) {
-    PARAMETER.lastIndex = at
-    const match = PARAMETER.exec(body)
-    if (!match) break
+  const stray = (rest: string) => new UnparseableModelOutput(`cannot parse the Seed tool call ${quote(call)}: expected <parameter=name>…</parameter>, not ${quote(rest)}`)
+  for (const match of eachMatch(PARAMETER, body, stray)) {
     const key = match[1] ?? match[3]!
     if (Object.hasOwn(args, key)) throw new UnparseableModelOutput(`cannot parse the Seed tool call ${quote(call)}: ${key} is given twice`)
     // The value as written; a line break right after the opening tag is layout, not content.
     args[key] = key === 'content' ? match[4]!.replace(/^\r?\n/, '') : match[4]!.trim()
-    at = PARAMETER.lastIndex
-  }
-  if (body.slice(at).trim() !== '') {
-    throw new UnparseableModelOutput(`cannot parse the Seed tool call ${quote(call)}: expected <parameter=name>…</parameter>, not ${quote(body.slice(at))}`)
   }
   return args
+}
+
+/** Each match of the global `pattern` in `body` in turn; what is left after the last must be blank, or `stray` is thrown. */
+function * eachMatch (pattern: RegExp, body: string, stray: (rest: string) => Error): Generator<RegExpExecArray> {
+  let at = 0
+  for (;;) {
+    pattern.lastIndex = at
+    const match = pattern.exec(body)
+    if (!match) break
+    yield match
+    at = pattern.lastIndex
+  }
+  if (body.slice(at).trim() !== '') throw stray(body.slice(at))
 }

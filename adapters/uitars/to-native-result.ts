@@ -1,7 +1,8 @@
 /** The outcome → the reply as read, what ran, and the screen after. */
-import { callStatus, type AdapterOutcome, type Translation } from '../../src/pipeline/adapter.ts'
-import type { UitarsCallResult, UitarsResult } from './result.ts'
-import type { UitarsCallMeta, UitarsMeta } from './to-unified.ts'
+import type { AdapterOutcome, Translation } from '../../src/pipeline/adapter.ts'
+import { callAnswer, screenAfter } from '../shared/call-results.ts'
+import type { UitarsResult } from './result.ts'
+import type { UitarsMeta } from './to-unified.ts'
 
 const REPORTED = new Set(['finished', 'call_user'])
 
@@ -12,23 +13,10 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
     reflection: meta.reflection,
     action_summary: meta.action_summary,
     calls: meta.calls.map((call) => ({
-      name: call.name,
-      args: call.args,
-      text: call.text,
-      actions: translation.actions.slice(call.first, call.first + call.count),
-      status: statusOf(call, outcome),
+      ...callAnswer(call, outcome, translation, REPORTED),
     })),
     finished: meta.finished,
     call_user: meta.call_user,
-    cursor: outcome.cursor,
-    screenshot: outcome.screenshot,
-    error: outcome.error,
+    ...screenAfter(outcome),
   }
 }
-
-function statusOf (call: UitarsCallMeta, outcome: AdapterOutcome): UitarsCallResult['status'] {
-  if (REPORTED.has(call.name)) return 'reported'
-  return STATUS[callStatus(call, outcome)]
-}
-
-const STATUS = { ran: 'done', failed: 'failed', not_run: 'not_run', refused: 'not_run' } as const

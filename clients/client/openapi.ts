@@ -1636,6 +1636,7 @@ export interface components {
                 number,
                 number
             ] | null;
+            /** @description Base64 PNG of the screen after the last action, at the display size: the next user turn's image. Null when nothing ran or screenshot=false. */
             screenshot: string | null;
             /** @description Why the calls stopped; the HTTP status is its statusCode. */
             error: components["schemas"]["ErrorBody"] | null;

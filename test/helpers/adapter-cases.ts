@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs'
 import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import type { FakeDriver } from '../../drivers/fake/fake-driver.ts'
-import { post } from './build.ts'
+import type { Adapter } from '../../src/pipeline/adapter.ts'
+import { build, post } from './build.ts'
+import { badRequest } from './error-body.ts'
 
 /** A recorded fixture of an adapter: test/fixtures/<adapter>/<file>, parsed. */
 export const fixture = <T>(adapter: string, file: string): T =>
@@ -60,6 +62,42 @@ export const pressed = (...combos: string[]) => combos.flatMap((combo) => {
   return [...keys.map((key) => ({ call: 'keyDown', key })), ...[...keys].reverse().map((key) => ({ call: 'keyUp', key }))]
 })
 
+/** The fake driver's calls for a left click at a screen pixel. */
+export const leftClickAt = (x: number, y: number) => [{ call: 'moveMouse', x, y }, { call: 'buttonDown', button: 'left' }, { call: 'buttonUp', button: 'left' }]
+
+/**
+ * Each recorded case through the adapter's translate route answers its whole body (the default
+ * 1280x800 display, a screenshot asked for, `meta` of the case), and nothing runs.
+ */
+export async function translatesRecorded<C extends AdapterCase> (t: Test, adapter: Adapter<any, any, any>, version: string, cases: C[], meta: (c: C) => unknown) {
+  const { app, driver } = await build(t, { adapters: [adapter] })
+  for (const c of cases) {
+    const { status, body } = await post(app, `/computer/${adapter.name}/translate`, c.payload)
+    t.equal(status, 200, c.name)
+    t.strictSame(body, {
+      adapter: adapter.name,
+      version,
+      actions: c.actions,
+      screenshot: true,
+      display_width_px: 1280,
+      display_height_px: 800,
+      meta: meta(c),
+    }, `${c.name} (${c.source})`)
+  }
+  t.strictSame(driver.calls, [], 'translating runs nothing')
+}
+
+/**
+ * Sends a payload to an execute route of the adapter over the fake 1280x800 screen, which must
+ * answer 200: the driver's calls, and the body with its screenshot as its size.
+ */
+export async function executedOnFake (t: Test, adapter: Adapter<any, any, any>, url: string, payload: unknown) {
+  const { app, driver } = await build(t, { adapters: [adapter] })
+  const { status, body } = await post(app, url, payload)
+  t.equal(status, 200)
+  return { calls: driver.calls, body: { ...body, screenshot: imageSize(body.screenshot) } }
+}
+
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 export function pngSize (base64: string) {
   const png = Buffer.from(base64, 'base64')
@@ -70,7 +108,7 @@ export function pngSize (base64: string) {
 /** A screenshot (base64 PNG or null) as its size, so whole bodies can be compared. */
 export const imageSize = (screenshot: string | null) => screenshot === null ? null : pngSize(screenshot)
 
-export const badRequest = (code: string, message: string) => ({ statusCode: 400, code, error: 'Bad Request', message })
+export { badRequest }
 
 export interface Refusal {
   name: string
@@ -80,10 +118,11 @@ export interface Refusal {
   body: ReturnType<typeof badRequest> & { failed_index?: number }
 }
 
-/** Each refusal answers 400 with its whole body on the translate and the execute route, and nothing runs. */
-export async function refusedOnBothRoutes (t: Test, app: FastifyInstance, driver: FakeDriver, adapter: string, refusals: Refusal[]) {
+/** Each refusal answers 400 with its whole body on the adapter's translate and execute route, and nothing runs. */
+export async function refusedOnBothRoutes (t: Test, adapter: Adapter<any, any, any>, refusals: Refusal[]) {
+  const { app, driver } = await build(t, { adapters: [adapter] })
   for (const r of refusals) {
-    for (const url of [`/computer/${adapter}/translate`, `/computer/${adapter}`]) {
+    for (const url of [`/computer/${adapter.name}/translate`, `/computer/${adapter.name}`]) {
       const { status, body } = await post(app, url + (r.url ?? ''), r.payload)
       t.equal(status, 400, `${r.name} (${url})`)
       t.strictSame(body, r.body, `${r.name} (${url})`)

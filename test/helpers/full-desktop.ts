@@ -5,13 +5,14 @@
  * marker in their environment, should the server have failed to.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 interface TestContext { teardown: (fn: () => unknown) => void }
+import { descendants, processes } from './process-table.ts'
 import { stopOwned } from './processes.ts'
 import type { CupEnvelope } from '../../src/accessibility/schema.ts'
 
@@ -27,29 +28,10 @@ export interface FullServer {
   get: (path: string) => Promise<{ status: number, body: Record<string, unknown> }>
 }
 
-/** Processes by PID with their parent and command line, from /proc. */
-export function processTable (): Map<number, { ppid: number, command: string }> {
-  const table = new Map<number, { ppid: number, command: string }>()
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z') continue
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      table.set(Number(entry), { ppid, command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() })
-    } catch { /* gone meanwhile */ }
-  }
-  return table
-}
-
-/** The server's descendants, and every process of its sessions (the marker starts with its PID). */
+/** The server's living descendants, and every process of its sessions (the marker starts with its PID). */
 export function serverProcesses (serverPid: number): Map<number, string> {
-  const table = processTable()
-  const found = new Map<number, string>()
-  const visit = (pid: number) => {
-    for (const [child, { ppid, command }] of table) if (ppid === pid && !found.has(child)) { found.set(child, command); visit(child) }
-  }
-  visit(serverPid)
+  const table = new Map([...processes()].filter(([, { state }]) => state !== 'Z'))
+  const found = descendants(serverPid, table)
   const wanted = `${MARKER}=${serverPid}-`
   for (const [pid, { command }] of table) {
     try {

@@ -15,6 +15,7 @@ import { XdotoolDriver } from '../../drivers/xdotool/xdotool-driver.ts'
 import { CANONICAL_KEYS } from '../../src/keys/index.ts'
 import { heldOnX, startDesktop } from './desktop.ts'
 import { startOracle, type OracleEvent } from './oracle.ts'
+import { errorBody } from './error-body.ts'
 
 export type OracleDriver = 'nut' | 'xdotool'
 
@@ -374,12 +375,7 @@ export const ORACLE_ROWS: OracleRow[] = [
       oracle.clear()
       const answer = await post({ action: 'type_text', text: 'ab\u0007c' })
       t.equal(answer.status, 400)
-      t.strictSame(answer.body, {
-        statusCode: 400,
-        code: 'ERR_UNSUPPORTED_ACTION',
-        error: 'Bad Request',
-        message: 'text contains the control character U+0007 at index 2, which cannot be typed; only printable characters, newline and tab can',
-      })
+      t.strictSame(answer.body, errorBody(400, 'ERR_UNSUPPORTED_ACTION', 'text contains the control character U+0007 at index 2, which cannot be typed; only printable characters, newline and tab can'))
       await pause(300)
       t.strictSame(of(await oracle.until(() => false, 100), 'keydown', 'input'), [], 'nothing typed')
       t.strictSame(await heldOnX(display), [], 'nothing held')

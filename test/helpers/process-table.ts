@@ -17,9 +17,8 @@ export function processes (): Map<number, { ppid: number, state: string, command
   return table
 }
 
-/** Every process below `root`, by PID, with its command. */
-export function descendants (root: number): Map<number, string> {
-  const table = processes()
+/** Every process below `root`, by PID, with its command (in `table`, by default all of them now). */
+export function descendants (root: number, table = processes()): Map<number, string> {
   const found = new Map<number, string>()
   const visit = (pid: number) => {
     for (const [child, { ppid, command }] of table) {
