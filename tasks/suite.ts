@@ -38,31 +38,36 @@ async function keepScreenshot (server: FullServer, path: string) {
   writeFileSync(path.replace(/\.png$/, '.tree.txt'), tree)
 }
 
+/** A task's context: its folder `~/Documents/<name>` under `home`; `cleanups` collects what to end after it. */
+export function taskContext (url: string, home: string, name: string, cleanups: Array<() => unknown>, launch: TaskContext['launch']): TaskContext {
+  return { url, home, dir: join(home, 'Documents', name), dirInDesktop: `~/Documents/${name}`, cleanup: (fn) => { cleanups.push(fn) }, launch }
+}
+
+/** Setup, the agent's run and the check: why the task failed, undefined when it passed. */
+export async function attempt (task: Task, agent: Agent, ctx: TaskContext): Promise<string | undefined> {
+  try {
+    const state = await task.setup(ctx)
+    await task.run(agent, ctx, state)
+    return await task.check(ctx, state)
+  } catch (error) {
+    return (error as Error).message
+  }
+}
+
 export async function runTask (server: FullServer, dialect: Dialect, task: Task): Promise<Outcome> {
   const name = `${task.name}-${dialect.name}`
   const dir = join(server.home, 'Documents', name)
   mkdirSync(dir, { recursive: true })
   const cleanups: Array<() => unknown> = []
-  const ctx: TaskContext = {
-    url: server.url,
-    home: server.home,
-    dir,
-    dirInDesktop: `~/Documents/${name}`,
-    cleanup: (fn) => { cleanups.push(fn) },
-    launch: async (app, target) => {
-      const { status, body } = await server.act({ action: 'launch_app', app, ...(target === undefined ? {} : { target }) })
-      if (status !== 200) throw new Error(`launch_app ${app}: ${status} ${JSON.stringify(body)}`)
-    },
-  }
+  const ctx = taskContext(server.url, server.home, name, cleanups, async (app, target) => {
+    const { status, body } = await server.act({ action: 'launch_app', app, ...(target === undefined ? {} : { target }) })
+    if (status !== 200) throw new Error(`launch_app ${app}: ${status} ${JSON.stringify(body)}`)
+  })
   const agent = new Agent(server.url, dialect)
   const started = performance.now()
   let reason: string | undefined
   try {
-    const state = await task.setup(ctx)
-    await task.run(agent, ctx, state)
-    reason = await task.check(ctx, state)
-  } catch (error) {
-    reason = (error as Error).message
+    reason = await attempt(task, agent, ctx)
   } finally {
     if (reason !== undefined && process.env.TASKS_ARTIFACTS) await keepScreenshot(server, join(process.env.TASKS_ARTIFACTS, `${name}.png`))
     await endApplications(server)

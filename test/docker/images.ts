@@ -28,7 +28,7 @@ import { parse } from 'yaml'
 import { FLAGS } from '../../src/runtime/config.ts'
 import { Agent } from '../../tasks/agent/agent.ts'
 import { DIALECTS } from '../../tasks/agent/dialects.ts'
-import type { TaskContext } from '../../tasks/task.ts'
+import { attempt, taskContext } from '../../tasks/suite.ts'
 import { terminalFromPanel } from '../../tasks/terminal-from-panel.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
@@ -282,26 +282,15 @@ async function checkTask (t: Test, desktop: Desktop) {
   // Made by the desktop's own user, who writes into it.
   await docker(['exec', desktop.name, 'mkdir', '-p', `/home/node/Documents/${name}`])
   const cleanups: Array<() => unknown> = []
-  const ctx: TaskContext = {
-    url: desktop.base,
-    home,
-    dir: join(home, 'Documents', name),
-    dirInDesktop: `~/Documents/${name}`,
-    cleanup: (fn) => { cleanups.push(fn) },
-    launch: async (app, target) => {
-      const answer = await desktop.act({ action: 'launch_app', app, ...(target === undefined ? {} : { target }) })
-      if (answer.status !== 200) throw new Error(`launch_app ${app}: ${answer.status} ${await answer.text()}`)
-    },
-  }
+  const ctx = taskContext(desktop.base, home, name, cleanups, async (app, target) => {
+    const answer = await desktop.act({ action: 'launch_app', app, ...(target === undefined ? {} : { target }) })
+    if (answer.status !== 200) throw new Error(`launch_app ${app}: ${answer.status} ${await answer.text()}`)
+  })
   const agent = new Agent(desktop.base, dialect, { authorization: `Bearer ${TOKEN}` })
   const started = Date.now()
   let reason: string | undefined
   try {
-    const state = await task.setup(ctx)
-    await task.run(agent, ctx, state)
-    reason = await task.check(ctx, state)
-  } catch (error) {
-    reason = (error as Error).message
+    reason = await attempt(task, agent, ctx)
   } finally {
     for (const fn of cleanups.reverse()) await fn()
   }
