@@ -7,8 +7,10 @@
 import sharp from 'sharp'
 import type { RawImage } from '../driver/driver.ts'
 import type { Size } from './geometry.ts'
-import { bgrxToRgbx } from './pixels.ts'
+import { rgbx } from './pixels.ts'
 import { unreachable } from '../errors/unreachable.ts'
+
+export { rgbx } from './pixels.ts'
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const
 export type ImageFormat = typeof IMAGE_FORMATS[number]
@@ -37,14 +39,6 @@ const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const
  * file a few percent smaller; a screenshot is looked at once.
  */
 const WEBP_EFFORT = 0
-
-/** The pixels as RGBX rows sharp can read as 4 raw channels: as they are, or copied from BGRX. */
-export function rgbx ({ data, width, height, order }: RawImage): Buffer {
-  const bytes = width * height * 4
-  if (data.length < bytes) throw new Error(`a ${width}x${height} image needs ${bytes} bytes, got ${data.length}`)
-  if (order === 'rgba') return data.subarray(0, bytes)
-  return bgrxToRgbx(data, bytes)
-}
 
 /** Encodes a screenshot, resized to `size` when that differs from the raw image. */
 export async function encodeImage (image: RawImage, size?: Size, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<Buffer> {
