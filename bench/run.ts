@@ -18,6 +18,7 @@ import { chromiumBinary, spawnOwned, stopOwned } from '../test/helpers/processes
 import { client } from './http-client.ts'
 import { freePort, root, startOurs, waitHttp } from './servers.ts'
 import { benchScreens } from './screens.ts'
+import { benchRealContent } from './real-content.ts'
 import { backToBack, httpProbe, xtestProbe, type FloorProbe } from './floor.ts'
 import { mcpBench } from './mcp.ts'
 import { percentile } from './percentile.ts'
@@ -268,6 +269,10 @@ async function main () {
     console.log(`RSS after the run (server + driver worker): ${rss.total} MB (server ${rss.server} MB, worker ${rss.children.join(' + ') || 0} MB)`)
     console.log(`load average while measuring (1/5/15 min): ${load1}`)
     const mcp = await mcpBench(ours.port, ITERATIONS)
+    // Servers of its own (three desktops, XFCE and Firefox among them): too long for --smoke,
+    // which the test suite runs; `node --import tsx bench/real-content.ts --smoke` runs it alone.
+    const realContent = smoke ? undefined : await benchRealContent({ smoke, quick })
+    if (!realContent) console.log('real content: not run with --smoke (node --import tsx bench/real-content.ts --smoke runs it alone)')
 
     const get = (kind: string, name = names[0]!) => rows.find((r) => r.kind === kind)!.results[name]!.p50
     const p95 = (kind: string) => rows.find((r) => r.kind === kind)!.results[names[0]!]!.p95
@@ -292,7 +297,7 @@ async function main () {
     ]
     for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
     await mkdir(new URL('.', OUT), { recursive: true })
-    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), loadAverage: load1, floors, inputFloorMs: inputFloor, rows, mcp, accessibility: snapshots, throughput: load, coldStartMs: cold, coldStartsMs: colds.each, rssMb: rss.total, rss, targets, screens }, null, 2))
+    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), loadAverage: load1, floors, inputFloorMs: inputFloor, rows, mcp, accessibility: snapshots, realContent, throughput: load, coldStartMs: cold, coldStartsMs: colds.each, rssMb: rss.total, rss, targets, screens }, null, 2))
     console.log('bench: done')
   } finally {
     // SIGTERM first: our server ends what it started (the accessibility bus among them);
