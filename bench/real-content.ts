@@ -30,7 +30,7 @@ import { spawnOwned, stopOwned } from '../test/helpers/processes.ts'
 import { client } from './http-client.ts'
 import { percentile } from './percentile.ts'
 import { photoJpeg, photoPixels } from './photo.ts'
-import { childrenOf, commandLine, cpuMs, freePort, startOurs, stderrOf, waitHttp } from './servers.ts'
+import { childrenOf, commandLine, cpuMs, freePort, startOurs, waitHttp } from './servers.ts'
 
 export interface RealContentOptions { smoke: boolean, quick: boolean }
 
@@ -156,7 +156,7 @@ async function measureDesktop (desktop: Desktop, options: RealContentOptions) {
   const home = await mkdtemp(join(tmpdir(), 'cg-bench-home-'))
   const port = await freePort()
   const server = startOurs(undefined, port, [...await desktop.args(home), '--home', home], { SCREEN: `${WIDTH}x${HEIGHT}x24`, ...desktop.env }, true)
-  const exited = new Promise<never>((_resolve, reject) => server.once('exit', (code, signal) => reject(new Error(`the server (${desktop.name}) exited at start: ${signal ?? `code ${code}`}: ${stderrOf(server)}`))))
+  const exited = new Promise<never>((_resolve, reject) => server.once('exit', (code, signal) => reject(new Error(`the server (${desktop.name}) exited at start: ${signal ?? `code ${code}`} (BENCH_SERVER_LOG=1 shows its log)`))))
   exited.catch(() => undefined)
   const http = client(port)
   try {

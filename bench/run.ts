@@ -215,7 +215,11 @@ async function main () {
       servers.push({ name: name!, port, process: startBaseline(mode!, xvfb.display, port) })
     }
     processes.push(...servers.map((s) => s.process))
-    for (const s of servers) await waitHttp(s.port, { action: 'move_mouse', coordinates: [5, 5] })
+    for (const s of servers) {
+      await waitHttp(s.port, { action: 'move_mouse', coordinates: [5, 5] }).catch((error: Error) => {
+        throw new Error(`${s.name}: ${error.message} (exit ${s.process.exitCode ?? s.process.signalCode ?? 'none yet'}; BENCH_SERVER_LOG=1 shows its log)`)
+      })
+    }
 
     const probes = {
       xtest: await xtestProbe(xvfb.display),

@@ -47,19 +47,8 @@ export function startOurs (display: string | undefined, port: number, args: stri
   const serverEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env }
   if (display) serverEnv.DISPLAY = display
   else delete serverEnv.DISPLAY
-  // Its stderr is kept (the last 2000 characters): a start that fails says why there.
-  const child = spawnOwned(undefined, npmStartBin(), ['--port', String(port), ...args], { cwd: root, env: serverEnv, stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'pipe'], group })
-  let tail = ''
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { tail = (tail + chunk).slice(-2000) })
-  errors.set(child, () => tail.trim())
-  return child
-}
-
-const errors = new WeakMap<ChildProcess, () => string>()
-
-/** What a server started by startOurs wrote last on stderr. */
-export function stderrOf (child: ChildProcess): string {
-  return errors.get(child)?.() ?? ''
+  const log = process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'
+  return spawnOwned(undefined, npmStartBin(), ['--port', String(port), ...args], { cwd: root, env: serverEnv, stdio: ['ignore', log, log], group })
 }
 
 /** A process's command line, or undefined once it is gone. */
