@@ -192,14 +192,13 @@ async function measureDesktop (desktop: Desktop, options: RealContentOptions) {
     const shots = options.smoke ? 5 : options.quick ? 20 : 100
     const take = shot('')
     const screenshotCpu = await cpuOf(pids, async () => { for (let i = 0; i < shots; i++) await take() }) / shots
-    return { name: desktop.name, png, jpeg, webp, resized, imports, floor: base, screenshotCpuMs: screenshotCpu, screenshots: shots, server, port, x, pids }
+    return { name: desktop.name, png, jpeg, webp, resized, imports, floor: base, screenshotCpuMs: screenshotCpu, screenshots: shots, server, port, x, pids, home }
   } catch (error) {
     await stopOwned(server, true, 10_000)
+    await rm(home, { recursive: true, force: true })
     throw error
   } finally {
     http.close()
-    // The server is stopped by the caller once it has measured what else it needs.
-    setImmediate(() => { void rm(home, { recursive: true, force: true }).catch(() => undefined) })
   }
 }
 
@@ -313,9 +312,11 @@ export async function benchRealContent (options: RealContentOptions) {
           recoveries.busyMs = await withBusyCores(() => recovery(measured.server.pid!, measured.port))
         }
       } finally {
+        // Stopped first: the desktop's session writes into its home until then.
         await stopOwned(measured.server, true, 10_000)
+        await rm(measured.home, { recursive: true, force: true })
       }
-      const { server: _s, x: _x, pids: _p, ...row } = measured
+      const { server: _s, x: _x, pids: _p, home: _h, ...row } = measured
       rows.push(row)
     }
   } finally {
@@ -324,7 +325,7 @@ export async function benchRealContent (options: RealContentOptions) {
   return report(rows, moves!, recoveries)
 }
 
-type Row = Omit<Awaited<ReturnType<typeof measureDesktop>>, 'server' | 'x' | 'pids'>
+type Row = Omit<Awaited<ReturnType<typeof measureDesktop>>, 'server' | 'x' | 'pids' | 'home'>
 
 function report (rows: Row[], moves: Awaited<ReturnType<typeof moveCpu>>, recoveries: { idleMs?: number, busyMs?: number }) {
   const targets: Array<[string, boolean]> = []
