@@ -70,6 +70,10 @@ t.test('a stale lock (its process gone) counts as free, and Xvfb takes the numbe
   t.equal(lockOwner(number), xvfb.pid, 'SIGKILL left the lock file behind')
   t.equal(isDisplayTaken(number), false, 'but it counts as free')
   await t.rejects(probeDisplay(xvfb.display, 500), { code: 'ERR_INVALID_CONFIG', message: /connection refused/ }, 'the stale socket does not answer')
+  // Ours, not the operator's DISPLAY: the message must not tell them to unset it.
+  await t.rejects(probeDisplay(xvfb.display, 500), {
+    message: `the Xvfb computer-gateway started on ${xvfb.display} does not answer (connection refused: nothing listens there (a stale socket?) at /tmp/.X11-unix/X${number})`,
+  }, 'a display this process started is named as ours')
   const again = await started(t, startXvfb({ screen: SCREEN, display: xvfb.display }))
   t.equal(lockOwner(number), again.pid)
   await probeDisplay(again.display)

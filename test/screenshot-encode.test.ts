@@ -6,6 +6,7 @@
 import sharp from 'sharp'
 import t from 'tap'
 import type { RawImage } from '../src/driver/driver.ts'
+import { photographic } from '../src/screen/png-encoders.ts'
 import { encodeImage, rgbx } from '../src/screen/screenshot.ts'
 
 // 3x2: red, green, blue / white, black, a colour with every channel different.
@@ -60,4 +61,53 @@ t.test('every format decodes at the asked size with its colours, whatever X puts
       }
     }
   }
+})
+
+/** Noise: no pixel repeats its neighbour, as in a photograph (the photographic PNG path). */
+const noise = (width: number, height: number, order: 'bgra' | 'rgba'): RawImage => {
+  const data = Buffer.alloc(width * height * 4 + 1)
+  let seed = 12345
+  for (let i = 0; i < width * height * 4; i++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+    data[i] = (i & 3) === 3 ? 0 : seed >>> 24
+  }
+  return { width, height, order, data }
+}
+
+t.test('a photographic screen is told from a flat one by sampling its rows', async (t) => {
+  const flat = Buffer.alloc(64 * 32 * 4, 0x40)
+  t.equal(photographic(flat, 64, 32), false, 'flat colour')
+  t.equal(photographic(noise(64, 32, 'rgba').data, 64, 32), true, 'noise')
+  // Text on a flat page repeats most of its pixels: every 4th pixel of a row differs.
+  const text = Buffer.alloc(64 * 32 * 4, 0xff)
+  for (let i = 0; i < 64 * 32; i += 4) text.set([0, 0, 0], i * 4)
+  t.equal(photographic(text, 64, 32), false, 'sparse dark pixels on white')
+})
+
+t.test('a photographic PNG keeps every pixel exactly, opaque, at the raw or the asked size, and leaves the caller\'s pixels alone', async (t) => {
+  const width = 40
+  const height = 24
+  for (const order of ['bgra', 'rgba'] as const) {
+    const raw = noise(width, height, order)
+    const before = Buffer.from(raw.data)
+    const encoded = await encodeImage(raw)
+    t.ok(raw.data.equals(before), `${order}: the caller's pixels are untouched`)
+    const { data, info } = await sharp(encoded).raw().toBuffer({ resolveWithObject: true })
+    t.strictSame([info.width, info.height], [width, height], `${order}: its size`)
+    const expected = Buffer.alloc(width * height * info.channels)
+    for (let i = 0; i < width * height; i++) {
+      const [a, b, c] = [raw.data[i * 4]!, raw.data[i * 4 + 1]!, raw.data[i * 4 + 2]!]
+      expected.set(order === 'bgra' ? [c, b, a] : [a, b, c], i * info.channels)
+      if (info.channels === 4) expected[i * 4 + 3] = 255
+    }
+    t.ok(data.equals(expected), `${order}: every pixel, and an opaque alpha`)
+    const smaller = await encodeImage(raw, { width: 20, height: 10 })
+    const meta = await sharp(smaller).metadata()
+    t.strictSame([meta.format, meta.width, meta.height], ['png', 20, 10], `${order}: resized`)
+    const { channels } = await sharp(smaller).stats()
+    if (channels.length === 4) t.equal(channels[3]!.min, 255, `${order}: resized, opaque`)
+  }
+  // Back to back on the pooled buffer: each answer stays its own.
+  const [one, two] = await Promise.all([encodeImage(noise(width, height, 'rgba')), encodeImage(noise(width, height, 'rgba'))])
+  t.ok(one.equals(two), 'two encodes at once of the same pixels agree')
 })

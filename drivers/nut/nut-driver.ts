@@ -13,6 +13,7 @@ import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { settleByPixels } from '../../src/screen/settle.ts'
 import { probeDisplay } from '../x11/probe.ts'
+import { START_TIMEOUT_MS } from '../start-timeout.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
 import { diesWithUs } from '../x11/orphan.ts'
 import { toXSteps, type XInputStep } from '../x11/xtest-input.ts'
@@ -20,7 +21,7 @@ import { stopChild } from '../stop-child.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
 
 export interface NutDriverOptions extends XDriverOptions {
-  /** How long the worker may take to load, and then to reach the display (default 15 s each). */
+  /** How long the worker may take to load, and then to reach the display (default START_TIMEOUT_MS each). */
   startTimeoutMs?: number
   /**
    * How long one call may take before the worker counts as hung — an X server that stopped
@@ -203,7 +204,7 @@ export class NutDriver implements XDriver {
 
   /** Waits for the worker's next 'loaded' or 'ready', killing it after the start timeout. */
   #await (what: 'loaded' | 'ready', send?: () => void): Promise<void> {
-    const timeoutMs = this.#options.startTimeoutMs ?? 15_000
+    const timeoutMs = this.#options.startTimeoutMs ?? START_TIMEOUT_MS
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => this.#kill(`the nut driver did not get ${what} within ${timeoutMs} ms on ${this.display}`, 'SIGKILL'), timeoutMs)
       this.#waiter = {

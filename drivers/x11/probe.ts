@@ -9,6 +9,7 @@ import { homedir } from 'node:os'
 import { connect, type Socket } from 'node:net'
 import { InvalidConfig } from '../../src/errors/errors.ts'
 import { COOKIE_NAME, cookieFor } from './authority.ts'
+import { START_TIMEOUT_MS } from '../start-timeout.ts'
 
 /** Where to reach a display: a local unix socket, or TCP for `host:N`. */
 export type DisplayAddress =
@@ -58,11 +59,14 @@ function setupRequest (cookie: Buffer | undefined): Buffer {
  * on a busy host (both cores taken by other desktops) is seen here taking over 2 s, and a
  * driver that gave up on it would fail a start that was about to succeed.
  */
-export async function probeDisplay (display: string, timeoutMs = 10_000): Promise<void> {
+export async function probeDisplay (display: string, timeoutMs = START_TIMEOUT_MS): Promise<void> {
   const address = parseDisplay(display)
   const where = address.kind === 'unix' ? address.path : `${address.host}:${address.port}`
-  const fail = (why: string) => new InvalidConfig(
-    `DISPLAY ${display} does not answer (${why} at ${where}); unset DISPLAY to let computer-gateway start its own Xvfb`)
+  // A display this process started is not the operator's DISPLAY: telling them to unset it would be untrue.
+  const ours = cookieFor(display) !== undefined
+  const fail = (why: string) => new InvalidConfig(ours
+    ? `the Xvfb computer-gateway started on ${display} does not answer (${why} at ${where})`
+    : `DISPLAY ${display} does not answer (${why} at ${where}); unset DISPLAY to let computer-gateway start its own Xvfb`)
   const deadline = Date.now() + timeoutMs
 
   let answer: SetupAnswer

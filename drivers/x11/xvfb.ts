@@ -11,6 +11,7 @@ import { addCookie } from './authority.ts'
 import { diesWithUs } from './orphan.ts'
 import { claimFreeDisplayNumber, lockOwner, releaseDisplayNumber } from './free-display.ts'
 import { displayNumber, probeDisplay } from './probe.ts'
+import { START_TIMEOUT_MS } from '../start-timeout.ts'
 import type { Log } from '../../src/runtime/logger.ts'
 import { stopChild } from '../stop-child.ts'
 
@@ -23,7 +24,7 @@ export interface XvfbOptions {
   display?: string
   /** With no `display`: the first number to try (default 99). */
   from?: number
-  /** How long Xvfb may take to answer (default 10 s). */
+  /** How long Xvfb may take to answer (default START_TIMEOUT_MS). */
   timeoutMs?: number
   log?: Log
 }
@@ -123,7 +124,7 @@ async function startOn (number: number, options: XvfbOptions): Promise<Xvfb> {
   }
 
   try {
-    await untilAnswers(display, child.pid!, options.timeoutMs ?? 10_000, () => spawnFailure, () => exit, () => stderr)
+    await untilAnswers(display, child.pid!, options.timeoutMs ?? START_TIMEOUT_MS, () => spawnFailure, () => exit, () => stderr)
   } catch (error) {
     await kill()
     throw error

@@ -1,4 +1,5 @@
 /** Pixel layouts: X's BGRX rows turned into RGBX rows, the layout sharp reads as 4 raw channels. */
+import type { RawImage } from '../driver/driver.ts'
 
 /**
  * Reorders, in place, the BGRX pixels in the first `bytes` of `buffer` (which has one byte
@@ -18,4 +19,12 @@ export function bgrxToRgbx (bgrx: Buffer, bytes: number): Buffer {
   const copy = Buffer.allocUnsafe(bytes + 1)
   bgrx.copy(copy, 0, 0, bytes)
   return reorderToRgbx(copy, bytes)
+}
+
+/** The pixels as RGBX rows sharp can read as 4 raw channels: as they are, or copied from BGRX. */
+export function rgbx ({ data, width, height, order }: RawImage): Buffer {
+  const bytes = width * height * 4
+  if (data.length < bytes) throw new Error(`a ${width}x${height} image needs ${bytes} bytes, got ${data.length}`)
+  if (order === 'rgba') return data.subarray(0, bytes)
+  return bgrxToRgbx(data, bytes)
 }

@@ -1,14 +1,18 @@
 /**
  * Raw pixels from the driver → the image a model sees (PNG by default, JPEG or WebP when a
- * client asks), at the size it believes the screen is. sharp (libvips) encodes and resizes on
- * libuv's threads, so the event loop only reorders bytes with one native call: X hands out
- * BGRX, every encoder wants RGB.
+ * client asks), at the size it believes the screen is. sharp (libvips) and fdeflate
+ * (@napi-rs/image, for photographic PNGs) encode and resize on threads of their own, so the event
+ * loop only reorders bytes with one native call (X hands out BGRX, every encoder wants RGB) and,
+ * for a PNG, samples every 8th row to pick its encoder.
  */
 import sharp from 'sharp'
 import type { RawImage } from '../driver/driver.ts'
 import type { Size } from './geometry.ts'
-import { bgrxToRgbx } from './pixels.ts'
+import { rgbx } from './pixels.ts'
+import { BY_CONTENT, fdeflatePng, photographic, ZLIB_PNG } from './png-encoders.ts'
 import { unreachable } from '../errors/unreachable.ts'
+
+export { rgbx } from './pixels.ts'
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const
 export type ImageFormat = typeof IMAGE_FORMATS[number]
@@ -27,30 +31,21 @@ export const MEDIA_TYPES = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/
 export type ImageMediaType = typeof MEDIA_TYPES[ImageFormat]
 
 /**
- * zlib level 1 without adaptive filtering: measured ~5x faster than the default for ~1.6x the
- * bytes (feasibility §6c). On loopback the bytes are cheap and the milliseconds are not; the
- * image a model sees is pixel-identical either way.
- */
-const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const
-/**
  * WebP's fastest method: its default (4) took ~100 ms for one 1280x800 screen here, for a
  * file a few percent smaller; a screenshot is looked at once.
  */
 const WEBP_EFFORT = 0
 
-/** The pixels as RGBX rows sharp can read as 4 raw channels: as they are, or copied from BGRX. */
-export function rgbx ({ data, width, height, order }: RawImage): Buffer {
-  const bytes = width * height * 4
-  if (data.length < bytes) throw new Error(`a ${width}x${height} image needs ${bytes} bytes, got ${data.length}`)
-  if (order === 'rgba') return data.subarray(0, bytes)
-  return bgrxToRgbx(data, bytes)
-}
-
-/** Encodes a screenshot, resized to `size` when that differs from the raw image. */
+/**
+ * Encodes a screenshot, resized to `size` when that differs from the raw image. A PNG goes to
+ * the encoder that suits the content (png-encoders.ts); `image`'s pixels are left as they were.
+ */
 export async function encodeImage (image: RawImage, size?: Size, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<Buffer> {
   const raw = { width: image.width, height: image.height, channels: 4 } as const
+  const resized = size !== undefined && (size.width !== image.width || size.height !== image.height)
+  if (!resized && encoding.format === 'png') return BY_CONTENT.encode(image)
   let pipeline = sharp(rgbx(image), { raw }).removeAlpha()
-  if (size && (size.width !== image.width || size.height !== image.height)) {
+  if (resized) {
     // sharp resizes before it drops the fourth byte, and premultiplies by it as alpha: X's
     // pad byte (often 0) would blacken the image. So the RGB comes out first, then is resized.
     const rgb = await pipeline.raw().toBuffer()
@@ -59,7 +54,12 @@ export async function encodeImage (image: RawImage, size?: Size, encoding: Image
   }
   const quality = encoding.quality ?? DEFAULT_QUALITY
   switch (encoding.format) {
-    case 'png': return pipeline.png(PNG_OPTIONS).toBuffer()
+    case 'png': {
+      if (!photographic(image.data, image.width, image.height)) return pipeline.png(ZLIB_PNG).toBuffer()
+      // The resized pixels are sharp's fresh output, the encoder's alone.
+      const { data, info } = await pipeline.ensureAlpha(1).raw().toBuffer({ resolveWithObject: true })
+      return fdeflatePng(data, info.width, info.height)
+    }
     case 'jpeg': return pipeline.jpeg({ quality }).toBuffer()
     case 'webp': return pipeline.webp({ quality, effort: WEBP_EFFORT }).toBuffer()
     default: return unreachable(encoding.format)

@@ -1,0 +1,64 @@
+/**
+ * What `npm start`'s memory flags (bin/computer-gateway.js's shebang: MALLOC_ARENA_MAX=2,
+ * --max-semi-space-size=2, --optimize-for-size) cost in CPU, against the same server without
+ * them, on one Xvfb: CPU (server + driver worker, from /proc) per move and per PNG screenshot,
+ * in interleaved blocks so a busy moment hits both alike, and each one's RSS after.
+ * `node --import tsx bench/memory-flags.ts [--quick]`
+ */
+import { fileURLToPath } from 'node:url'
+import { startXvfb } from '../drivers/x11/xvfb.ts'
+import { spawnOwned, stopOwned } from '../test/helpers/processes.ts'
+import { client } from './http-client.ts'
+import { childrenOf, cpuMs, freePort, root, waitHttp } from './servers.ts'
+
+const quick = process.argv.includes('--quick')
+const ROUNDS = quick ? 3 : 10
+const MOVES = 200
+const SHOTS = 10
+const server = fileURLToPath(new URL('dist/src/runtime/server.js', root))
+
+const variants = [
+  { name: 'with npm start\'s flags', args: ['--max-semi-space-size=2', '--optimize-for-size', server], env: { MALLOC_ARENA_MAX: '2' } },
+  { name: 'MALLOC_ARENA_MAX=2 only', args: [server], env: { MALLOC_ARENA_MAX: '2' } },
+  { name: 'without', args: [server], env: {} },
+]
+
+async function rssMb (pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises')
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+}
+
+const xvfb = await startXvfb({ screen: '1280x800x24' })
+const started: Array<{ name: string, port: number, pid: number, child: ReturnType<typeof spawnOwned> }> = []
+try {
+  for (const variant of variants) {
+    const port = await freePort()
+    const child = spawnOwned(undefined, process.execPath, [...variant.args, '--port', String(port)], {
+      cwd: root, stdio: 'ignore', env: { ...process.env, ...variant.env, DISPLAY: xvfb.display, LOG_LEVEL: 'silent' },
+    })
+    started.push({ name: variant.name, port, pid: child.pid!, child })
+  }
+  for (const s of started) await waitHttp(s.port, { action: 'move_mouse', coordinates: [1, 1] }, 60_000)
+  const cpu = started.map(() => ({ moves: 0, shots: 0 }))
+  const of = async (pid: number) => (await Promise.all([pid, ...await childrenOf(pid)].map(cpuMs))).reduce((a, b) => a + b, 0)
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, s] of started.entries()) {
+      const http = client(s.port)
+      let before = await of(s.pid)
+      for (let k = 0; k < MOVES; k++) await http.post('/computer', { action: 'move_mouse', coordinates: [100 + k, 100 + round] })
+      cpu[i]!.moves += await of(s.pid) - before
+      before = await of(s.pid)
+      for (let k = 0; k < SHOTS; k++) await http.post('/computer', { action: 'take_screenshot' })
+      cpu[i]!.shots += await of(s.pid) - before
+      http.close()
+    }
+  }
+  console.log('server | CPU per move ms | CPU per screenshot ms | RSS server MB')
+  for (const [i, s] of started.entries()) {
+    console.log(`${s.name} | ${(cpu[i]!.moves / (ROUNDS * MOVES)).toFixed(2)} | ${(cpu[i]!.shots / (ROUNDS * SHOTS)).toFixed(1)} | ${await rssMb(s.pid)}`)
+  }
+} finally {
+  await Promise.all(started.map((s) => stopOwned(s.child)))
+  await xvfb.stop()
+}

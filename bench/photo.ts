@@ -1,0 +1,48 @@
+/**
+ * Photographic-like pixels made at bench time (no download): fractal value noise — octaves of
+ * random values, each upscaled smoothly and summed with weights falling as 1/f, as natural images'
+ * spectra do — tinted per channel, plus a fine sensor grain. PNG compresses it about as badly
+ * as a real photograph, which is the point: the screenshot rows' worst case.
+ */
+import sharp from 'sharp'
+
+/** A deterministic generator (mulberry32), so each run measures the same image. */
+function random (seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** RGB pixels (3 bytes each) of a width x height photograph-like image. */
+export async function photoPixels (width: number, height: number, seed = 1): Promise<Buffer> {
+  const next = random(seed)
+  const sum = new Float32Array(width * height * 3)
+  let weights = 0
+  for (let octave = 0, cell = 256; cell >= 2; octave++, cell /= 2) {
+    const w = Math.max(2, Math.ceil(width / cell))
+    const h = Math.max(2, Math.ceil(height / cell))
+    const small = Buffer.alloc(w * h * 3)
+    for (let i = 0; i < small.length; i++) small[i] = Math.floor(next() * 256)
+    const big = await sharp(small, { raw: { width: w, height: h, channels: 3 } }).resize(width, height, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer()
+    const weight = 1 / (octave + 1)
+    weights += weight
+    for (let i = 0; i < sum.length; i++) sum[i]! += big[i]! * weight
+  }
+  const out = Buffer.alloc(width * height * 3)
+  for (let i = 0; i < out.length; i++) {
+    const value = sum[i]! / weights
+    // Stretch the contrast the averaging flattened, then add grain.
+    out[i] = Math.max(0, Math.min(255, Math.round((value - 128) * 2.2 + 128 + (next() - 0.5) * 10)))
+  }
+  return out
+}
+
+/** The same as a JPEG file (what a browser or an image viewer would be given). */
+export async function photoJpeg (width: number, height: number, seed = 1): Promise<Buffer> {
+  return sharp(await photoPixels(width, height, seed), { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer()
+}

@@ -1,0 +1,117 @@
+/**
+ * PNG encoders of a screenshot. Which is cheapest depends on the content (bench/real-content.ts
+ * measures them on an empty desktop, a browser on a page of text and photographs, and a
+ * full-screen photograph): zlib at level 1 (sharp) is fastest and smallest where the screen is
+ * mostly flat colour and text, but spends ~5–8x longer than fdeflate (@napi-rs/image's Fast
+ * mode, the png crate) on a photograph, for bigger output. So a screenshot is sampled first and
+ * goes to the one that suits it. Every encoder is lossless and decodes at the image's own size.
+ */
+import { CompressionType, FilterType, Transformer } from '@napi-rs/image'
+import sharp from 'sharp'
+import type { RawImage } from '../driver/driver.ts'
+import { rgbx } from './pixels.ts'
+
+export interface PngEncoder {
+  name: string
+  encode (image: RawImage): Promise<Buffer>
+}
+
+/** zlib level 1 without adaptive filtering: ~5x faster than the default on flat content (feasibility §6c). */
+export const ZLIB_PNG = { compressionLevel: 1, adaptiveFiltering: false } as const
+/** fdeflate with the Paeth filter: the fastest of its filters on photographs here, and the smaller output. */
+const FDEFLATE_PNG = { compressionType: CompressionType.Fast, filterType: FilterType.Paeth } as const
+
+/**
+ * Whether the screen is mostly photographic: fewer than half the pixels of every 8th row repeat
+ * their left neighbour. Flat colour, text and UI repeat most of theirs; photographs almost none.
+ */
+export function photographic (pixels: Buffer, width: number, height: number): boolean {
+  let repeats = 0
+  let sampled = 0
+  for (let y = 0; y < height; y += 8) {
+    const row = y * width * 4
+    for (let x = 1; x < width; x++) {
+      const at = row + x * 4
+      if (pixels[at] === pixels[at - 4] && pixels[at + 1] === pixels[at - 3] && pixels[at + 2] === pixels[at - 2]) repeats++
+    }
+    sampled += width - 1
+  }
+  return repeats * 2 < sampled
+}
+
+/** Spare RGBA buffers for fdeflate's input, so a screenshot does not cost a fresh 4 MB (V8 collects on external memory too). */
+const spares: Buffer[] = []
+const MAX_SPARES = 2
+
+/**
+ * The pixels as RGBA with an opaque alpha, in a buffer of our own: the fourth byte of an RGBX
+ * pixel is X's padding (0 on Xvfb), which an RGBA encoder would take for full transparency, and
+ * the caller's pixels are left as they were.
+ */
+function opaqueRgba (image: RawImage): { data: Buffer, done: () => void } {
+  const bytes = image.width * image.height * 4
+  let data: Buffer
+  let pooled = false
+  if (image.order === 'rgba') {
+    const spare = spares.pop()
+    data = spare?.length === bytes ? spare : Buffer.allocUnsafe(bytes)
+    image.data.copy(data, 0, 0, bytes)
+    pooled = true
+  } else {
+    data = rgbx(image) // already a copy
+  }
+  for (let i = 3; i < bytes; i += 4) data[i] = 255
+  return { data, done: () => { if (pooled && spares.length < MAX_SPARES) spares.push(data) } }
+}
+
+/** fdeflate on RGBA pixels that are the encoder's alone until it has finished. */
+export async function fdeflatePng (rgba: Buffer, width: number, height: number): Promise<Buffer> {
+  return Transformer.fromRgbaPixels(rgba, width, height).png(FDEFLATE_PNG)
+}
+
+function viaSharp (level: number, adaptiveFiltering: boolean): PngEncoder {
+  return {
+    name: `sharp zlib ${level}${adaptiveFiltering ? ', adaptive filters' : ', no filter'}`,
+    encode: (image) => sharp(rgbx(image), { raw: { width: image.width, height: image.height, channels: 4 } })
+      .removeAlpha().png({ compressionLevel: level, adaptiveFiltering }).toBuffer(),
+  }
+}
+
+function viaFdeflate (filterType: FilterType, filter: string): PngEncoder {
+  return {
+    name: `fdeflate (@napi-rs/image Fast), ${filter} filter`,
+    encode: async (image) => {
+      const rgba = opaqueRgba(image)
+      try {
+        return await Transformer.fromRgbaPixels(rgba.data, image.width, image.height).png({ compressionType: CompressionType.Fast, filterType })
+      } finally {
+        rgba.done()
+      }
+    },
+  }
+}
+
+/** What screenshots use: fdeflate for a photographic screen, zlib level 1 (sharp) for the rest. */
+export const BY_CONTENT: PngEncoder = {
+  name: 'ours: fdeflate (Paeth) if photographic, else sharp zlib 1',
+  encode: async (image) => {
+    // Either byte order: a pixel repeats its neighbour in both.
+    if (!photographic(image.data, image.width, image.height)) return viaSharp(ZLIB_PNG.compressionLevel, ZLIB_PNG.adaptiveFiltering).encode(image)
+    const rgba = opaqueRgba(image)
+    try {
+      return await fdeflatePng(rgba.data, image.width, image.height)
+    } finally {
+      rgba.done()
+    }
+  },
+}
+
+/** The candidates the bench measures against each other, ours among them. */
+export const PNG_CANDIDATES: readonly PngEncoder[] = [
+  viaSharp(1, false),
+  viaSharp(1, true),
+  viaFdeflate(FilterType.Up, 'Up'),
+  viaFdeflate(FilterType.Paeth, 'Paeth'),
+  viaFdeflate(FilterType.Adaptive, 'adaptive'),
+  BY_CONTENT,
+]
