@@ -5,18 +5,8 @@
  * as a real photograph, which is the point: the screenshot rows' worst case.
  */
 import sharp from 'sharp'
-
-/** A deterministic generator (mulberry32), so each run measures the same image. */
-function random (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+// Seeded, so each run measures the same image.
+import { prng as random } from '../stress/harness.ts'
 
 /** RGB pixels (3 bytes each) of a width x height photograph-like image. */
 export async function photoPixels (width: number, height: number, seed = 1): Promise<Buffer> {

@@ -15,7 +15,7 @@ export const pyautoguiAdapter: Adapter<PyautoguiInput, PyautoguiMeta, PyautoguiQ
   name: 'pyautogui',
   description: 'pyautogui code as a model wrote it (Content-Type: text/plain, or JSON {"response": …}): the reply with its ```python block, or the bare code. ' +
     'A restricted reader, not Python: only calls with literal arguments — pyautogui.click/leftClick/doubleClick/tripleClick/rightClick/middleClick/moveTo/dragTo/mouseDown/mouseUp/scroll/vscroll/hscroll/write/typewrite/press/hotkey/keyDown/keyUp, ' +
-    'computer.triple_click/wait/terminate, time.sleep and the bare WAIT, DONE, FAIL — with comments and blank lines; anything else is a 400 quoting its line. ' +
+    'computer.triple_click/wait/terminate, time.sleep, pyperclip.copy/paste (the clipboard, with --clipboard) and the bare WAIT, DONE, FAIL — with comments and blank lines; anything else is a 400 quoting its line. ' +
     'Answered with each call as read, the unified actions it became and whether it ran, the cursor and a screenshot; terminate/DONE/FAIL and WAIT/computer.wait() run nothing and are reported.',
   consumes: ['application/json', 'text/plain'],
   coordinates: 'absolute: pixels of the display; smart-resize: pixels of the display after smart_resize (factor 28), as OpenCUA sees it; relative: 0–1 fractions of the display',
