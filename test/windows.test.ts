@@ -261,7 +261,7 @@ t.test('bad window actions are 400s with the whole error body, and send nothing'
 
 t.test('the allow-list: --allow-app (repeatable) or ALLOW_APPS, as argv, never a shell line', async (t) => {
   t.strictSame(loadConfig([], {}).apps, {}, 'empty by default')
-  t.equal(loadConfig([], {}).launchTimeoutMs, 10_000)
+  t.equal(loadConfig([], {}).launchTimeoutMs, 30_000, 'launch_app waits 30 s by default')
   t.equal(loadConfig(['--launch-timeout', '2.5'], {}).launchTimeoutMs, 2500)
   t.equal(loadConfig([], { LAUNCH_TIMEOUT: '4' }).launchTimeoutMs, 4000)
   t.strictSame(loadConfig(['--allow-app', 'term=xterm -T "my term" -e top', '--allow-app', "clock=xclock -update 1"], {}).apps, {
