@@ -16,8 +16,7 @@ export const browserForm: Task = {
   setup: async (ctx) => openSite(ctx, { '/form': FORM, '/submit': '<!doctype html><title>Thank you</title>received' }, '/form'),
   run: async (agent) => {
     const page = /^Order form/
-    await agent.clickOn({ window: page, role: 'textbox', name: 'Full name' })
-    await agent.type('Zoë Παπαδοπούλου')
+    await agent.fill({ window: page, role: 'textbox', name: 'Full name' }, 'Zoë Παπαδοπούλου')
     // The drop-down's list, once open, is drawn over the page: its options are on the screen.
     await agent.pick({ window: page, role: 'combobox', name: 'Country' }, { window: page, name: 'Greece', where: (node) => node.role === 'option' || node.role === 'menuitem' })
     await agent.clickOn({ window: page, role: 'checkbox', name: 'Subscribe to the newsletter' })

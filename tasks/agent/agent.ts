@@ -112,6 +112,25 @@ export class Agent {
   }
 
   /**
+   * Clicks a text field, types into it and looks that the field holds the text, again when it
+   * does not, as an agent does when its screenshot shows the field empty (a page still loading
+   * takes the focus back from a field clicked too early).
+   */
+  async fill (field: Locator, text: string, tries = 3): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await this.clickOn(field)
+      await this.key('ctrl', 'a')
+      await this.type(text)
+      try {
+        await this.find({ ...field, where: (node) => node.value === text && (field.where?.(node) ?? true) }, 5000)
+        return
+      } catch (error) {
+        if (attempt >= tries) throw error
+      }
+    }
+  }
+
+  /**
    * Clicks `opener` (a drop-down) and then `choice` in the list it opens; when the list is not
    * on the screen after a click (it closed again, or the click came before the page was ready),
    * clicks the opener again, as an agent does when its screenshot shows no list.
