@@ -370,10 +370,7 @@ export class App {
     const geometry = await x(env, 'xdotool', ['getwindowgeometry', '--shell', this.window])
     const get = (k: string) => Number(new RegExp(`${k}=(\\d+)`).exec(geometry)?.[1] ?? 0)
     this.area = { x: get('X'), y: get('Y'), width: get('WIDTH'), height: get('HEIGHT') }
-    const centre = [this.area.x + Math.floor(this.area.width / 2), this.area.y + Math.floor(this.area.height / 2)]
-    const click = await this.server.http.post('/computer', { action: 'click_mouse', button: 'left', coordinates: centre }, Math.max(1000, deadline - Date.now()))
-    if (click.status !== 200) throw new Error(`focusing the xterm: ${click.status} ${click.body.slice(0, 200)}`)
-    if (!await this.probe('ready', Math.max(1000, deadline - Date.now()))) throw new Error('what was typed did not reach the xterm')
+    await this.#focus(deadline)
   }
 
   async #launchThroughServer (deadlineMs: number): Promise<void> {
@@ -387,6 +384,11 @@ export class App {
     this.window = w.id
     this.area = { x: w.x, y: w.y, width: w.width, height: w.height }
     await until(async () => existsSync(this.file), Math.max(1000, deadline - Date.now()))
+    await this.#focus(deadline)
+  }
+
+  /** Clicks the middle of the window and types until the application has the word: it is focused and reads input. */
+  async #focus (deadline: number): Promise<void> {
     const centre = [this.area.x + Math.floor(this.area.width / 2), this.area.y + Math.floor(this.area.height / 2)]
     const click = await this.server.http.post('/computer', { action: 'click_mouse', button: 'left', coordinates: centre }, Math.max(1000, deadline - Date.now()))
     if (click.status !== 200) throw new Error(`focusing the xterm: ${click.status} ${click.body.slice(0, 200)}`)

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const FOLDERS = ['src', 'routes', 'adapters', 'drivers', 'scripts', 'bin', 'test', 'bench', 'stress']
-const MAX_CLONES = 2
+const MAX_CLONES = 0
 const JSCPD = join(ROOT, 'node_modules/.bin/jscpd')
 
 interface Clone { firstFile: { name: string, start: number, end: number }, secondFile: { name: string, start: number, end: number } }

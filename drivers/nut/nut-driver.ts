@@ -12,13 +12,13 @@ import type { InputStep, MouseButton, Point, RawImage, Rect, SettleOptions, Sett
 import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../../src/errors/errors.ts'
 import type { KeyInfo } from '../../src/keys/index.ts'
 import { settleByPixels } from '../../src/screen/settle.ts'
-import { probeDisplay } from '../x11/probe.ts'
 import { START_TIMEOUT_MS } from '../start-timeout.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
 import { diesWithUs } from '../x11/orphan.ts'
 import { toXSteps, type XInputStep } from '../x11/xtest-input.ts'
 import { stopChild } from '../stop-child.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
+import { StartOnce } from '../start-once.ts'
 
 export interface NutDriverOptions extends XDriverOptions {
   /** How long the worker may take to load, and then to reach the display (default START_TIMEOUT_MS each). */
@@ -87,7 +87,7 @@ export class NutDriver implements XDriver {
   #served = false
   #closed = false
   #loading?: Promise<void>
-  #starting?: Promise<void>
+  readonly #starting: StartOnce
   /** Whoever waits for the worker's next 'loaded' or 'ready'. */
   #waiter?: Waiter
   #nextId = 1
@@ -101,6 +101,13 @@ export class NutDriver implements XDriver {
 
   constructor (options: NutDriverOptions) {
     this.display = options.display
+    this.#starting = new StartOnce({
+      display: this.display,
+      refused: () => this.#closed ? this.#closedError() : undefined,
+      ready: () => this.#ready,
+      prepare: () => this.prepare(),
+      connect: () => this.#connect(),
+    })
     this.#options = options
   }
 
@@ -135,15 +142,10 @@ export class NutDriver implements XDriver {
    * worker dies or does not get ready in time. Calling it while started does nothing.
    */
   start (): Promise<void> {
-    if (this.#closed) return Promise.reject(this.#closedError())
-    if (this.#ready) return Promise.resolve()
-    this.#starting ??= this.#start().finally(() => { this.#starting = undefined })
-    return this.#starting
+    return this.#starting.start()
   }
 
-  async #start (): Promise<void> {
-    await probeDisplay(this.display)
-    await this.prepare()
+  async #connect (): Promise<void> {
     if (this.#closed) throw this.#closedError()
     const child = this.#child
     if (!child) throw new DesktopUnavailable(`the nut driver could not start on ${this.display}: its process is gone`)
@@ -249,7 +251,7 @@ export class NutDriver implements XDriver {
     this.#loading = undefined
     const reason = this.#killReason ?? (wasReady
       ? `the X server on ${this.display} went away (driver process exited with ${how})${this.#stderrTail()}`
-      : this.#starting
+      : this.#starting.running
         ? `the nut driver could not start on ${this.display} (process exited with ${how})${this.#stderrTail()}`
         : `the nut driver's process for ${this.display} exited with ${how}${this.#stderrTail()}`)
     for (const pending of this.#pending.values()) {
@@ -260,7 +262,7 @@ export class NutDriver implements XDriver {
     this.#waiter?.reject(new DesktopUnavailable(reason))
     this.#waiter = undefined
     // A start() in progress rejects with the reason instead.
-    if (!watched || this.#closed || this.#starting) return
+    if (!watched || this.#closed || this.#starting.running) return
     this.#options.log?.warn({ display: this.display, exit: how, stderr: this.#stderr.trim() || undefined }, 'nut driver process exited')
     for (const listener of this.#exitListeners) listener(reason)
   }
@@ -277,7 +279,7 @@ export class NutDriver implements XDriver {
       // SIGTERM through #kill, so that the exit reads as closed rather than as a crash.
       await stopChild({ signal: (name) => name === 'SIGTERM' ? this.#kill(reason, name) : child.kill(name), exited }, STOP_GRACE_MS)
     }
-    await this.#starting?.catch(() => {})
+    await this.#starting.running?.catch(() => {})
     await this.#loading?.catch(() => {})
   }
 

@@ -30,6 +30,7 @@ import { NoSpareKeycode, TextTyper } from '../x11/text-typer.ts'
 import { keysymCode } from '../x11/keysym-codes.ts'
 import { XConnection } from './x-connection.ts'
 import { xdotoolRunner, type XdotoolRunner } from './run-xdotool.ts'
+import { StartOnce } from '../start-once.ts'
 
 export interface XdotoolDriverOptions extends XDriverOptions {
   /**
@@ -60,7 +61,7 @@ export class XdotoolDriver implements XDriver {
   #ready = false
   #closed = false
   #lost = false
-  #starting?: Promise<void>
+  readonly #starting: StartOnce
   #prepared?: Promise<void>
   #exitListeners: Array<(reason: string) => void> = []
   /** Rejecters of the calls in progress: a lost desktop answers them at once. */
@@ -68,6 +69,13 @@ export class XdotoolDriver implements XDriver {
 
   constructor (options: XdotoolDriverOptions) {
     this.display = options.display
+    this.#starting = new StartOnce({
+      display: this.display,
+      refused: () => this.#closed ? this.#closedError() : this.#lost ? new DesktopUnavailable(`the xdotool driver on ${this.display} lost its X server; start a new one`) : undefined,
+      ready: () => this.#ready,
+      prepare: () => this.prepare(),
+      connect: () => this.#connect(),
+    })
     this.#options = options
     this.#xdotool = xdotoolRunner(options.display)
   }
@@ -97,16 +105,10 @@ export class XdotoolDriver implements XDriver {
    * xdotool touch the display once. Calling it while started does nothing.
    */
   start (): Promise<void> {
-    if (this.#closed) return Promise.reject(this.#closedError())
-    if (this.#lost) return Promise.reject(new DesktopUnavailable(`the xdotool driver on ${this.display} lost its X server; start a new one`))
-    if (this.#ready) return Promise.resolve()
-    this.#starting ??= this.#start().finally(() => { this.#starting = undefined })
-    return this.#starting
+    return this.#starting.start()
   }
 
-  async #start (): Promise<void> {
-    await probeDisplay(this.display)
-    await this.prepare()
+  async #connect (): Promise<void> {
     const unavailable = (error: Error) => new DesktopUnavailable(`the xdotool driver could not start on ${this.display}: ${error.message}`)
     try {
       this.#x = await XConnection.open(this.display)
@@ -136,7 +138,7 @@ export class XdotoolDriver implements XDriver {
   async close (): Promise<void> {
     this.#closed = true
     this.#ready = false
-    await this.#starting?.catch(() => {})
+    await this.#starting.running?.catch(() => {})
     const typer = this.#typer
     this.#disconnect()
     // Unbinding spare keycodes waits for X; a hung X must not hold close() up.

@@ -12,18 +12,20 @@ export class RfbProtocolError extends Error {
 
 type Phase = 'version' | 'security' | 'init' | 'messages'
 
-/** Client message types (RFC 6143 §7.5 and the extensions noVNC sends). */
-const SET_PIXEL_FORMAT = 0
-const SET_ENCODINGS = 2
-const UPDATE_REQUEST = 3
-const KEY_EVENT = 4
-const POINTER_EVENT = 5
-const CUT_TEXT = 6
-const CONTINUOUS_UPDATES = 150
-const FENCE = 248
-const XVP = 250
-const SET_DESKTOP_SIZE = 251
-const QEMU = 255
+/** Client message types, by their names in RFC 6143 §7.5 and the extensions noVNC sends. */
+const ClientMessage = {
+  SetPixelFormat: 0,
+  SetEncodings: 2,
+  FramebufferUpdateRequest: 3,
+  KeyEvent: 4,
+  PointerEvent: 5,
+  ClientCutText: 6,
+  EnableContinuousUpdates: 150,
+  ClientFence: 248,
+  Xvp: 250,
+  SetDesktopSize: 251,
+  Qemu: 255,
+} as const
 const SECURITY_NONE = 1
 const MAX_CUT_TEXT = 1 << 20
 
@@ -62,14 +64,14 @@ export class RfbInputFilter {
     const out: Buffer[] = []
     for (const keysym of this.#keys) {
       const message = Buffer.alloc(8)
-      message.writeUInt8(KEY_EVENT, 0)
+      message.writeUInt8(ClientMessage.KeyEvent, 0)
       message.writeUInt32BE(keysym, 4)
       out.push(message)
     }
     this.#keys.clear()
     if (this.#buttons !== 0) {
       const message = Buffer.alloc(6)
-      message.writeUInt8(POINTER_EVENT, 0)
+      message.writeUInt8(ClientMessage.PointerEvent, 0)
       message.writeUInt16BE(this.#x, 2)
       message.writeUInt16BE(this.#y, 4)
       out.push(message)
@@ -91,22 +93,22 @@ export class RfbInputFilter {
     const type = data[0]!
     const need = (header: number, rest: (header: Buffer) => number) => data.length < header ? undefined : header + rest(data)
     switch (type) {
-      case SET_PIXEL_FORMAT: return 20
-      case SET_ENCODINGS: return need(4, (d) => 4 * d.readUInt16BE(2))
-      case UPDATE_REQUEST: return 10
-      case KEY_EVENT: return 8
-      case POINTER_EVENT: return 6
-      case CUT_TEXT: return need(8, (d) => {
+      case ClientMessage.SetPixelFormat: return 20
+      case ClientMessage.SetEncodings: return need(4, (d) => 4 * d.readUInt16BE(2))
+      case ClientMessage.FramebufferUpdateRequest: return 10
+      case ClientMessage.KeyEvent: return 8
+      case ClientMessage.PointerEvent: return 6
+      case ClientMessage.ClientCutText: return need(8, (d) => {
         // Negative lengths are the extended clipboard's; the size is the magnitude.
         const size = Math.abs(d.readInt32BE(4))
         if (size > MAX_CUT_TEXT) throw new RfbProtocolError(`clipboard text of ${size} bytes is over the ${MAX_CUT_TEXT}-byte limit`)
         return size
       })
-      case CONTINUOUS_UPDATES: return 10
-      case FENCE: return need(9, (d) => d.readUInt8(8))
-      case XVP: return 4
-      case SET_DESKTOP_SIZE: return need(8, (d) => 16 * d.readUInt8(6))
-      case QEMU: return need(2, (d) => {
+      case ClientMessage.EnableContinuousUpdates: return 10
+      case ClientMessage.ClientFence: return need(9, (d) => d.readUInt8(8))
+      case ClientMessage.Xvp: return 4
+      case ClientMessage.SetDesktopSize: return need(8, (d) => 16 * d.readUInt8(6))
+      case ClientMessage.Qemu: return need(2, (d) => {
         if (d.readUInt8(1) !== 0) throw new RfbProtocolError(`unknown QEMU client message ${d.readUInt8(1)}`)
         return 10
       })
@@ -131,29 +133,29 @@ export class RfbInputFilter {
         break
     }
     switch (message[0]) {
-      case KEY_EVENT: {
+      case ClientMessage.KeyEvent: {
         if (!this.#control) return false
         const keysym = message.readUInt32BE(4)
         if (message[1]) this.#keys.add(keysym)
         else this.#keys.delete(keysym)
         return true
       }
-      case POINTER_EVENT:
+      case ClientMessage.PointerEvent:
         if (!this.#control) return false
         this.#buttons = message[1]!
         this.#x = message.readUInt16BE(2)
         this.#y = message.readUInt16BE(4)
         return true
-      case QEMU: {
+      case ClientMessage.Qemu: {
         if (!this.#control) return false
         const keysym = message.readUInt32BE(4)
         if (message.readUInt16BE(2)) this.#keys.add(keysym)
         else this.#keys.delete(keysym)
         return true
       }
-      case CUT_TEXT: return this.#control
-      case SET_DESKTOP_SIZE:
-      case XVP:
+      case ClientMessage.ClientCutText: return this.#control
+      case ClientMessage.SetDesktopSize:
+      case ClientMessage.Xvp:
         return false
       default:
         return true
