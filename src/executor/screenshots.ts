@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { Driver, SettleOptions } from '../driver/driver.ts'
 import type { Rect, Size } from '../screen/geometry.ts'
 import { DEFAULT_ENCODING, encodeImage, type ImageEncoding } from '../screen/screenshot.ts'
+import { imageBase64 } from '../screen/base64.ts'
 import { settleByPixels } from '../screen/settle.ts'
 import type { Plan } from './plan.ts'
 
@@ -13,7 +14,7 @@ export const LOOKS_ONLY = new Set<Plan['kind']>(['take_screenshot', 'get_cursor_
 export async function screenshot (driver: Driver, size: Size, rect: Rect | undefined, encoding: ImageEncoding = DEFAULT_ENCODING): Promise<string> {
   const raw = await driver.screenshot(rect)
   try {
-    return (await encodeImage(raw, size, encoding)).toString('base64')
+    return imageBase64(await encodeImage(raw, size, encoding))
   } finally {
     // The encoder has read the pixels: the driver may grab into the same memory next time.
     raw.release?.()

@@ -15,6 +15,7 @@ import { buildActionSchemas, DEFAULT_LIMITS, type Limits } from '../actions/inde
 import { ActionResponse, BatchResponse } from '../actions/response.ts'
 import { authHook } from './auth.ts'
 import type { Driver } from '../driver/driver.ts'
+import { verbatimStrings } from './verbatim-strings.ts'
 import { installErrorHandler } from './error-handler.ts'
 import { RouteNotFound } from '../errors/errors.ts'
 import { clientErrorHandler, guardHook } from './http-guard.ts'
@@ -214,6 +215,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ...(options.allowHosts && { allowHosts: options.allowHosts }),
   }))
   if (options.token) app.addHook('onRequest', authHook(options.token))
+  // Before the recording's hooks: its onSend sees the body whole, screenshots in it.
+  verbatimStrings(app)
   let recorder: Recorder | undefined
   if (options.recording) {
     const { screenshots: _screenshots, ...recorderOptions } = options.recording

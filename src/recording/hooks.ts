@@ -51,7 +51,10 @@ export function recordingHooks (app: FastifyInstance, recorder: Recorder): void 
 
   app.addHook('onSend', async (request, _reply, payload) => {
     // Only a body sent whole: a stream (a file) is not an answer to keep, and MCP's answers bypass onSend.
-    if (request.recordingStep && typeof payload === 'string' && payload.length <= MAX_RESPONSE_CHARS) request.recordingStep.response = payload
+    // A JSON answer with screenshots comes as bytes (src/http/verbatim-strings.ts).
+    const step = request.recordingStep
+    if (step && typeof payload === 'string' && payload.length <= MAX_RESPONSE_CHARS) step.response = payload
+    if (step && Buffer.isBuffer(payload) && payload.length <= MAX_RESPONSE_CHARS) step.response = payload.toString('utf8')
     return payload
   })
 

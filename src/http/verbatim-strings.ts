@@ -1,0 +1,79 @@
+/**
+ * Writes the screenshots of a JSON answer into its body as they are. Serialized the usual way, a
+ * 3 MB base64 screenshot is escape-scanned (JSON.stringify, ~10 ms), concatenated into the body
+ * string and encoded again to UTF-8 for the socket, and V8 collects every copy: most of the CPU
+ * of a photographic screenshot. Base64 we made (src/screen/base64.ts) needs no escaping, so
+ * before serialization each is swapped for a short token, and after it the body is assembled
+ * as bytes with the base64 copied in. The token carries a random per-process secret: text a
+ * client sent cannot forge one.
+ */
+import { randomBytes } from 'node:crypto'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { forgetImageBase64, isImageBase64 } from '../screen/base64.ts'
+
+const SECRET = `verbatim${randomBytes(12).toString('hex')}n`
+/** JSON answers nest a few levels (an adapter's blocks in a list in an object); deeper is left as it is. */
+const MAX_DEPTH = 12
+const swapped = new WeakMap<FastifyReply, string[]>()
+
+/** `value` with each remembered base64 string replaced by its token (containers copied, never changed). */
+function swap (value: unknown, strings: string[], depth: number): unknown {
+  if (typeof value === 'string') {
+    if (!isImageBase64(value)) return value
+    strings.push(value)
+    return `${SECRET}${strings.length - 1}`
+  }
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    value.forEach((item, i) => {
+      const next = swap(item, strings, depth + 1)
+      if (next !== item) (copy ??= [...value])[i] = next
+    })
+    return copy ?? value
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value
+  let copy: Record<string, unknown> | undefined
+  for (const [key, item] of Object.entries(value)) {
+    const next = swap(item, strings, depth + 1)
+    if (next !== item) (copy ??= { ...value })[key] = next
+  }
+  return copy ?? value
+}
+
+/** The serialized body as bytes, each `"token"` holding its base64 again. */
+export function assemble (body: string, strings: string[]): Buffer {
+  const parts: Array<{ text: string, raw: boolean }> = []
+  let at = 0
+  for (const [i, text] of strings.entries()) {
+    const token = `${SECRET}${i}`
+    const found = body.indexOf(token, at)
+    // A serializer that dropped the field: nothing to put back.
+    if (found < 0) continue
+    parts.push({ text: body.slice(at, found), raw: false }, { text, raw: true })
+    at = found + token.length
+  }
+  parts.push({ text: body.slice(at), raw: false })
+  const out = Buffer.allocUnsafe(parts.reduce((sum, part) => sum + (part.raw ? part.text.length : Buffer.byteLength(part.text)), 0))
+  let offset = 0
+  // Base64 is ASCII: one byte a character.
+  for (const part of parts) offset += out.write(part.text, offset, part.raw ? 'ascii' : 'utf8')
+  return out
+}
+
+export function verbatimStrings (app: FastifyInstance): void {
+  app.addHook('preSerialization', async (_request, reply, payload) => {
+    const strings: string[] = []
+    const next = swap(payload, strings, 0)
+    if (!strings.length) return payload
+    swapped.set(reply, strings)
+    return next
+  })
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const strings = swapped.get(reply)
+    if (!strings) return payload
+    swapped.delete(reply)
+    for (const text of strings) forgetImageBase64(text)
+    return typeof payload === 'string' ? assemble(payload, strings) : payload
+  })
+}

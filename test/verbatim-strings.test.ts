@@ -1,0 +1,106 @@
+/**
+ * Screenshots written into JSON bodies as they are (src/http/verbatim-strings.ts): the bodies are
+ * the same JSON the serializer would have made, on the routes that send screenshots, with other
+ * large strings still escaped, the handler's object left alone, and nothing remembered after.
+ */
+import { randomBytes } from 'node:crypto'
+import Fastify from 'fastify'
+import sharp from 'sharp'
+import t from 'tap'
+import { Type } from '@sinclair/typebox'
+import { assemble, verbatimStrings } from '../src/http/verbatim-strings.ts'
+import { imageBase64, isImageBase64, VERBATIM_MIN_LENGTH } from '../src/screen/base64.ts'
+import { build, post } from './helpers/build.ts'
+import { recordingStore } from './helpers/recording-store.ts'
+
+/** A screen of noise: its PNG is far over the length written verbatim. */
+function noisy (driver: { pixels: Buffer }): void {
+  randomBytes(driver.pixels.length).copy(driver.pixels)
+}
+
+t.test('a JSON body keeps its screenshots, other strings escaped, the payload unchanged', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  verbatimStrings(app)
+  const image = imageBase64(randomBytes(VERBATIM_MIN_LENGTH))
+  const quoted = `"quoted" \\ and a newline\n${'x'.repeat(VERBATIM_MIN_LENGTH)}`
+  const payload = { output: 'é "ü"', image, blocks: [{ type: 'image', data: image }, { type: 'text', text: quoted }], nothing: null }
+  const snapshot = structuredClone(payload)
+  app.get('/shot', {
+    schema: {
+      response: {
+        200: Type.Object({
+          output: Type.String(),
+          image: Type.String(),
+          blocks: Type.Array(Type.Object({ type: Type.String(), data: Type.Optional(Type.String()), text: Type.Optional(Type.String()) })),
+          nothing: Type.Null(),
+        }),
+      },
+    },
+  }, async () => payload)
+  const response = await app.inject({ method: 'GET', url: '/shot' })
+  t.equal(response.statusCode, 200)
+  t.match(response.headers['content-type'], /^application\/json/)
+  t.equal(Number(response.headers['content-length']), response.rawPayload.length)
+  t.same(response.json(), snapshot, 'the same JSON, the image twice, the quoted text escaped')
+  t.equal(response.body, JSON.stringify(snapshot), 'byte for byte what JSON.stringify makes')
+  t.same(payload, snapshot, "the handler's object is not changed")
+  t.notOk(isImageBase64(image), 'forgotten once written')
+  const again = await app.inject({ method: 'GET', url: '/shot' })
+  t.equal(again.body, JSON.stringify(snapshot), 'sent again, forgotten: serialized the usual way')
+})
+
+t.test('only base64 this process made is written verbatim', async (t) => {
+  const made = imageBase64(randomBytes(VERBATIM_MIN_LENGTH))
+  t.ok(isImageBase64(made))
+  t.notOk(isImageBase64(`${made.slice(1)}"`), 'a string of the same length with a quote in it')
+  t.notOk(isImageBase64(imageBase64(randomBytes(100))), 'short ones cost the serializer little and are not kept')
+  for (let i = 0; i < 5; i++) imageBase64(randomBytes(VERBATIM_MIN_LENGTH))
+  t.notOk(isImageBase64(made), 'only the last few are remembered')
+})
+
+t.test('assemble puts each string back where its token stands, and UTF-8 around it', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  verbatimStrings(app)
+  // The token is secret: what a client typed that looks like one stays text.
+  app.get('/', async () => ({ typed: 'verbatim0n0', image: imageBase64(Buffer.alloc(VERBATIM_MIN_LENGTH, 7)) }))
+  const response = await app.inject({ method: 'GET', url: '/' })
+  t.same(response.json(), { typed: 'verbatim0n0', image: Buffer.alloc(VERBATIM_MIN_LENGTH, 7).toString('base64') })
+  t.same(assemble('{"a":"ü"}', []), Buffer.from('{"a":"ü"}'), 'no strings: the body as UTF-8')
+})
+
+t.test('the routes that answer with screenshots send them whole', async (t) => {
+  const { app, driver } = await build(t, { fake: { screen: { width: 320, height: 200 } } })
+  noisy(driver)
+  const expected = (await sharp(driver.pixels, { raw: { width: 320, height: 200, channels: 4 } }).removeAlpha().raw().toBuffer())
+  const decodes = async (base64: string, where: string) => {
+    t.ok(base64.length >= VERBATIM_MIN_LENGTH, `${where}: long enough to be written verbatim (${base64.length})`)
+    const pixels = await sharp(Buffer.from(base64, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+    t.same([pixels.info.width, pixels.info.height], [320, 200], `${where}: 320x200`)
+    t.ok(pixels.data.equals(expected), `${where}: the screen's pixels`)
+  }
+  const unified = await post(app, '/computer', { action: 'take_screenshot' })
+  t.equal(unified.status, 200)
+  await decodes(unified.body.base64_image, '/computer')
+  const batch = await post(app, '/computer/batch?screenshot=true', { actions: [{ action: 'move_mouse', coordinates: [1, 1] }] })
+  t.equal(batch.status, 200)
+  await decodes(batch.body.results.at(-1).base64_image, '/computer/batch')
+  const claude = await post(app, '/computer/anthropic?tool_version=computer_20251124', { action: 'screenshot' })
+  t.equal(claude.status, 200)
+  await decodes(claude.body.content[1].source.data, '/computer/anthropic')
+})
+
+t.test('a recorded step keeps the answer as sent, screenshots and all', async (t) => {
+  const dir = await recordingStore(t)
+  const { app, driver } = await build(t, { fake: { screen: { width: 320, height: 200 } }, recording: { dir, maxBytes: 64 << 20, maxAgeMs: 3600_000, idleMs: 60_000, minFreeBytes: 0 } })
+  noisy(driver)
+  const shot = await app.inject({ method: 'POST', url: '/computer', payload: { action: 'take_screenshot' }, headers: { 'x-recording-id': 'noisy' } })
+  t.equal(shot.statusCode, 200)
+  const sent = shot.json() as { base64_image: string }
+  t.ok(sent.base64_image.length >= VERBATIM_MIN_LENGTH)
+  const episode = (await app.inject({ method: 'GET', url: '/recordings/noisy' })).json() as { steps: Array<{ response: unknown, images: string[] }> }
+  t.same(episode.steps[0]!.response, { ...sent, base64_image: `[${sent.base64_image.length} characters of base64 not kept]` }, 'the answer, its image left to the images')
+  const image = await app.inject({ method: 'GET', url: `/recordings/noisy/images/${episode.steps[0]!.images[0]}` })
+  t.ok(image.rawPayload.equals(Buffer.from(sent.base64_image, 'base64')), 'the image kept is the one sent')
+})
