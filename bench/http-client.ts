@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http'
 /** `headers` go with every request (a recording bench names its episode in each). */
 export function client (port: number, connections = 1, headers: Record<string, string> = {}) {
   const agent = new Agent({ keepAlive: true, maxSockets: connections })
-  const send = (method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number, body: string }> =>
+  const send = (method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs?: number): Promise<{ status: number, body: string }> =>
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body)
       const req = request({
@@ -17,10 +17,11 @@ export function client (port: number, connections = 1, headers: Record<string, s
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }))
       })
       req.on('error', reject)
+      if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)))
       req.end(payload)
     })
   return {
-    post: (path: string, body: unknown) => send('POST', path, body),
+    post: (path: string, body: unknown, timeoutMs?: number) => send('POST', path, body, timeoutMs),
     get: (path: string) => send('GET', path),
     close: () => agent.destroy(),
   }

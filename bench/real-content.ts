@@ -29,8 +29,8 @@ import type { RawImage } from '../src/driver/driver.ts'
 import { spawnOwned, stopOwned } from '../test/helpers/processes.ts'
 import { client } from './http-client.ts'
 import { percentile } from './percentile.ts'
-import { photoJpeg, photoPixels } from './photo.ts'
-import { childrenOf, commandLine, cpuMs, freePort, startOurs, waitHttp } from './servers.ts'
+import { photoPixels, writePage } from './photo.ts'
+import { cpuMs, desktopOf, freePort, startOurs, waitHttp, workerOf } from './servers.ts'
 
 export interface RealContentOptions { smoke: boolean, quick: boolean }
 
@@ -52,50 +52,12 @@ async function timed (n: number, run: () => Promise<number>): Promise<Timed> {
   return { p50: percentile(times, 50), p95: percentile(times, 95), n, bytes }
 }
 
-/** The server's Xvfb (its child) — display and authority file — once it runs. */
-async function desktopOf (serverPid: number): Promise<{ display: string, authority: string, pid: number }> {
-  for (const pid of await childrenOf(serverPid)) {
-    const argv = await commandLine(pid)
-    if (!argv || !/(^|\/)Xvfb$/.test(argv.find((a) => /Xvfb$/.test(a)) ?? '')) continue
-    const at = argv.findIndex((a) => /Xvfb$/.test(a))
-    const auth = argv.indexOf('-auth')
-    return { display: argv[at + 1]!, authority: argv[auth + 1]!, pid }
-  }
-  throw new Error(`the server (pid ${serverPid}) runs no Xvfb`)
-}
 
-/** The driver worker: the server's node child. */
-async function workerOf (serverPid: number): Promise<number | undefined> {
-  for (const pid of await childrenOf(serverPid)) {
-    const argv = await commandLine(pid)
-    if (argv && /(^|\/)node$/.test(argv[0]!)) return pid
-  }
-  return undefined
-}
 
 function run (command: string, args: string[], env: NodeJS.ProcessEnv, timeout = 30_000): Promise<Buffer> {
   return new Promise((resolve, reject) => execFile(command, args, { env, timeout, encoding: 'buffer', maxBuffer: 64 << 20 }, (error, stdout) => error ? reject(error) : resolve(stdout)))
 }
 
-/** A page of text and photographs for the browser, in `dir`. */
-async function writePage (dir: string): Promise<string> {
-  const photos = await Promise.all([1, 2, 3, 4].map(async (seed) => {
-    const name = `photo-${seed}.jpg`
-    await writeFile(join(dir, name), await photoJpeg(480, 320, seed + 10))
-    return name
-  }))
-  const paragraph = 'Screenshots of real pages mix text, which compresses well, with photographs, which do not. ' +
-    'This page stands for the pages models are shown: a column of prose beside pictures, a heading, a list. '
-  const html = `<!doctype html><html><head><meta charset="utf-8"><title>Bench page</title>
-<style>body{font:16px/1.5 sans-serif;margin:24px;color:#222}img{width:300px;height:200px;margin:6px;float:left}
-h1{color:#1a4c8a}p{max-width:1100px}</style></head><body><h1>Real content: text and photographs</h1>
-${photos.map((name, i) => `<img src="${name}" alt="photo ${i}">`).join('')}
-${Array.from({ length: 12 }, (_, i) => `<p>${i + 1}. ${paragraph.repeat(2 + (i % 3))}</p>`).join('\n')}
-<ul>${Array.from({ length: 8 }, (_, i) => `<li>Item ${i + 1}: ${paragraph.slice(0, 60 + i * 7)}</li>`).join('')}</ul></body></html>`
-  const page = join(dir, 'page.html')
-  await writeFile(page, html)
-  return page
-}
 
 interface Desktop {
   name: string

@@ -69,3 +69,24 @@ export async function cpuMs (pid: number): Promise<number> {
   // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
+
+/** The server's Xvfb (its child) — display and authority file — once it runs. */
+export async function desktopOf (serverPid: number): Promise<{ display: string, authority: string, pid: number }> {
+  for (const pid of await childrenOf(serverPid)) {
+    const argv = await commandLine(pid)
+    if (!argv || !/(^|\/)Xvfb$/.test(argv.find((a) => /Xvfb$/.test(a)) ?? '')) continue
+    const at = argv.findIndex((a) => /Xvfb$/.test(a))
+    const auth = argv.indexOf('-auth')
+    return { display: argv[at + 1]!, authority: argv[auth + 1]!, pid }
+  }
+  throw new Error(`the server (pid ${serverPid}) runs no Xvfb`)
+}
+
+/** The driver worker: the server's node child. */
+export async function workerOf (serverPid: number): Promise<number | undefined> {
+  for (const pid of await childrenOf(serverPid)) {
+    const argv = await commandLine(pid)
+    if (argv && /(^|\/)node$/.test(argv[0]!)) return pid
+  }
+  return undefined
+}
