@@ -25,10 +25,10 @@ const SHOTS = 10
 const server = fileURLToPath(new URL('dist/src/runtime/server.js', root))
 
 const variants = [
+  { name: 'semi-space 2 MB, optimize-for-size, single-threaded GC', args: ['--max-semi-space-size=2', '--optimize-for-size', '--single-threaded-gc', server], env: { MALLOC_ARENA_MAX: '2' } },
   { name: 'semi-space 2 MB, optimize-for-size', args: ['--max-semi-space-size=2', '--optimize-for-size', server], env: { MALLOC_ARENA_MAX: '2' } },
-  { name: 'semi-space 2 MB', args: ['--max-semi-space-size=2', server], env: { MALLOC_ARENA_MAX: '2' } },
+  { name: 'single-threaded GC', args: ['--single-threaded-gc', server], env: { MALLOC_ARENA_MAX: '2' } },
   { name: 'semi-space 8 MB', args: ['--max-semi-space-size=8', server], env: { MALLOC_ARENA_MAX: '2' } },
-  { name: 'optimize-for-size', args: ['--optimize-for-size', server], env: { MALLOC_ARENA_MAX: '2' } },
   { name: 'MALLOC_ARENA_MAX=2 only', args: [server], env: { MALLOC_ARENA_MAX: '2' } },
   { name: 'without', args: [server], env: {} },
 ]
