@@ -26,9 +26,9 @@ const server = fileURLToPath(new URL('dist/src/runtime/server.js', root))
 
 const variants = [
   { name: 'semi-space 2 MB, optimize-for-size, single-threaded GC', args: ['--max-semi-space-size=2', '--optimize-for-size', '--single-threaded-gc', server], env: { MALLOC_ARENA_MAX: '2' } },
+  { name: 'semi-space 2 MB, single-threaded GC', args: ['--max-semi-space-size=2', '--single-threaded-gc', server], env: { MALLOC_ARENA_MAX: '2' } },
   { name: 'semi-space 2 MB, optimize-for-size', args: ['--max-semi-space-size=2', '--optimize-for-size', server], env: { MALLOC_ARENA_MAX: '2' } },
   { name: 'single-threaded GC', args: ['--single-threaded-gc', server], env: { MALLOC_ARENA_MAX: '2' } },
-  { name: 'semi-space 8 MB', args: ['--max-semi-space-size=8', server], env: { MALLOC_ARENA_MAX: '2' } },
   { name: 'MALLOC_ARENA_MAX=2 only', args: [server], env: { MALLOC_ARENA_MAX: '2' } },
   { name: 'without', args: [server], env: {} },
 ]
