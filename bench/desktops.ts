@@ -5,8 +5,8 @@
  * desktop is driven at one action a second (a click, a typed word, a PNG screenshot, in turn)
  * for `--seconds`, and the level reports p50/p99 latency, errors, the machine's CPU use and the
  * memory of one desktop by part (PSS: Xvfb, session, browser, server, driver worker). It stops
- * at the first level over p99 100 ms or with an error, or when memory runs short, and names the
- * largest level that held. Not part of `npm test` (it takes minutes and the whole machine).
+ * at the second level in a row over p99 100 ms or with an error, or when memory runs short, and
+ * names the largest level that held. Not part of `npm test` (it takes minutes and the whole machine).
  * `node --import tsx bench/desktops.ts [--max 24] [--step 2] [--seconds 30]`
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
@@ -194,7 +194,9 @@ try {
     levels.push({ n, held })
     console.log(`${n} | ${ms(result.p50)} / ${ms(result.p99)} | ${ms(result.byKind.click!.p99)} | ${ms(result.byKind.type!.p99)} | ${ms(result.byKind.screenshot!.p99)} | ${result.errors.length} of ${result.actions} | ${Math.round(busy * 100)} % | ${Math.round(total)} (${PARTS.map((part) => Math.round(mean(part))).join(' + ')}) | ${Math.round(await availableMb())}   (${STEP} started in ${startedS.toFixed(0)} s)`)
     for (const error of result.errors.slice(0, 5)) console.log(`  error: ${error}`)
-    if (!held) { stopReason = `${n} desktops: ${result.errors.length ? `${result.errors.length} errors` : `p99 ${ms(result.p99)} ms`}`; break }
+    // One level over the line may be a moment's noise (p99 of a few dozen screenshots is about
+    // their slowest): the ramp goes on, and ends at the second level in a row that misses.
+    if (!held && levels.at(-2)?.held === false) { stopReason = `${n} desktops: the second level in a row over the line (${result.errors.length ? `${result.errors.length} errors` : `p99 ${ms(result.p99)} ms`})`; break }
   }
 } finally {
   await Promise.all(running.map(stopDesktop))
