@@ -8,7 +8,7 @@ import Fastify from 'fastify'
 import sharp from 'sharp'
 import t from 'tap'
 import { Type } from '@sinclair/typebox'
-import { assemble, verbatimStrings } from '../src/http/verbatim-strings.ts'
+import { assemble, token, verbatimStrings } from '../src/http/verbatim-strings.ts'
 import { imageBase64, isImageBase64, VERBATIM_MIN_LENGTH } from '../src/screen/base64.ts'
 import { build, post } from './helpers/build.ts'
 import { recordingStore } from './helpers/recording-store.ts'
@@ -68,6 +68,22 @@ t.test('assemble puts each string back where its token stands, and UTF-8 around 
   const response = await app.inject({ method: 'GET', url: '/' })
   t.same(response.json(), { typed: 'verbatim0n0', image: Buffer.alloc(VERBATIM_MIN_LENGTH, 7).toString('base64') })
   t.same(assemble('{"a":"ü"}', []), Buffer.from('{"a":"ü"}'), 'no strings: the body as UTF-8')
+  const strings = Array.from({ length: 12 }, (_, i) => `s${i}`)
+  const body = `{"ten":"${token(10)}","one":"${token(1)}","eleven":"${token(11)}","zero":"${token(0)}","é":"${token(2)}"}`
+  t.equal(assemble(body, strings).toString(), '{"ten":"s10","one":"s1","eleven":"s11","zero":"s0","é":"s2"}',
+    'each token by its own index, in any order: 1 is not read in 10 or 11')
+})
+
+t.test('a schema that writes the fields in another order than the object has them', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  verbatimStrings(app)
+  const images = [1, 2, 3].map((fill) => imageBase64(Buffer.alloc(VERBATIM_MIN_LENGTH, fill)))
+  app.get('/', {
+    schema: { response: { 200: Type.Object({ c: Type.String(), b: Type.String(), a: Type.String() }) } },
+  }, async () => ({ a: images[0], b: images[1], c: images[2] }))
+  const response = await app.inject({ method: 'GET', url: '/' })
+  t.equal(response.body, JSON.stringify({ c: images[2], b: images[1], a: images[0] }), 'each field holds its own image')
 })
 
 t.test('the routes that answer with screenshots send them whole', async (t) => {

@@ -16,12 +16,15 @@ const SECRET = `verbatim${randomBytes(12).toString('hex')}n`
 const MAX_DEPTH = 12
 const swapped = new WeakMap<FastifyReply, string[]>()
 
+/** What stands in the serialized body for the `index`th string until it is put back. */
+export const token = (index: number): string => `${SECRET}${index}`
+
 /** `value` with each remembered base64 string replaced by its token (containers copied, never changed). */
 function swap (value: unknown, strings: string[], depth: number): unknown {
   if (typeof value === 'string') {
     if (!isImageBase64(value)) return value
     strings.push(value)
-    return `${SECRET}${strings.length - 1}`
+    return token(strings.length - 1)
   }
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value
   if (Array.isArray(value)) {
@@ -41,17 +44,21 @@ function swap (value: unknown, strings: string[], depth: number): unknown {
   return copy ?? value
 }
 
-/** The serialized body as bytes, each `"token"` holding its base64 again. */
+/** A token in a serialized body: the secret, its index, and the closing quote (so 1 is not read in 10). */
+const TOKEN = new RegExp(`${SECRET}(\\d+)(?=")`, 'g')
+
+/**
+ * The serialized body as bytes, each `"token"` holding its base64 again. Tokens are found
+ * wherever they stand: a serializer writes fields in its schema's order, not the object's.
+ */
 export function assemble (body: string, strings: string[]): Buffer {
   const parts: Array<{ text: string, raw: boolean }> = []
   let at = 0
-  for (const [i, text] of strings.entries()) {
-    const token = `${SECRET}${i}`
-    const found = body.indexOf(token, at)
-    // A serializer that dropped the field: nothing to put back.
-    if (found < 0) continue
-    parts.push({ text: body.slice(at, found), raw: false }, { text, raw: true })
-    at = found + token.length
+  for (const match of body.matchAll(TOKEN)) {
+    const text = strings[Number(match[1])]
+    if (text === undefined) continue
+    parts.push({ text: body.slice(at, match.index), raw: false }, { text, raw: true })
+    at = match.index + match[0].length
   }
   parts.push({ text: body.slice(at), raw: false })
   const out = Buffer.allocUnsafe(parts.reduce((sum, part) => sum + (part.raw ? part.text.length : Buffer.byteLength(part.text)), 0))
