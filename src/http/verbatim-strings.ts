@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { forgetImageBase64, isImageBase64 } from '../screen/base64.ts'
+import { anyImageBase64, forgetImageBase64, isImageBase64 } from '../screen/base64.ts'
 
 const SECRET = `verbatim${randomBytes(12).toString('hex')}n`
 /** JSON answers nest a few levels (an adapter's blocks in a list in an object); deeper is left as it is. */
@@ -70,6 +70,8 @@ export function assemble (body: string, strings: string[]): Buffer {
 
 export function verbatimStrings (app: FastifyInstance): void {
   app.addHook('preSerialization', async (_request, reply, payload) => {
+    // Most answers (a move, a click) carry no screenshot: no walk through them.
+    if (!anyImageBase64()) return payload
     const strings: string[] = []
     const next = swap(payload, strings, 0)
     if (!strings.length) return payload

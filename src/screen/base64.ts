@@ -24,6 +24,11 @@ export function isImageBase64 (text: string): boolean {
   return text.length >= VERBATIM_MIN_LENGTH && verbatim.has(text)
 }
 
+/** Whether any is remembered: when none is, an answer has nothing to look for. */
+export function anyImageBase64 (): boolean {
+  return verbatim.size > 0
+}
+
 export function forgetImageBase64 (text: string): void {
   verbatim.delete(text)
 }
