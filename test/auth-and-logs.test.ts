@@ -86,9 +86,20 @@ t.test('secrets in the query string are redacted from request lines', async (t) 
   await app.inject({ method: 'POST', url: `/computer?api_key=${TOKEN}&screenshot=true`, payload: action, headers: { authorization: `Bearer ${TOKEN}`, 'x-api-key': TOKEN, cookie: `session=${TOKEN}` } })
   await app.inject({ url: `/nowhere?token=${TOKEN}` })
   t.notMatch(lines.join('\n'), TOKEN)
-  t.strictSame(logs.filter((line) => line.msg === 'incoming request').map((line) => (line.req as { url: string }).url), [
-    '/health?token=[redacted]', '/computer?api_key=[redacted]&screenshot=true', '/nowhere?token=[redacted]',
+  // One line per request, on its answer, with the status: the arrival line is debug's.
+  t.strictSame(logs.filter((line) => (line.req as object | undefined) !== undefined).map((line) => [line.msg, (line.req as { url: string }).url, (line.res as { statusCode: number }).statusCode]), [
+    ['request completed', '/health?token=[redacted]', 200],
+    ['request completed', '/computer?api_key=[redacted]&screenshot=true', 400],
+    ['request completed', '/nowhere?token=[redacted]', 401],
   ])
+  t.ok(logs.filter((line) => line.msg === 'request completed').every((line) => typeof line.responseTime === 'number'), 'each with its time')
+
+  const debug = await build(t, { token: TOKEN, logLevel: 'debug' })
+  await debug.app.inject({ url: `/health?token=${TOKEN}` })
+  t.strictSame(debug.logs.filter((line) => line.req !== undefined).map((line) => [line.msg, (line.req as { url: string }).url]), [
+    ['incoming request', '/health?token=[redacted]'], ['request completed', '/health?token=[redacted]'],
+  ], 'at debug, the arrival too')
+  t.notMatch(debug.lines.join('\n'), TOKEN)
 })
 
 t.test('logs: one line per action, no token, no typed text, no image', async (t) => {

@@ -43,3 +43,21 @@ t.test('when the X server dies, calls reject with DesktopUnavailable and this pr
   await doomed.close()
   await t.rejects(doomed.start(), { code: 'ERR_DESKTOP_UNAVAILABLE', message: /was closed/ })
 })
+
+t.test('X that stops answering under a move (sent from this process): it rejects at the call deadline and the driver ends', async (t) => {
+  const { own, doomed, exits } = await doomedDriver(t, (display) => new NutDriver({ display, callTimeoutMs: 1000 }))
+  const workerPid = doomed.pid!
+  // A stopped X server stays stopped if the test fails half-way: its teardown kills it, and SIGCONT lets that land.
+  t.teardown(() => { try { process.kill(own.pid, 'SIGCONT') } catch {} })
+  await doomed.moveMouse({ x: 5, y: 5 })
+  process.kill(own.pid, 'SIGSTOP')
+  const started = performance.now()
+  await t.rejects(doomed.moveMouse({ x: 6, y: 6 }), { code: 'ERR_DESKTOP_UNAVAILABLE', message: /did not answer input within 1000 ms and was stopped/ })
+  const took = performance.now() - started
+  t.ok(took >= 950 && took < 5000, `rejected after ${Math.round(took)} ms`)
+  t.ok(await until(() => exits.length === 1), 'onExit heard it')
+  t.match(exits[0], /did not answer input within 1000 ms and was stopped/)
+  t.equal(doomed.ready(), false)
+  t.ok(await until(() => { try { process.kill(workerPid, 0); return false } catch { return true } }), 'the worker is gone')
+  await t.rejects(doomed.moveMouse({ x: 1, y: 1 }), { code: 'ERR_DESKTOP_UNAVAILABLE' })
+})

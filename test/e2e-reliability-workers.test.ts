@@ -1,6 +1,7 @@
 /**
  * The nut driver's worker, not the X server, goes wrong: a worker that hangs (SIGSTOP) is
- * killed after the call timeout and replaced like a dead one; a worker killed outright is
+ * killed after the call timeout of a call it is sent (keys: moves and clicks go out from the
+ * server's own X connection) and replaced like a dead one; a worker killed outright is
  * replaced without restarting the X server, so the user's windows stay; no spare worker is
  * kept while the desktop is well, and one that dies before the restart uses it is loaded again.
  */
@@ -27,11 +28,12 @@ async function open (t: { teardown: (fn: () => unknown) => void }) {
   t.teardown(() => app.close())
   await app.ready()
   const move = (x: number, y = 20) => app.inject({ method: 'POST', url: '/computer', payload: { action: 'move_mouse', coordinates: [x, y] } })
-  return { desktop, app, lines, move }
+  const key = () => app.inject({ method: 'POST', url: '/computer', payload: { action: 'press_key', keys: ['shift'] } })
+  return { desktop, app, lines, move, key }
 }
 
 t.test('a hung worker is killed after the call timeout and replaced; X and its windows stay', async (t) => {
-  const { desktop, app, lines, move } = await open(t)
+  const { desktop, app, lines, move, key } = await open(t)
   t.equal((await app.inject({ method: 'POST', url: '/computer', payload: { action: 'launch_app', app: 'term' } })).statusCode, 200)
   const xvfb = desktop.xvfbPid!
   const worker = desktop.driverPid!
@@ -39,13 +41,14 @@ t.test('a hung worker is killed after the call timeout and replaced; X and its w
   t.teardown(() => { if (alive(worker)) process.kill(worker, 'SIGKILL') })
   process.kill(worker, 'SIGSTOP')
   const started = performance.now()
-  const hung = await move(100)
+  const hung = await key()
   t.equal(hung.statusCode, 503, 'the hung call answers 503')
   t.equal(hung.headers['retry-after'], '2')
-  // A move is an input plan: one message to the worker.
+  // A key press is an input plan: one message to the worker.
   t.match(hung.json().message, /the nut driver on :\d+ did not answer input within \d+ ms and was stopped/)
   t.comment(`the hung call answered after ${Math.round(performance.now() - started)} ms`)
-  t.ok(await until(async () => (await move(150)).statusCode === 200, 15_000), 'input works again')
+  t.ok(await until(async () => (await key()).statusCode === 200, 15_000), 'keys work again')
+  t.equal((await move(150)).statusCode, 200)
   t.strictSame(await cursorFromX(desktop.display!), [150, 20], 'on the same display')
   t.ok(desktop.driverPid !== undefined && desktop.driverPid !== worker, 'a new worker')
   t.equal(desktop.xvfbPid, xvfb, 'the X server was not restarted')
@@ -55,7 +58,7 @@ t.test('a hung worker is killed after the call timeout and replaced; X and its w
 })
 
 t.test('a worker killed outright is replaced without restarting X, and no spare worker is kept', async (t) => {
-  const { desktop, move } = await open(t)
+  const { desktop, move, key } = await open(t)
   t.equal((await move(10)).statusCode, 200)
   const xvfb = desktop.xvfbPid!
   await new Promise((resolve) => setTimeout(resolve, 300))
@@ -63,7 +66,10 @@ t.test('a worker killed outright is replaced without restarting X, and no spare 
 
   const worker = desktop.driverPid!
   process.kill(worker, 'SIGKILL')
-  t.ok(await until(async () => (await move(60)).statusCode === 200, 15_000), 'input works again')
+  // A move may still go out from the server's connection before the worker's exit is read.
+  t.ok(await until(() => desktop.restarts === 1 && desktop.ready(), 15_000), 'the driver is replaced')
+  t.equal((await move(60)).statusCode, 200, 'input works again')
+  t.equal((await key()).statusCode, 200, 'keys too')
   t.ok(desktop.driverPid !== undefined && desktop.driverPid !== worker, 'a new worker')
   t.equal(desktop.xvfbPid, xvfb, 'the same X server')
   t.equal(desktop.restarts, 1)

@@ -1,6 +1,9 @@
 /**
- * The `nut` driver as the server sees it: a proxy to nut-worker, a child process that sends
- * input (XTest over a pure-JS connection) and holds nut-js when it needs it. When the X server
+ * The `nut` driver as the server sees it: pointer and wheel input, pixels and the pointer's
+ * position go over pure-JS X connections of this process (XTest, a display reader); keys and
+ * typing go to nut-worker, a child process that binds what the keymap lacks and holds nut-js
+ * when it needs it. A move is then one X request and one round trip, with no process in
+ * between: on a host of desktops the CPU an action costs decides how many fit. When the X server
  * dies, the worker exits (its connections end; libnut, if loaded, takes it down with Xlib's
  * exit() or SIGSEGV); here that ends only the child: every pending and later call rejects with
  * DesktopUnavailable (503), ready() turns false, and onExit listeners hear why, so a
@@ -15,7 +18,7 @@ import { settleByPixels } from '../../src/screen/settle.ts'
 import { START_TIMEOUT_MS } from '../start-timeout.ts'
 import { DisplayReader } from '../x11/display-reader.ts'
 import { diesWithUs } from '../x11/orphan.ts'
-import { toXSteps, type XInputStep } from '../x11/xtest-input.ts'
+import { toXSteps, XTestInput, type KeyFallback, type XInputStep } from '../x11/xtest-input.ts'
 import { stopChild } from '../stop-child.ts'
 import type { Calls, Command, Op, Reply } from './protocol.ts'
 import { StartOnce } from '../start-once.ts'
@@ -50,6 +53,12 @@ const STOP_GRACE_MS = 2000
  * are refused at once meanwhile). 500 ms was now and then too short on a loaded CI machine.
  */
 const READER_LOST_GRACE_MS = 1500
+
+/** This process' XTest connection is sent no key: keys go to the worker. */
+const NO_KEYS: KeyFallback = {
+  press: () => Promise.reject(new DriverFailure('keys are pressed by the nut worker')),
+  reserved: () => new Set(),
+}
 
 /**
  * A worker allocates little per message: a small young generation and V8's memory-saving mode
@@ -99,6 +108,14 @@ export class NutDriver implements XDriver {
   #stderr = ''
   /** Pixels and the pointer read in this process; the worker reads them when this could not open. */
   #reader?: DisplayReader
+  /** Pointer and wheel input sent from this process; the worker sends them when this could not open. */
+  #pointerInput?: XTestInput
+  /**
+   * The last input call, settled or not: each starts once the one before has settled, so plans
+   * reach X whole and in order although they go over two connections (this process' and the
+   * worker's), and a plan's trailing pause is over before the next plan's first event.
+   */
+  #inputTail: Promise<unknown> = Promise.resolve()
 
   constructor (options: NutDriverOptions) {
     this.display = options.display
@@ -151,25 +168,41 @@ export class NutDriver implements XDriver {
     const child = this.#child
     if (!child) throw new DesktopUnavailable(`the nut driver could not start on ${this.display}: its process is gone`)
     await this.#await('ready', () => child.send({ connect: true } satisfies Command))
-    this.#reader?.close()
-    this.#reader = await DisplayReader.open(this.display).catch((error: Error) => {
-      this.#options.log?.warn({ display: this.display, error: error.message }, 'screenshots and cursor reads go through the nut worker')
-      return undefined
-    })
-    // The reader's connection ending by itself means X went away or hangs: the worker is of
-    // no use either, and ending it tells the supervisor now, not at the next call's deadline.
-    // Calls are refused at once; the worker gets a moment to exit by itself (libnut does as
-    // soon as it notices), which says how, and is killed if it does not.
-    const reader = this.#reader
+    this.#closeConnections()
+    const [reader, pointerInput] = await Promise.all([
+      DisplayReader.open(this.display).catch((error: Error) => {
+        this.#options.log?.warn({ display: this.display, error: error.message }, 'screenshots and cursor reads go through the nut worker')
+        return undefined
+      }),
+      XTestInput.open(this.display).catch((error: Error) => {
+        this.#options.log?.warn({ display: this.display, error: error.message }, 'pointer input goes through the nut worker')
+        return undefined
+      }),
+    ])
+    this.#reader = reader
+    this.#pointerInput = pointerInput
+    // One of this process' connections ending by itself means X went away or hangs: the
+    // worker is of no use either, and ending it tells the supervisor now, not at the next
+    // call's deadline. Calls are refused at once; the worker gets a moment to exit by itself
+    // (libnut does as soon as it notices), which says how, and is killed if it does not.
     const worker = this.#child
-    reader?.onLost((error) => {
-      if (this.#reader !== reader || !this.#ready) return
+    const lost = (error: Error) => {
+      if (this.#child !== worker || !this.#ready) return
       this.#ready = false
       this.#served = true
       setTimeout(() => {
         if (this.#child === worker) this.#kill(`the X server on ${this.display} went away (${error.message})`, 'SIGKILL')
       }, READER_LOST_GRACE_MS).unref()
-    })
+    }
+    reader?.onLost(lost)
+    pointerInput?.onLost(lost)
+  }
+
+  #closeConnections (): void {
+    this.#reader?.close()
+    this.#reader = undefined
+    this.#pointerInput?.close()
+    this.#pointerInput = undefined
   }
 
   async #load (): Promise<void> {
@@ -229,20 +262,25 @@ export class NutDriver implements XDriver {
       this.#waiter = undefined
       return
     }
-    const pending = this.#pending.get(reply.id)
+    if (reply.ok) this.#settle(reply.id, reply.value)
+    else if (reply.kind === 'unsupported') this.#settle(reply.id, undefined, new UnsupportedAction(reply.message))
+    else if (reply.kind === 'unavailable') this.#settle(reply.id, undefined, new DesktopUnavailable(`the desktop on ${this.display} went away: ${reply.message}; retry shortly`))
+    else this.#settle(reply.id, undefined, new DriverFailure(reply.message))
+  }
+
+  /** Ends a pending call (the worker's or this process'), unless its deadline or the worker's exit ended it first. */
+  #settle (id: number, value: unknown, error?: Error): void {
+    const pending = this.#pending.get(id)
     if (!pending) return
     clearTimeout(pending.timer)
-    this.#pending.delete(reply.id)
-    if (reply.ok) pending.resolve(reply.value)
-    else if (reply.kind === 'unsupported') pending.reject(new UnsupportedAction(reply.message))
-    else if (reply.kind === 'unavailable') pending.reject(new DesktopUnavailable(`the desktop on ${this.display} went away: ${reply.message}; retry shortly`))
-    else pending.reject(new DriverFailure(reply.message))
+    this.#pending.delete(id)
+    if (error) pending.reject(error)
+    else pending.resolve(value)
   }
 
   #exited (child: ChildProcess, how: string): void {
     if (this.#child === child) this.#child = undefined
-    this.#reader?.close()
-    this.#reader = undefined
+    this.#closeConnections()
     const wasReady = this.#ready || this.#served
     this.#served = false
     // #kill() turns #ready off before the exit: whether it served is #watched's to say.
@@ -271,8 +309,7 @@ export class NutDriver implements XDriver {
   /** Ends the worker by PID (SIGTERM, then SIGKILL) and waits for it; a start() in progress rejects. Safe to call twice. */
   async close (): Promise<void> {
     this.#closed = true
-    this.#reader?.close()
-    this.#reader = undefined
+    this.#closeConnections()
     const child = this.#child
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -287,7 +324,7 @@ export class NutDriver implements XDriver {
   screenSize (): Promise<Size> {
     return this.#reader && this.#ready ? Promise.resolve({ ...this.#reader.size }) : this.#call('screenSize')
   }
-  moveMouse (point: Point): Promise<void> { return this.#call('moveMouse', point) }
+  async moveMouse (point: Point): Promise<void> { await this.input([{ kind: 'move', to: point }]) }
   cursorPosition (): Promise<Point> {
     const reader = this.#reader
     if (!reader || !this.#ready) return this.#call('cursorPosition')
@@ -295,14 +332,44 @@ export class NutDriver implements XDriver {
       throw this.#ready && !reader.lost ? new DriverFailure(`could not read the pointer: ${error.message}`) : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`)
     })
   }
-  buttonDown (button: MouseButton): Promise<void> { return this.#call('buttonDown', button) }
-  buttonUp (button: MouseButton): Promise<void> { return this.#call('buttonUp', button) }
-  wheel (dx: number, dy: number): Promise<void> { return this.#call('wheel', dx, dy) }
-  keyDown (key: KeyInfo): Promise<void> { return this.#call('keyDown', key.keysym) }
-  keyUp (key: KeyInfo): Promise<void> { return this.#call('keyUp', key.keysym) }
-  typeText (text: string): Promise<void> { return this.#call('typeText', text) }
-  /** The whole plan crosses to the worker in one message, and X is waited for once. */
-  input (steps: readonly InputStep[]): Promise<Point> { return this.#call('input', toXSteps(steps)) }
+  async buttonDown (button: MouseButton): Promise<void> { await this.input([{ kind: 'button', button, down: true }]) }
+  async buttonUp (button: MouseButton): Promise<void> { await this.input([{ kind: 'button', button, down: false }]) }
+  async wheel (dx: number, dy: number): Promise<void> { await this.input([{ kind: 'wheel', dx: Math.round(dx), dy: Math.round(dy) }]) }
+  keyDown (key: KeyInfo): Promise<void> { return this.#inOrder(() => this.#call('keyDown', key.keysym)) }
+  keyUp (key: KeyInfo): Promise<void> { return this.#inOrder(() => this.#call('keyUp', key.keysym)) }
+  typeText (text: string): Promise<void> { return this.#inOrder(() => this.#call('typeText', text)) }
+
+  /**
+   * A plan without keys goes out on this process' XTest connection; one with keys crosses to
+   * the worker in one message. Either way X is waited for once, at the end.
+   */
+  input (steps: readonly InputStep[]): Promise<Point> {
+    const xSteps = toXSteps(steps)
+    return this.#inOrder(() => this.#pointerInput && this.#ready && xSteps.every((step) => step.kind !== 'key')
+      ? this.#sendHere(this.#pointerInput, xSteps)
+      : this.#call('input', xSteps))
+  }
+
+  #inOrder<T> (send: () => Promise<T>): Promise<T> {
+    const sent = this.#inputTail.then(send)
+    this.#inputTail = sent.catch(() => undefined)
+    return sent
+  }
+
+  /** Input over this process' connection, under the same deadline as the worker's calls: X that stops answering ends the driver. */
+  #sendHere (connection: XTestInput, steps: XInputStep[]): Promise<Point> {
+    const id = this.#nextId++
+    const timeoutMs = this.#timeoutFor('input', [steps])
+    return new Promise<Point>((resolve, reject) => {
+      const timer = setTimeout(() => this.#hung('input', timeoutMs), timeoutMs)
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer })
+      connection.run(steps, NO_KEYS).then((point) => this.#settle(id, point), (error: Error) => {
+        this.#settle(id, undefined, this.#ready && !connection.lost
+          ? new DriverFailure(`could not send input: ${error.message}`)
+          : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`))
+      })
+    })
+  }
 
   async screenshot (region?: Rect): Promise<RawImage> {
     const reader = this.#reader
@@ -341,13 +408,9 @@ export class NutDriver implements XDriver {
       return Promise.reject(this.#closed ? this.#closedError() : new DesktopUnavailable(`the desktop on ${this.display} is not ready; retry shortly`))
     }
     const id = this.#nextId++
-    const timeoutMs = (this.#options.callTimeoutMs ?? 10_000) + (op === 'typeText' ? 10 * (args[0] as string).length : 0) +
-      (op === 'input' ? (args[0] as XInputStep[]).reduce((ms, step) => ms + (step.kind === 'pause' ? step.ms : 0), 0) : 0)
+    const timeoutMs = this.#timeoutFor(op, args)
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#options.log?.warn({ display: this.display, op, timeoutMs }, 'nut driver hung; killing it')
-        this.#kill(`the nut driver on ${this.display} did not answer ${op} within ${timeoutMs} ms and was stopped`, 'SIGKILL')
-      }, timeoutMs)
+      const timer = setTimeout(() => this.#hung(op, timeoutMs), timeoutMs)
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer })
       child.send({ id, op, args } satisfies Command, (error) => {
         if (!error) return
@@ -359,6 +422,17 @@ export class NutDriver implements XDriver {
         reject(new DesktopUnavailable(`the nut driver on ${this.display} is gone (${error.message})`))
       })
     })
+  }
+
+  #timeoutFor<K extends Op> (op: K, args: Calls[K]['args']): number {
+    return (this.#options.callTimeoutMs ?? 10_000) + (op === 'typeText' ? 10 * (args[0] as string).length : 0) +
+      (op === 'input' ? (args[0] as XInputStep[]).reduce((ms, step) => ms + (step.kind === 'pause' ? step.ms : 0), 0) : 0)
+  }
+
+  /** A call outlived its deadline: X stopped answering without dying. Ending the worker rejects every pending call and tells the supervisor. */
+  #hung (op: Op, timeoutMs: number): void {
+    this.#options.log?.warn({ display: this.display, op, timeoutMs }, 'nut driver hung; killing it')
+    this.#kill(`the nut driver on ${this.display} did not answer ${op} within ${timeoutMs} ms and was stopped`, 'SIGKILL')
   }
 
   /**

@@ -5,8 +5,8 @@
  * server. It answers requests one at a time, in arrival order.
  *
  * Input does not go through nut-js: each nut-js call is a blocking native call with a sync of
- * its own, three for a click. A whole input plan (a click, a drag, a combo) arrives as one
- * message and goes out as XTest requests on one node-x11 connection, with one round trip at
+ * its own, three for a click. A whole input plan with keys (a combo, a shifted click) arrives
+ * as one message (the server sends plans without keys over its own XTest connection) and goes out as XTest requests on one node-x11 connection, with one round trip at
  * the end (drivers/x11/xtest-input.ts): every button including back/forward (8/9), the wheel,
  * and keys on the first level of the live keymap. Other keys come back here (key()): XTest on
  * a spare keycode bound to them, else `xdotool keydown/keyup <keysym>`.
@@ -120,13 +120,9 @@ function input (steps: XInputStep[]): Promise<Point> {
 
 const handlers: { [K in keyof Calls]: (...args: Calls[K]['args']) => Promise<Calls[K]['result']> } = {
   screenSize,
-  // Single primitives are one-step plans: every input goes out on one connection, in order,
-  // and each answers once X has processed it (the server reads the pointer on another one).
-  moveMouse: async (to) => { await input([{ kind: 'move', to }]) },
+  // Single keys are one-step plans: every input goes out on one connection, in order, and
+  // each answers once X has processed it (the server reads the pointer on another one).
   cursorPosition: () => xinput ? xinput.pointer() : Promise.reject(new WorkerError('failure', 'the input connection to the X server is not open')),
-  buttonDown: async (button) => { await input([{ kind: 'button', button, down: true }]) },
-  buttonUp: async (button) => { await input([{ kind: 'button', button, down: false }]) },
-  wheel: async (dx, dy) => { await input([{ kind: 'wheel', dx: Math.round(dx), dy: Math.round(dy) }]) },
   keyDown: async (keysym) => { await input([{ kind: 'key', keysym, down: true }]) },
   keyUp: async (keysym) => { await input([{ kind: 'key', keysym, down: false }]) },
   input,

@@ -3,22 +3,22 @@
  * that sends input and holds nut-js). Sent with `serialization: 'advanced'`, so Buffers cross as bytes.
  * Requests carry a numeric id; the worker answers each id exactly once, in order.
  */
-import type { MouseButton, Point, RawImage, Rect, Size } from '../../src/driver/driver.ts'
+import type { Point, RawImage, Rect, Size } from '../../src/driver/driver.ts'
 import type { XInputStep } from '../x11/xtest-input.ts'
 
 /** Every operation: its arguments and what it answers. */
 export interface Calls {
   screenSize: { args: [], result: Size }
-  moveMouse: { args: [Point], result: void }
   cursorPosition: { args: [], result: Point }
-  buttonDown: { args: [MouseButton], result: void }
-  buttonUp: { args: [MouseButton], result: void }
-  wheel: { args: [number, number], result: void }
   /** The key's X keysym name, e.g. 'Return', 'Control_L', 'KP_Enter'. */
   keyDown: { args: [string], result: void }
   keyUp: { args: [string], result: void }
   typeText: { args: [string], result: void }
-  /** A whole input plan in one message; answers the pointer position once X processed it. */
+  /**
+   * A whole input plan in one message; answers the pointer position once X processed it. The
+   * server sends plans without keys over its own XTest connection, and here only when that
+   * one could not open.
+   */
   input: { args: [XInputStep[]], result: Point }
   screenshot: { args: [Rect | undefined], result: RawImage }
 }

@@ -22,6 +22,7 @@ import { clientErrorHandler, guardHook } from './http-guard.ts'
 import { Executor } from '../executor/executor.ts'
 import type { LaunchRules } from '../executor/plan.ts'
 import { loggerOptions } from '../runtime/logger.ts'
+import { RequestLog } from './request-log.ts'
 import { documentRoute, openapiInfo, publishedDocument } from './openapi-info.ts'
 import { ActionQuery } from '../schemas/action-query.ts'
 import { BatchFailure, ErrorBody } from '../schemas/error-body.ts'
@@ -147,6 +148,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: loggerOptions(options.logger?.level ?? 'info') }),
     bodyLimit: limits.maxBodyBytes,
+    logController: new RequestLog(),
     // Starting the desktop (onReady) has deadlines of its own (Xvfb, the worker's load and
     // connect, 15 s each); Fastify's default 10 s refused to start on a busy machine.
     pluginTimeout: 60_000,
