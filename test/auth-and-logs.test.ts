@@ -7,7 +7,9 @@ import t from 'tap'
 import { build, post } from './helpers/build.ts'
 import { loadConfig } from '../src/runtime/config.ts'
 import { tokenMatches } from '../src/http/auth.ts'
-import { redactUrl } from '../src/runtime/logger.ts'
+import pino from 'pino'
+import { Writable } from 'node:stream'
+import { loggerOptions, redactUrl } from '../src/runtime/logger.ts'
 
 const TOKEN = 's3cret-token-value'
 const action = { action: 'get_cursor_position' }
@@ -115,4 +117,28 @@ t.test('logs: one line per action, no token, no typed text, no image', async (t)
   t.notMatch(all, TOKEN)
   t.notMatch(all, 'hunter2')
   t.notMatch(all, 'iVBORw0KGgo', 'no PNG data')
+})
+
+t.test('secrets a log line carries are censored: at the top, one level down, in headers and in errors', async (t) => {
+  const lines: Array<Record<string, unknown>> = []
+  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(JSON.parse(String(chunk))); done() } })
+  const log = pino(loggerOptions('info'), stream).child({ component: 'test' })
+  const failure = Object.assign(new Error('upload failed'), { token: TOKEN, code: 'ERR_X' })
+  const result = { output: 'ok', base64_image: 'iVBORw0KGgoAAAANSUhEUg' }
+  const plain = { action: 'move_mouse', ms: 0.2, outcome: 'ok', nested: { a: 1 } }
+  log.info({ token: TOKEN, base64_image: 'iVBORw0KGgo' }, 'top')
+  log.info({ result, config: { token: TOKEN, port: 1 } }, 'nested')
+  log.info({ headers: { authorization: `Bearer ${TOKEN}`, 'x-api-key': TOKEN, cookie: 'a=b', 'content-type': 'application/json' } }, 'headers')
+  log.error({ err: failure }, 'failed')
+  log.info(plain, 'plain')
+  t.notMatch(JSON.stringify(lines), TOKEN)
+  t.notMatch(JSON.stringify(lines), 'iVBORw0KGgo')
+  const [top, nested, headers, failed, written] = lines.map(({ level: _l, time: _t, pid: _p, hostname: _h, ...rest }) => rest)
+  t.strictSame(top, { component: 'test', token: '[redacted]', base64_image: '[redacted]', msg: 'top' })
+  t.strictSame(nested, { component: 'test', result: { output: 'ok', base64_image: '[redacted]' }, config: { token: '[redacted]', port: 1 }, msg: 'nested' })
+  t.strictSame(headers, { component: 'test', headers: { authorization: '[redacted]', 'x-api-key': '[redacted]', cookie: '[redacted]', 'content-type': 'application/json' }, msg: 'headers' })
+  t.match(failed, { err: { type: 'Error', message: 'upload failed', token: '[redacted]', code: 'ERR_X', stack: /upload failed/ }, msg: 'failed' })
+  t.strictSame(written, { component: 'test', ...plain, msg: 'plain' })
+  t.equal(result.base64_image, 'iVBORw0KGgoAAAANSUhEUg', "the caller's object is left as it was")
+  t.equal(failure.token, TOKEN)
 })

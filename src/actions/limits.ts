@@ -62,9 +62,19 @@ const flag = (limit: keyof Limits) => `(--${LIMIT_FLAGS[limit]})`
 
 /**
  * The refusal for each limit, shared by the schemas (ajv-errors messages) and the planning
- * check, so a bound reads the same whichever of them meets it first.
+ * check, so a bound reads the same whichever of them meets it first. Made once per set of
+ * limits: the planning check asks for them on every action.
  */
-export const limitMessages = (limits: Limits) => ({
+export function limitMessages (limits: Limits): LimitMessages {
+  let messages = made.get(limits)
+  if (!messages) made.set(limits, messages = messagesFor(limits))
+  return messages
+}
+
+type LimitMessages = ReturnType<typeof messagesFor>
+const made = new WeakMap<Limits, LimitMessages>()
+
+const messagesFor = (limits: Limits) => ({
   wait: `duration may be at most ${limits.maxWaitSeconds} seconds ${flag('maxWaitSeconds')}`,
   keyHold: `duration may be at most ${limits.maxKeyHoldSeconds} seconds ${flag('maxKeyHoldSeconds')}`,
   text: `text may be at most ${limits.maxTextLength} characters ${flag('maxTextLength')}`,

@@ -38,23 +38,33 @@ export function findLoneSurrogate (value: unknown, path = ''): { path: string, i
     const index = loneSurrogate(value)
     return index < 0 ? undefined : { path, index, unit: value.charCodeAt(index) }
   }
+  // Every request body passes here: a path is spelled out only where there is something to
+  // look into, not for each number and clean string.
   if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      if (clean(item)) continue
       const found = findLoneSurrogate(item, `${path}[${i}]`)
       if (found) return found
     }
     return undefined
   }
   if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue
       const keyAt = loneSurrogate(key)
       if (keyAt >= 0) return { path: path ? `a field name in ${path}` : 'a field name', index: keyAt, unit: key.charCodeAt(keyAt) }
+      const item = (value as Record<string, unknown>)[key]
+      if (clean(item)) continue
       const found = findLoneSurrogate(item, path ? `${path}.${key}` : key)
       if (found) return found
     }
   }
   return undefined
 }
+
+/** A value with no string in it, or a string without a lone surrogate. */
+const clean = (value: unknown) => typeof value === 'string' ? loneSurrogate(value) < 0 : typeof value !== 'object' || value === null
 
 /** Index of the first unpaired UTF-16 surrogate, or -1. */
 export function loneSurrogate (text: string): number {

@@ -16,22 +16,50 @@ export interface Log {
   error: (object: object, message: string) => void
 }
 
+/**
+ * Paths pino redacts. A request is logged through the `req` serializer below, which keeps no
+ * header. Keys one level down are censorNested()'s: pino's wildcard paths (`*.token`) run a
+ * redactor over every field of every line, which cost ~9 KB of garbage and most of a log
+ * line's CPU per request.
+ */
 export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers["proxy-authorization"]',
-  'req.headers.cookie',
   'headers.authorization',
   'headers["x-api-key"]',
   'headers["proxy-authorization"]',
   'headers.cookie',
-  '*.base64_image',
   'base64_image',
-  '*.token',
   'token',
 ]
 
+/** Keys censored one level down in a log object (`{ result: { base64_image } }`). */
+const NESTED_SECRETS = ['base64_image', 'token'] as const
+
 const CENSOR = '[redacted]'
+
+/**
+ * The log object with NESTED_SECRETS one level down censored; the same object, untouched and
+ * nothing allocated, when it has none (every line in practice).
+ */
+export function censorNested (object: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined
+  for (const key in object) {
+    const value = object[key]
+    if (typeof value !== 'object' || value === null) continue
+    if (!NESTED_SECRETS.some((secret) => Object.hasOwn(value, secret))) continue
+    // An error stays one (its class, message and stack, which are not enumerable), for pino's error serializer.
+    const censored: Record<string, unknown> = value instanceof Error
+      ? Object.defineProperties(Object.create(Object.getPrototypeOf(value) as object), {
+        ...Object.getOwnPropertyDescriptors(value),
+        // V8's stack accessor answers only on the error itself.
+        stack: { value: value.stack, enumerable: false },
+      })
+      : { ...value }
+    for (const secret of NESTED_SECRETS) if (Object.hasOwn(censored, secret)) censored[secret] = CENSOR
+    copy ??= { ...object }
+    copy[key] = censored
+  }
+  return copy ?? object
+}
 
 /**
  * Query parameters whose values are secrets. The server reads its token from headers only,
@@ -68,6 +96,7 @@ export function loggerOptions (level: string): LoggerOptions {
   return {
     level,
     redact: { paths: REDACTED_PATHS, censor: CENSOR },
+    formatters: { log: censorNested },
     serializers: {
       // Fastify's request serializer, with the query's secrets redacted.
       req: (request: LoggedRequest) => ({

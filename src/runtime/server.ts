@@ -38,7 +38,9 @@ async function main (): Promise<void> {
     return
   }
   // Under stdio, stdout is the protocol's: every log line goes to stderr.
-  const log = pino(loggerOptions(config.logLevel), pino.destination(stdio ? 2 : 1))
+  // Written as each line is made, as pino() does by default: pino.destination()'s asynchronous
+  // writes cost every request a hop through libuv's thread pool (three context switches).
+  const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: stdio ? 2 : 1, sync: true }))
   const desktop = openDesktop(config.driver, {
     screen: config.screen,
     display: process.env.DISPLAY || undefined,
