@@ -120,3 +120,38 @@ t.test('a recorded step keeps the answer as sent, screenshots and all', async (t
   const image = await app.inject({ method: 'GET', url: `/recordings/noisy/images/${episode.steps[0]!.images[0]}` })
   t.ok(image.rawPayload.equals(Buffer.from(sent.base64_image, 'base64')), 'the image kept is the one sent')
 })
+
+t.test('over real sockets: a body is used again only once sent, so a slow reader still gets its own', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  verbatimStrings(app)
+  let next = 0
+  // Each answer a different image, large enough to fill the socket's buffers: the first reader is slow.
+  const images = Array.from({ length: 4 }, () => randomBytes(8 * 1024 * 1024))
+  app.get('/shot', async () => ({ image: imageBase64(images[next++]!) }))
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const { port } = app.server.address() as { port: number }
+  const { request } = await import('node:http')
+  const get = (paused: boolean) => new Promise<{ body: Promise<Buffer>, resume: () => void }>((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path: '/shot', agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      const body = new Promise<Buffer>((done) => res.on('end', () => done(Buffer.concat(chunks))))
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      if (paused) res.pause()
+      resolve({ body, resume: () => res.resume() })
+    }).on('error', reject).end()
+  })
+  const slow = await get(true)
+  // The slow answer is still being written: the next ones cannot take its memory.
+  const quick = await get(false)
+  const third = await get(false)
+  slow.resume()
+  const bodies = await Promise.all([slow.body, quick.body, third.body])
+  bodies.forEach((body, i) => {
+    const { image } = JSON.parse(body.toString('utf8')) as { image: string }
+    t.ok(Buffer.from(image, 'base64').equals(images[i]!), `answer ${i} is its own image`)
+  })
+  // Sent in full: its memory is used again, and the answer is still right.
+  const fourth = await get(false)
+  t.ok(Buffer.from((JSON.parse((await fourth.body).toString('utf8')) as { image: string }).image, 'base64').equals(images[3]!), 'an answer in reused memory')
+})
