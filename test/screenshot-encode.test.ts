@@ -7,6 +7,7 @@ import sharp from 'sharp'
 import t from 'tap'
 import type { RawImage } from '../src/driver/driver.ts'
 import { photographic } from '../src/screen/png-encoders.ts'
+import { writeRgb } from '../src/screen/pixels.ts'
 import { encodeImage, rgbx } from '../src/screen/screenshot.ts'
 
 // 3x2: red, green, blue / white, black, a colour with every channel different.
@@ -110,4 +111,35 @@ t.test('a photographic PNG keeps every pixel exactly, opaque, at the raw or the 
   // Back to back on the pooled buffer: each answer stays its own.
   const [one, two] = await Promise.all([encodeImage(noise(width, height, 'rgba')), encodeImage(noise(width, height, 'rgba'))])
   t.ok(one.equals(two), 'two encodes at once of the same pixels agree')
+})
+
+t.test('writeRgb takes R, G and B of each pixel, from either byte order, at any offset of the buffer', async (t) => {
+  const width = 7
+  const height = 3
+  for (const order of ['bgra', 'rgba'] as const) {
+    const source = noise(width, height, order).data
+    const expected = Buffer.alloc(5 + width * height * 3, 0xee)
+    for (let i = 0; i < width * height; i++) {
+      const [a, b, c] = [source[i * 4]!, source[i * 4 + 1]!, source[i * 4 + 2]!]
+      expected.set(order === 'bgra' ? [c, b, a] : [a, b, c], 5 + i * 3)
+    }
+    // Offsets 0 and 1 are read a word at a time (a reordered grab starts one byte in), 2 and 3 byte by byte.
+    for (const offset of [0, 1, 2, 3]) {
+      const backing = Buffer.alloc(offset + source.length + 4, 0x55)
+      source.copy(backing, offset)
+      const data = backing.subarray(offset, offset + source.length)
+      const out = Buffer.alloc(expected.length, 0xee)
+      writeRgb({ width, height, order, data }, out, 5)
+      t.ok(out.equals(expected), `${order} at offset ${offset}: every pixel, nothing around it touched`)
+    }
+  }
+  t.throws(() => writeRgb({ width, height, order: 'rgba', data: Buffer.alloc(10) }, Buffer.alloc(100), 0), /needs 84 bytes, got 10/)
+  t.throws(() => writeRgb({ width, height, order: 'rgba', data: Buffer.alloc(84) }, Buffer.alloc(62), 0), /do not fit/)
+})
+
+t.test('a photographic PNG is RGB: the pad byte is not carried as an alpha channel', async (t) => {
+  const meta = await sharp(await encodeImage(noise(40, 24, 'bgra'))).metadata()
+  t.strictSame([meta.format, meta.channels, meta.hasAlpha], ['png', 3, false])
+  const resized = await sharp(await encodeImage(noise(40, 24, 'rgba'), { width: 20, height: 12 })).metadata()
+  t.strictSame([resized.format, resized.channels, resized.width, resized.height], ['png', 3, 20, 12])
 })

@@ -28,3 +28,35 @@ export function rgbx ({ data, width, height, order }: RawImage): Buffer {
   if (order === 'rgba') return data.subarray(0, bytes)
   return bgrxToRgbx(data, bytes)
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+
+/**
+ * Writes the image's RGB, three bytes a pixel, into `out` from `offset`. A pixel is read as
+ * one 32-bit word where the words line up (the buffer's offset is a multiple of four, or one
+ * past it, as a reordered grab is): ~2x faster than byte by byte, and this runs on the event
+ * loop for every photographic screenshot.
+ */
+export function writeRgb ({ data, width, height, order }: RawImage, out: Buffer, offset: number): void {
+  const pixels = width * height
+  if (data.length < pixels * 4) throw new Error(`a ${width}x${height} image needs ${pixels * 4} bytes, got ${data.length}`)
+  if (out.length < offset + pixels * 3) throw new Error(`${pixels * 3} bytes of RGB do not fit from ${offset} in ${out.length}`)
+  const [r, g, b] = order === 'rgba' ? [0, 1, 2] : [2, 1, 0]
+  const misaligned = data.byteOffset % 4
+  if (LITTLE_ENDIAN && misaligned <= 1) {
+    const words = new Uint32Array(data.buffer, data.byteOffset - misaligned, pixels)
+    const [sr, sg, sb] = [8 * (misaligned + r), 8 * (misaligned + g), 8 * (misaligned + b)]
+    for (let i = 0, j = offset; i < pixels; i++, j += 3) {
+      const word = words[i]!
+      out[j] = word >>> sr
+      out[j + 1] = word >>> sg
+      out[j + 2] = word >>> sb
+    }
+    return
+  }
+  for (let i = 0, j = offset; i < pixels * 4; i += 4, j += 3) {
+    out[j] = data[i + r]!
+    out[j + 1] = data[i + g]!
+    out[j + 2] = data[i + b]!
+  }
+}

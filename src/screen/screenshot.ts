@@ -9,7 +9,7 @@ import sharp from 'sharp'
 import type { RawImage } from '../driver/driver.ts'
 import type { Size } from './geometry.ts'
 import { rgbx } from './pixels.ts'
-import { BY_CONTENT, fdeflatePng, photographic, ZLIB_PNG } from './png-encoders.ts'
+import { BY_CONTENT, fdeflatePng, photographic, rgbPpm, ZLIB_PNG } from './png-encoders.ts'
 import { unreachable } from '../errors/unreachable.ts'
 
 export { rgbx } from './pixels.ts'
@@ -56,9 +56,9 @@ export async function encodeImage (image: RawImage, size?: Size, encoding: Image
   switch (encoding.format) {
     case 'png': {
       if (!photographic(image.data, image.width, image.height)) return pipeline.png(ZLIB_PNG).toBuffer()
-      // The resized pixels are sharp's fresh output, the encoder's alone.
-      const { data, info } = await pipeline.ensureAlpha(1).raw().toBuffer({ resolveWithObject: true })
-      return fdeflatePng(data, info.width, info.height)
+      // The resized pixels are sharp's fresh output (RGB: the alpha was removed), the encoder's alone.
+      const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true })
+      return fdeflatePng(rgbPpm(data, info.width, info.height))
     }
     case 'jpeg': return pipeline.jpeg({ quality }).toBuffer()
     case 'webp': return pipeline.webp({ quality, effort: WEBP_EFFORT }).toBuffer()
