@@ -169,6 +169,7 @@ export class NutDriver implements XDriver {
     if (!child) throw new DesktopUnavailable(`the nut driver could not start on ${this.display}: its process is gone`)
     await this.#await('ready', () => child.send({ connect: true } satisfies Command))
     this.#closeConnections()
+    const worker = this.#child
     const [reader, pointerInput] = await Promise.all([
       DisplayReader.open(this.display).catch((error: Error) => {
         this.#options.log?.warn({ display: this.display, error: error.message }, 'screenshots and cursor reads go through the nut worker')
@@ -179,13 +180,18 @@ export class NutDriver implements XDriver {
         return undefined
       }),
     ])
+    if (this.#child !== worker || this.#closed) {
+      // The worker ended (or close() came) while these opened: they belong to no driver.
+      reader?.close()
+      pointerInput?.close()
+      throw this.#closed ? this.#closedError() : new DesktopUnavailable(`the nut driver on ${this.display} ended while it connected`)
+    }
     this.#reader = reader
     this.#pointerInput = pointerInput
     // One of this process' connections ending by itself means X went away or hangs: the
     // worker is of no use either, and ending it tells the supervisor now, not at the next
     // call's deadline. Calls are refused at once; the worker gets a moment to exit by itself
     // (libnut does as soon as it notices), which says how, and is killed if it does not.
-    const worker = this.#child
     const lost = (error: Error) => {
       if (this.#child !== worker || !this.#ready) return
       this.#ready = false
