@@ -79,10 +79,16 @@ t.test('a photographic screen is told from a flat one by sampling its rows', asy
   const flat = Buffer.alloc(64 * 32 * 4, 0x40)
   t.equal(photographic(flat, 64, 32), false, 'flat colour')
   t.equal(photographic(noise(64, 32, 'rgba').data, 64, 32), true, 'noise')
-  // Text on a flat page repeats most of its pixels: every 4th pixel of a row differs.
+  // Text on a flat page repeats most of its pixels: every 10th pixel of a row is dark, so
+  // it and the one after it differ from their left neighbour (80 % repeat).
   const text = Buffer.alloc(64 * 32 * 4, 0xff)
-  for (let i = 0; i < 64 * 32; i += 4) text.set([0, 0, 0], i * 4)
+  for (let i = 0; i < 64 * 32; i += 10) text.set([0, 0, 0], i * 4)
   t.equal(photographic(text, 64, 32), false, 'sparse dark pixels on white')
+  // A page with a photograph over a third of its width: two thirds repeat.
+  const page = Buffer.alloc(64 * 32 * 4, 0xff)
+  const photo = noise(64, 32, 'rgba').data
+  for (let y = 0; y < 32; y++) photo.copy(page, y * 64 * 4, y * 64 * 4, (y * 64 + 22) * 4)
+  t.equal(photographic(page, 64, 32), true, 'a third of it a photograph')
 })
 
 t.test('a photographic PNG keeps every pixel exactly, opaque, at the raw or the asked size, and leaves the caller\'s pixels alone', async (t) => {
