@@ -20,8 +20,22 @@ export function client (port: number, connections = 1, headers: Record<string, s
       if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)))
       req.end(payload)
     })
+  /** The answer's bytes as they arrived: for timing an answer to its last byte, with no decoding in the clock. */
+  const postBytes = (path: string, body: unknown): Promise<{ status: number, body: Buffer }> =>
+    new Promise((resolve, reject) => {
+      const payload = JSON.stringify(body)
+      request({
+        host: '127.0.0.1', port, path, method: 'POST', agent,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
+      }).on('error', reject).end(payload)
+    })
   return {
     post: (path: string, body: unknown, timeoutMs?: number) => send('POST', path, body, timeoutMs),
+    postBytes,
     get: (path: string) => send('GET', path),
     close: () => agent.destroy(),
   }
