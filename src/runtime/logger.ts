@@ -31,7 +31,7 @@ export const REDACTED_PATHS = [
   'token',
 ]
 
-/** Keys censored one level down in a log object (`{ result: { base64_image } }`). */
+/** Keys censored one level down in a log object (`{ result: { base64_image } }`; censorNested looks for each by name). */
 const NESTED_SECRETS = ['base64_image', 'token'] as const
 
 const CENSOR = '[redacted]'
@@ -45,7 +45,7 @@ export function censorNested (object: Record<string, unknown>): Record<string, u
   for (const key in object) {
     const value = object[key]
     if (typeof value !== 'object' || value === null) continue
-    if (!NESTED_SECRETS.some((secret) => Object.hasOwn(value, secret))) continue
+    if (!Object.hasOwn(value, 'base64_image') && !Object.hasOwn(value, 'token')) continue
     // An error stays one (its class, message and stack, which are not enumerable), for pino's error serializer.
     const censored: Record<string, unknown> = value instanceof Error
       ? Object.defineProperties(Object.create(Object.getPrototypeOf(value) as object), {
