@@ -7,6 +7,7 @@ import { LostConnection } from './lost-connection.ts'
 import { type XClient, type XTest } from 'x11'
 import { createClient } from './connect.ts'
 import { FocusPing } from './focus-ping.ts'
+import { FocusQuiet, type FocusWatch } from './focus-quiet.ts'
 import { liveKeys, planTyping, type Bound, type LiveKeys, type Phase } from './typing-plan.ts'
 import { untypable } from './untypable.ts'
 import { UnsupportedAction } from '../../src/errors/errors.ts'
@@ -29,6 +30,13 @@ export interface TextTyperOptions {
    * replaces the rebind pause: once it answers, it has read every key sent before.
    */
   pingTimeoutMs?: number
+  /**
+   * For an application that does not answer the ping: how long it must have drawn nothing
+   * (its echo of the keys) before the spare keycodes are rebound, on top of the timed pause.
+   */
+  quietMs?: number
+  /** The longest that wait for quiet may take (an application that never stops drawing). */
+  quietMaxMs?: number
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -53,12 +61,20 @@ export class TextTyper {
   readonly #connection = new LostConnection()
   readonly #ping: FocusPing | undefined
   readonly #pingTimeoutMs: number
+  readonly #quiet: FocusQuiet | undefined
+  /** What the focused window drew since the last keys on bound keycodes were sent. */
+  #watch: FocusWatch | undefined
+  readonly #quietMs: number
+  readonly #quietMaxMs: number
 
-  private constructor (client: XClient, xtest: XTest, ping: FocusPing | undefined, minKeycode: number, maxKeycode: number, options: TextTyperOptions) {
+  private constructor (client: XClient, xtest: XTest, ping: FocusPing | undefined, quiet: FocusQuiet | undefined, minKeycode: number, maxKeycode: number, options: TextTyperOptions) {
     this.#client = client
     this.#xtest = xtest
     this.#ping = ping
     this.#pingTimeoutMs = options.pingTimeoutMs ?? 1000
+    this.#quiet = quiet
+    this.#quietMs = options.quietMs ?? 100
+    this.#quietMaxMs = options.quietMaxMs ?? 1500
     this.#minKeycode = minKeycode
     this.#count = maxKeycode - minKeycode + 1
     this.#pauseMs = options.rebindPauseMs ?? 150
@@ -85,9 +101,12 @@ export class TextTyper {
         if (error) { reject(error); return }
         client.require('xtest', (xtestError, xtest) => {
           if (xtestError) { reject(xtestError); return }
-          // Without the ping, the timed pauses alone keep typing exact.
-          FocusPing.open(client, info.screen[0]!.root).catch(() => undefined).then((ping) => {
-            resolve(new TextTyper(client, xtest, ping, info.min_keycode, info.max_keycode, options))
+          // Without the ping and the damage watch, the timed pauses alone keep typing exact.
+          Promise.all([
+            FocusPing.open(client, info.screen[0]!.root).catch(() => undefined),
+            FocusQuiet.open(display).catch(() => undefined),
+          ]).then(([ping, quiet]) => {
+            resolve(new TextTyper(client, xtest, ping, quiet, info.min_keycode, info.max_keycode, options))
           }, reject)
         })
       })
@@ -148,6 +167,7 @@ export class TextTyper {
   /** Unbinds the spare keycodes (best effort) and closes the connection. */
   async close (): Promise<void> {
     this.#connection.close()
+    this.#quiet?.close()
     if (!this.#connection.lost && this.#bound.size) {
       await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs - Date.now()))
       for (const keycode of this.#bound.keys()) {
@@ -164,8 +184,13 @@ export class TextTyper {
     if (bind.length) {
       // Keys already sent may still be unread under the old binding.
       if (this.#strokesSinceBind && !(await this.#focusedHasRead())) {
-        await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs + this.#perKeyMs * this.#strokesSinceBind - Date.now()))
+        const notBefore = this.#lastStrokeAt + this.#pauseMs + this.#perKeyMs * this.#strokesSinceBind
+        if (this.#watch) await this.#watch.quiet({ quietMs: this.#quietMs, notBefore, maxMs: this.#quietMaxMs })
+        else await sleep(Math.max(0, notBefore - Date.now()))
+        this.#check()
       }
+      this.#watch?.end()
+      this.#watch = undefined
       this.#strokesSinceBind = 0
       for (const { keycode, keysyms } of bind) {
         const vendor = keys.vendor.get(keycode)
@@ -178,6 +203,12 @@ export class TextTyper {
       // 150 ms pause that was here was most of the time of typing text off the keymap.
       await this.#sync()
     }
+    const onBound = strokes.some(({ keycode }) => this.#bound.has(keycode))
+    if (onBound && this.#quiet) {
+      this.#watch?.end()
+      this.#watch = await this.#quiet.watch()
+      this.#check()
+    }
     const { KeyPress, KeyRelease } = this.#xtest
     for (const { keycode, shift } of strokes) {
       if (shift) this.#xtest.FakeInput(KeyPress, keys.shiftKeycode!, 0, 0, 0, 0)
@@ -187,7 +218,7 @@ export class TextTyper {
     }
     await this.#sync()
     this.#strokesSinceBind += strokes.length
-    if (strokes.some(({ keycode }) => this.#bound.has(keycode))) this.#lastStrokeAt = Date.now()
+    if (onBound) this.#lastStrokeAt = Date.now()
   }
 
   /** True once the focused application answered a ping sent after everything so far. */

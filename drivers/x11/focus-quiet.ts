@@ -1,0 +1,156 @@
+/**
+ * Knows when the focused application has caught up with keys sent to it, for applications that
+ * do not answer the window manager's ping (xterm). Such an application draws as it reads keys
+ * (the echo of what was typed), so while it is behind, the X server reports damage to its
+ * windows; once it has caught up, it stops drawing. A watch starts before a phase's keys are
+ * sent; before the typer rebinds spare keycodes, it waits until the application has drawn
+ * since, and then drawn nothing for a while. A fixed pause alone was too short on a loaded
+ * machine: xterm, with every core busy, read the last keys of a binding under the next one.
+ *
+ * It has an X connection of its own: the focused window may be destroyed while it is watched,
+ * and the X errors that follow (BadWindow, BadDamage) are no concern of the typer's connection,
+ * where any error means the connection is lost.
+ */
+import type { XClient } from 'x11'
+import { createClient } from './connect.ts'
+
+const NON_EMPTY = 3
+const NONE = 0
+/** PointerRoot: keys go to the window under the pointer. */
+const POINTER_ROOT = 1
+
+/** The part of node-x11's DAMAGE extension (lib/ext/damage.js) used here. */
+interface DamageExtension {
+  Create (damage: number, drawable: number, level: number): void
+  Subtract (damage: number, repair: number, parts: number): void
+  Destroy (damage: number): void
+}
+type DamageClient = XClient & {
+  require (extension: 'damage', callback: (error: Error | null, ext: DamageExtension) => void): void
+  AllocID (): number
+  QueryPointer (window: number, callback: (error: Error | null, reply: { child: number }) => void): void
+}
+
+export interface QuietOptions {
+  /** Drawing must have stopped for this long. */
+  quietMs: number
+  /** Never before this time (Date.now() clock): the timed pause still holds. */
+  notBefore: number
+  /** Resolves by this long after the call whatever is drawn, or when nothing is (an application that shows no keys). */
+  maxMs: number
+}
+
+/** What the window that gets the keys drew since the watch began. */
+export interface FocusWatch {
+  /**
+   * Resolves once the window has drawn since the watch began and then nothing for `quietMs`,
+   * not before `notBefore`, and at most `maxMs` after the call: true when it caught up, false
+   * when the time ran out.
+   */
+  quiet (options: QuietOptions): Promise<boolean>
+  end (): void
+}
+
+export class FocusQuiet {
+  readonly #client: DamageClient
+  readonly #ext: DamageExtension
+  readonly #root: number
+  readonly #onDamage = new Map<number, () => void>()
+  #closed = false
+
+  private constructor (client: DamageClient, ext: DamageExtension, root: number) {
+    this.#client = client
+    this.#ext = ext
+    this.#root = root
+    client.on('event', (event: { name?: string, damage?: number }) => {
+      if (event.name === 'DamageNotify' && event.damage !== undefined) this.#onDamage.get(event.damage)?.()
+    })
+    // A window that went away under the watch: its damage simply stops.
+    client.on('error', () => {})
+  }
+
+  /** A watcher on `display`, or a rejection when the X server has no DAMAGE extension. */
+  static open (display: string): Promise<FocusQuiet> {
+    return new Promise((resolve, reject) => {
+      const client = createClient(display, (error, info) => {
+        if (error) { reject(error); return }
+        const x = client as DamageClient
+        x.require('damage', (damageError, ext) => {
+          if (damageError || !ext) { client.terminate(); reject(damageError ?? new Error('no DAMAGE extension')); return }
+          resolve(new FocusQuiet(x, ext, info.screen[0]!.root))
+        })
+        // X that stops answering must not hold typing long: the waits are bounded anyway.
+      }, { requestTimeoutMs: 1000 })
+      client.once('error', reject)
+    })
+  }
+
+  /** Starts watching what the window that gets the keys draws (the focus, or the top-level window under the pointer). */
+  async watch (): Promise<FocusWatch> {
+    const window = await this.#keyWindow().catch(() => undefined)
+    const damage = this.#client.AllocID()
+    let lastDrawn: number | undefined
+    let wake: (() => void) | undefined
+    this.#onDamage.set(damage, () => {
+      lastDrawn = Date.now()
+      // Empty again, so the next drawing reports anew.
+      this.#send(() => this.#ext.Subtract(damage, NONE, NONE))
+      wake?.()
+    })
+    // Damage to a window counts what is drawn in its subwindows too (xterm draws in a child).
+    this.#send(() => this.#ext.Create(damage, window ?? this.#root, NON_EMPTY))
+    // A new damage object reports its whole window at once: that report is answered (the
+    // first round trip) and its Subtract processed (the second) before the keys are sent, so
+    // what is seen from now on is what the application draws for them.
+    await this.#client.sync().catch(() => {})
+    await this.#client.sync().catch(() => {})
+    lastDrawn = undefined
+    const end = () => {
+      if (!this.#onDamage.delete(damage)) return
+      this.#send(() => this.#ext.Destroy(damage))
+    }
+    return {
+      end,
+      quiet: async ({ quietMs, notBefore, maxMs }) => {
+        const deadline = Date.now() + maxMs
+        for (;;) {
+          const now = Date.now()
+          const quietAt = lastDrawn === undefined ? deadline : Math.max(notBefore, lastDrawn + quietMs)
+          if (lastDrawn !== undefined && now >= quietAt) return true
+          if (now >= deadline || this.#closed || !this.#onDamage.has(damage)) return false
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(done, Math.max(1, Math.min(quietAt, deadline) - now))
+            function done () { clearTimeout(timer); wake = undefined; resolve() }
+            // The first drawing moves the time to look again.
+            wake = lastDrawn === undefined ? done : undefined
+          })
+        }
+      },
+    }
+  }
+
+  close (): void {
+    this.#closed = true
+    this.#onDamage.clear()
+    this.#client.terminate()
+  }
+
+  /** A request on a connection that may have ended (X went away): then there is nothing to watch. */
+  #send (request: () => void): void {
+    if (this.#closed) return
+    try {
+      request()
+    } catch {}
+  }
+
+  async #keyWindow (): Promise<number | undefined> {
+    const { focus } = await call<{ focus: number }>((cb) => this.#client.GetInputFocus(cb))
+    if (focus > POINTER_ROOT && focus !== this.#root) return focus
+    const { child } = await call<{ child: number }>((cb) => this.#client.QueryPointer(this.#root, cb))
+    return child || undefined
+  }
+}
+
+function call<T> (send: (callback: (error: Error | null, value: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => send((error, value) => error ? reject(error) : resolve(value)))
+}
