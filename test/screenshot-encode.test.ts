@@ -149,3 +149,49 @@ t.test('a photographic PNG is RGB: the pad byte is not carried as an alpha chann
   const resized = await sharp(await encodeImage(noise(40, 24, 'rgba'), { width: 20, height: 12 })).metadata()
   t.strictSame([resized.format, resized.channels, resized.width, resized.height], ['png', 3, 20, 12])
 })
+
+/** A `width`x`height` image of `count` colours (each channel different), at byte `offset` of its buffer. */
+function ofColours (count: number, width: number, height: number, order: 'bgra' | 'rgba', offset = 0): { raw: RawImage, rgb: number[][] } {
+  const colours = Array.from({ length: count }, (_, i) => [(i * 37) & 255, (i * 91 + 5) & 255, (i * 151 + 9) & 255])
+  const backing = Buffer.alloc(offset + width * height * 4, 0x33)
+  const data = backing.subarray(offset)
+  const rgb: number[][] = []
+  for (let i = 0; i < width * height; i++) {
+    // Runs of a colour, then the next: every colour appears, in no simple order.
+    const [r, g, b] = colours[Math.floor(i / 3 + (i % 7)) % count]!
+    data.set(order === 'bgra' ? [b!, g!, r!, 0] : [r!, g!, b!, 0xff], i * 4)
+    rgb.push([r!, g!, b!])
+  }
+  return { raw: { width, height, order, data }, rgb }
+}
+
+t.test('a screen of at most 16 colours is an indexed PNG of those colours, exact at any width, from either byte order', async (t) => {
+  // 1, 2 and 4 bits a pixel; a width of 13 leaves a part byte at the end of every row.
+  for (const count of [1, 2, 3, 4, 5, 16]) {
+    for (const order of ['bgra', 'rgba'] as const) {
+      // Offset 1: a reordered grab starts one byte into its buffer.
+      for (const offset of [0, 1]) {
+        const { raw, rgb } = ofColours(count, 13, 5, order, offset)
+        const before = Buffer.from(raw.data)
+        const encoded = await encodeImage(raw)
+        const meta = await sharp(encoded).metadata()
+        t.equal(meta.isPalette, true, `${count} colours, ${order}, offset ${offset}: indexed`)
+        const { width, height, pixels } = await decode(encoded)
+        t.strictSame({ width, height, pixels }, { width: 13, height: 5, pixels: rgb }, `${count} colours, ${order}, offset ${offset}: every pixel`)
+        t.ok(raw.data.equals(before), `${count} colours, ${order}, offset ${offset}: the caller's pixels are untouched`)
+      }
+    }
+  }
+  const { raw } = ofColours(17, 13, 5, 'rgba')
+  t.equal((await sharp(await encodeImage(raw)).metadata()).isPalette, false, '17 colours: not indexed')
+})
+
+t.test('a bare desktop (one colour, 1280x800) is under 1 KB, as ImageMagick writes it', async (t) => {
+  const data = Buffer.alloc(1280 * 800 * 4)
+  for (let i = 0; i < 1280 * 800; i++) data.set([0x30, 0x50, 0x70, 0], i * 4)
+  const encoded = await encodeImage({ width: 1280, height: 800, order: 'bgra', data })
+  t.ok(encoded.length < 1024, `${encoded.length} bytes`)
+  const { data: back, info } = await sharp(encoded).raw().toBuffer({ resolveWithObject: true })
+  t.strictSame([info.width, info.height, info.channels], [1280, 800, 3])
+  t.ok(back.every((value, i) => value === [0x70, 0x50, 0x30][i % 3]), 'every pixel the one colour')
+})
