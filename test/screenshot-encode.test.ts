@@ -6,7 +6,7 @@
 import sharp from 'sharp'
 import t from 'tap'
 import type { RawImage } from '../src/driver/driver.ts'
-import { photographic } from '../src/screen/png-encoders.ts'
+import { photographic, repeatShare } from '../src/screen/png-encoders.ts'
 import { writeRgb } from '../src/screen/pixels.ts'
 import { encodeImage, rgbx } from '../src/screen/screenshot.ts'
 
@@ -89,6 +89,15 @@ t.test('a photographic screen is told from a flat one by sampling its rows', asy
   const photo = noise(64, 32, 'rgba').data
   for (let y = 0; y < 32; y++) photo.copy(page, y * 64 * 4, y * 64 * 4, (y * 64 + 22) * 4)
   t.equal(photographic(page, 64, 32), true, 'a third of it a photograph')
+  t.ok(Math.abs(repeatShare(page, 64, 32) - 41 / 63) < 1e-9, 'its share of repeats: the 41 white pixels after the first of each sampled row')
+  t.equal(repeatShare(noise(64, 32, 'rgba').data, 64, 32), 0, 'noise repeats nothing')
+  // Each filter fdeflate is given (Up below 10 % repeats, adaptive up to 75 %) keeps every pixel.
+  for (const [name, pixels] of [['the page', page], ['noise', noise(64, 32, 'rgba').data]] as const) {
+    const { data } = await sharp(await encodeImage({ width: 64, height: 32, order: 'rgba', data: pixels })).raw().toBuffer({ resolveWithObject: true })
+    const expected = Buffer.alloc(64 * 32 * 3)
+    for (let i = 0; i < 64 * 32; i++) pixels.copy(expected, i * 3, i * 4, i * 4 + 3)
+    t.ok(data.equals(expected), `${name}: every pixel`)
+  }
 })
 
 t.test('a photographic PNG keeps every pixel exactly, opaque, at the raw or the asked size, and leaves the caller\'s pixels alone', async (t) => {
