@@ -128,24 +128,28 @@ t.test('a photographic PNG keeps every pixel exactly, opaque, at the raw or the 
   t.ok(one.equals(two), 'two encodes at once of the same pixels agree')
 })
 
-t.test('writeRgb takes R, G and B of each pixel, from either byte order, at any offset of the buffer', async (t) => {
+t.test('writeRgb takes R, G and B of each pixel, from either byte order, at any offset of either buffer', async (t) => {
+  // 21 pixels: four at a time, and one left over.
   const width = 7
   const height = 3
   for (const order of ['bgra', 'rgba'] as const) {
     const source = noise(width, height, order).data
-    const expected = Buffer.alloc(5 + width * height * 3, 0xee)
-    for (let i = 0; i < width * height; i++) {
-      const [a, b, c] = [source[i * 4]!, source[i * 4 + 1]!, source[i * 4 + 2]!]
-      expected.set(order === 'bgra' ? [c, b, a] : [a, b, c], 5 + i * 3)
-    }
-    // Offsets 0 and 1 are read a word at a time (a reordered grab starts one byte in), 2 and 3 byte by byte.
-    for (const offset of [0, 1, 2, 3]) {
-      const backing = Buffer.alloc(offset + source.length + 4, 0x55)
-      source.copy(backing, offset)
-      const data = backing.subarray(offset, offset + source.length)
-      const out = Buffer.alloc(expected.length, 0xee)
-      writeRgb({ width, height, order, data }, out, 5)
-      t.ok(out.equals(expected), `${order} at offset ${offset}: every pixel, nothing around it touched`)
+    // Into `out` at 4 (a word boundary: RGBA goes four pixels at a time) or at 5.
+    for (const at of [4, 5]) {
+      const expected = Buffer.alloc(at + width * height * 3 + 3, 0xee)
+      for (let i = 0; i < width * height; i++) {
+        const [a, b, c] = [source[i * 4]!, source[i * 4 + 1]!, source[i * 4 + 2]!]
+        expected.set(order === 'bgra' ? [c, b, a] : [a, b, c], at + i * 3)
+      }
+      // Offsets 0 and 1 are read a word at a time (a reordered grab starts one byte in), 2 and 3 byte by byte.
+      for (const offset of [0, 1, 2, 3]) {
+        const backing = Buffer.alloc(offset + source.length + 4, 0x55)
+        source.copy(backing, offset)
+        const data = backing.subarray(offset, offset + source.length)
+        const out = Buffer.alloc(expected.length, 0xee)
+        writeRgb({ width, height, order, data }, out, at)
+        t.ok(out.equals(expected), `${order} from offset ${offset} into ${at}: every pixel, nothing around it touched`)
+      }
     }
   }
   t.throws(() => writeRgb({ width, height, order: 'rgba', data: Buffer.alloc(10) }, Buffer.alloc(100), 0), /needs 84 bytes, got 10/)

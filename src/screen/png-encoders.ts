@@ -83,7 +83,11 @@ function ppm (image: RawImage): { data: Buffer, done: () => void } {
   return { data, done: () => { if (spares.length < MAX_SPARES) spares.push(data) } }
 }
 
-const ppmHeader = (width: number, height: number) => `P6\n${width} ${height}\n255\n`
+/** Padded with spaces to a multiple of four bytes, so the RGB after it starts at a word (writeRgb's fastest path). */
+function ppmHeader (width: number, height: number): string {
+  const fields = `${width} ${height}\n255\n`
+  return `P6${' '.repeat(3 - ((fields.length + 2) % 4))}\n${fields}`
+}
 
 /** A PPM of RGB rows (sharp's raw output after removeAlpha), for fdeflatePng. */
 export function rgbPpm (rgb: Buffer, width: number, height: number): Buffer {
