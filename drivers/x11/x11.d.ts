@@ -43,7 +43,7 @@ declare module 'x11' {
     client: XClient
     min_keycode: number
     max_keycode: number
-    screen: Array<{ root: number, pixel_width: number, pixel_height: number }>
+    screen: Array<{ root: number, pixel_width: number, pixel_height: number, white_pixel: number, black_pixel: number }>
   }
 
   export function createClient (options: { display?: string }, callback: (error: Error | null, display: Display) => void): XClient
