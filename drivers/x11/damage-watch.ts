@@ -10,16 +10,16 @@ import type { XClient } from 'x11'
 import type { SettleOptions, Settled } from '../../src/driver/driver.ts'
 import { ActionAborted } from '../../src/errors/errors.ts'
 
-const NON_EMPTY = 3
-const NONE = 0
+export const NON_EMPTY = 3
+export const NONE = 0
 
 /** The part of node-x11's DAMAGE extension (lib/ext/damage.js) used here. */
-interface DamageExtension {
+export interface DamageExtension {
   Create (damage: number, drawable: number, level: number): void
   Subtract (damage: number, repair: number, parts: number): void
   Destroy (damage: number): void
 }
-type DamageClient = XClient & {
+export type DamageClient = XClient & {
   require (extension: 'damage', callback: (error: Error | null, ext: DamageExtension) => void): void
   AllocID (): number
 }

@@ -7,6 +7,7 @@
  * a loaded machine takes. An application without the protocol (xterm) gets no answer: false.
  */
 import type { XClient } from 'x11'
+import { reply } from './reply.ts'
 
 const SUBSTRUCTURE_NOTIFY = 0x00080000
 const PROPERTY_ANY = 0
@@ -60,21 +61,17 @@ export class FocusPing {
 
   /** The focus window or its nearest ancestor that lists _NET_WM_PING in WM_PROTOCOLS. */
   async #focusedPingable (): Promise<number | undefined> {
-    let window = (await call<{ focus: number }>((cb) => this.#client.GetInputFocus(cb))).focus
+    let window = (await reply<{ focus: number }>((cb) => this.#client.GetInputFocus(cb))).focus
     // None (0) and PointerRoot (1): no window to ask.
     for (let depth = 0; window > 1 && window !== this.#root && depth < 8; depth++) {
-      const property = await call<{ data: Buffer, format: number }>((cb) => this.#client.GetProperty(0, window, this.#atoms.protocols, PROPERTY_ANY, 0, 32, cb))
+      const property = await reply<{ data: Buffer, format: number }>((cb) => this.#client.GetProperty(0, window, this.#atoms.protocols, PROPERTY_ANY, 0, 32, cb))
       if (property.format === 32) {
         for (let i = 0; i + 4 <= property.data.length; i += 4) if (property.data.readUInt32LE(i) === this.#atoms.ping) return window
       }
-      window = (await call<{ parent: number }>((cb) => this.#client.QueryTree(window, cb))).parent
+      window = (await reply<{ parent: number }>((cb) => this.#client.QueryTree(window, cb))).parent
     }
     return undefined
   }
 }
 
-function call<T> (send: (callback: (error: Error | null, value: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => send((error, value) => error ? reject(error) : resolve(value)))
-}
-
-const atom = (client: XClient, name: string) => call<number>((cb) => client.InternAtom(false, name, cb))
+const atom = (client: XClient, name: string) => reply<number>((cb) => client.InternAtom(false, name, cb))

@@ -11,23 +11,14 @@
  * and the X errors that follow (BadWindow, BadDamage) are no concern of the typer's connection,
  * where any error means the connection is lost.
  */
-import type { XClient } from 'x11'
 import { createClient } from './connect.ts'
+import { NON_EMPTY, NONE, type DamageClient as DamageWatchClient, type DamageExtension } from './damage-watch.ts'
+import { reply } from './reply.ts'
 
-const NON_EMPTY = 3
-const NONE = 0
 /** PointerRoot: keys go to the window under the pointer. */
 const POINTER_ROOT = 1
 
-/** The part of node-x11's DAMAGE extension (lib/ext/damage.js) used here. */
-interface DamageExtension {
-  Create (damage: number, drawable: number, level: number): void
-  Subtract (damage: number, repair: number, parts: number): void
-  Destroy (damage: number): void
-}
-type DamageClient = XClient & {
-  require (extension: 'damage', callback: (error: Error | null, ext: DamageExtension) => void): void
-  AllocID (): number
+type DamageClient = DamageWatchClient & {
   QueryPointer (window: number, callback: (error: Error | null, reply: { child: number }) => void): void
 }
 
@@ -144,13 +135,9 @@ export class FocusQuiet {
   }
 
   async #keyWindow (): Promise<number | undefined> {
-    const { focus } = await call<{ focus: number }>((cb) => this.#client.GetInputFocus(cb))
+    const { focus } = await reply<{ focus: number }>((cb) => this.#client.GetInputFocus(cb))
     if (focus > POINTER_ROOT && focus !== this.#root) return focus
-    const { child } = await call<{ child: number }>((cb) => this.#client.QueryPointer(this.#root, cb))
+    const { child } = await reply<{ child: number }>((cb) => this.#client.QueryPointer(this.#root, cb))
     return child || undefined
   }
-}
-
-function call<T> (send: (callback: (error: Error | null, value: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => send((error, value) => error ? reject(error) : resolve(value)))
 }
