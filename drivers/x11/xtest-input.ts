@@ -91,24 +91,25 @@ export class XTestInput {
 
   /**
    * Sends `steps` in order and resolves with the pointer position once X has processed them.
-   * A pause is XTest's own delay on the next fake input: the X server processes that request
-   * (and every later one of this connection) that many milliseconds after the one before, so
-   * applications get the events apart, with their own timestamps, and no timer or round trip
-   * runs here. A pause before a key the fallback presses, or at the end, is waited out here
-   * once what came before it has been processed.
+   * Steps between pauses go out back to back. A pause is waited out here, once X has processed
+   * what came before it (a round trip), so the events after it are apart from those before, with
+   * timestamps of their own. XTest's own delay on the next fake input was used for this, which
+   * costs no round trip; but with it Chromium, on a loaded machine, now and then missed the
+   * second press of a double click or the second wheel notch of two (e2e-oracle-nut,
+   * e2e-accessibility), likely because the X server counts that delay from the time it last
+   * noted, which may be behind, and then hardly waits. The xdotool driver, which sleeps
+   * between them, never missed one.
    */
   async run (steps: readonly XInputStep[], fallback: KeyFallback): Promise<Point> {
     this.#check()
     const { KeyPress, KeyRelease, ButtonPress, ButtonRelease, MotionNotify } = this.#xtest
-    let delay = 0
     const fake = (type: number, detail: number, x = 0, y = 0) => {
-      this.#xtest.FakeInput(type, detail, delay, type === MotionNotify ? this.#root : 0, x, y)
-      delay = 0
+      this.#xtest.FakeInput(type, detail, 0, type === MotionNotify ? this.#root : 0, x, y)
     }
-    const waitOut = async () => {
+    /** Once X has processed everything sent so far, `ms` more. */
+    const waitOut = async (ms = 0) => {
       await this.#sync()
-      if (delay) await new Promise((resolve) => setTimeout(resolve, delay))
-      delay = 0
+      if (ms) await new Promise((resolve) => setTimeout(resolve, ms))
     }
     for (const step of steps) {
       switch (step.kind) {
@@ -120,12 +121,12 @@ export class XTestInput {
           fake(step.down ? ButtonPress : ButtonRelease, X_BUTTONS[step.button])
           break
         case 'wheel':
-          wheelNotches(step.dx, step.dy).forEach((button, i) => {
-            // Each notch after the first waits in the server, so it gets a timestamp of its own.
-            if (i > 0) delay += WHEEL_NOTCH_GAP_MS
+          for (const [i, button] of wheelNotches(step.dx, step.dy).entries()) {
+            // Each notch after the first comes a moment later, so it gets a timestamp of its own.
+            if (i > 0) await waitOut(WHEEL_NOTCH_GAP_MS)
             fake(ButtonPress, button)
             fake(ButtonRelease, button)
-          })
+          }
           break
         case 'key': {
           this.#keycodes ??= this.#firstLevelKeycodes()
@@ -148,11 +149,10 @@ export class XTestInput {
           break
         }
         case 'pause':
-          delay += step.ms
+          await waitOut(step.ms)
           break
       }
     }
-    if (delay) await waitOut()
     return this.pointer()
   }
 
