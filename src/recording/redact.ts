@@ -9,6 +9,11 @@ const SECRET_NAME = /(^|[_-])(token|secret|password|passwd|api[_-]?key|apikey|au
 export const REDACTED = '[redacted]'
 /** Strings this long that look like base64 are images or files, not what the model said. */
 const LONG_BASE64 = /^(?:data:[a-z]+\/[a-z0-9.+-]+;base64,)?[A-Za-z0-9+/=\r\n]{4096,}$/
+/**
+ * An image however short: base64 that starts with the signature of a PNG, JPEG or WebP file.
+ * A screen of a few colours is an indexed PNG of a few hundred bytes.
+ */
+const IMAGE_BASE64 = /^(?:data:image\/[a-z0-9.+-]+;base64,)?(?:iVBORw0KGgo|\/9j\/|UklGR)[A-Za-z0-9+/]*={0,2}$/
 
 export function isSecretName (name: string): boolean {
   return SECRET_NAME.test(name)
@@ -17,7 +22,7 @@ export function isSecretName (name: string): boolean {
 /** A copy of `value` without secrets or inline images. */
 export function redactPayload (value: unknown, depth = 0): unknown {
   if (depth > 64) return REDACTED
-  if (typeof value === 'string') return LONG_BASE64.test(value) ? `[${value.length} characters of base64 not kept]` : value
+  if (typeof value === 'string') return LONG_BASE64.test(value) || IMAGE_BASE64.test(value) ? `[${value.length} characters of base64 not kept]` : value
   if (Array.isArray(value)) return value.map((item) => redactPayload(item, depth + 1))
   if (value === null || typeof value !== 'object') return value
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, isSecretName(key) ? REDACTED : redactPayload(item, depth + 1)]))
