@@ -14,6 +14,7 @@ import { ErrorBody } from '../src/schemas/error-body.ts'
 import { AdapterList, TranslateResponse } from '../src/schemas/adapter-responses.ts'
 import { strictTextBodies } from '../src/http/text-bodies.ts'
 import { clientGone } from './run-options.ts'
+import { deferImages } from '../src/http/image-bodies.ts'
 
 export interface AdapterRoutesOptions {
   pipelines: AdapterPipeline[]
@@ -65,7 +66,7 @@ export const adapterRoutes: FastifyPluginAsyncTypebox<AdapterRoutesOptions> = as
       }),
     }, async (request, reply) => {
       const query = request.query as Record<string, unknown>
-      const { body, error } = await pipeline.execute({ payload: request.body, query, signal: clientGone(reply) })
+      const { body, error } = await pipeline.execute({ payload: request.body, query, signal: clientGone(reply), images: deferImages(reply) })
       if (error) replyFailure(reply, errorBody(error), error)
       return body
     })

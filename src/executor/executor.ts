@@ -3,6 +3,7 @@
  * (SerialQueue), answers in the seed's response shape, and guarantees that nothing stays
  * held — on failure, on abort, after the idle timeout and on close.
  */
+import type { DeferredImages } from '../screen/deferred-images.ts'
 import type { Logger } from 'pino'
 import type { Limits, UnifiedAction } from '../actions/index.ts'
 import type { ActionResponse } from '../actions/response.ts'
@@ -78,6 +79,11 @@ export interface RunOptions {
   limits?: Limits
   /** A refusal names the action at fault (`actions[i]: …`, failed_index): the request was a batch. */
   indexed?: boolean
+  /**
+   * Where screenshots go as bytes, the answer carrying a token for each (an HTTP answer, whose
+   * body is written from the bytes: src/http/image-bodies.ts). Without it they are base64 text.
+   */
+  images?: DeferredImages
 }
 
 export interface BatchOutcome {
@@ -252,7 +258,7 @@ export class Executor {
           await settle(this.#timed, { ...this.#settleFor(options.settle), ...(options.signal && { signal: options.signal }) }, this.#log)
         }
         if (attach) changed = false
-        const base64Image = attach ? await screenshot(this.#timed, region ? region.size : options.screenshotSize ?? scaler.client, region?.rect, options.image) : null
+        const base64Image = attach ? await screenshot(this.#timed, region ? region.size : options.screenshotSize ?? scaler.client, region?.rect, options.image, options.images) : null
         // An input plan's answer carries the pointer: no second round trip to read it.
         const cursor = scaler.toClient(outcome.pointer ?? await this.#timed.cursorPosition())
         const output = plan.kind === 'get_cursor_position' ? `cursor at (${cursor.join(', ')})` : outcome.output

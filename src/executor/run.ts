@@ -20,7 +20,6 @@ import { launchAndWait, reread, selectWindow } from './windows.ts'
 import { unreachable } from '../errors/unreachable.ts'
 import type { ClipboardContent, ClipboardSource } from '../clipboard/source.ts'
 import type { ClipboardContentResponse } from '../actions/clipboard.ts'
-import { imageBase64 } from '../screen/base64.ts'
 
 export interface RunContext {
   driver: Driver
@@ -158,7 +157,7 @@ export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutc
       const content = await clipboardOf(context).read(plan.selection, plan.prefer)
       const clipboard: ClipboardContentResponse = { selection: plan.selection, kind: content.kind }
       if (content.kind === 'text') clipboard.text = content.text
-      if (content.kind === 'image') clipboard.image = imageBase64(content.png)
+      if (content.kind === 'image') clipboard.image = content.png.toString('base64')
       return { output: `the ${plan.selection} selection ${describeContent(content)}`, wantsScreenshot: false, clipboard }
     }
     case 'set_clipboard':

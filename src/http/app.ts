@@ -15,7 +15,7 @@ import { buildActionSchemas, DEFAULT_LIMITS, type Limits } from '../actions/inde
 import { ActionResponse, BatchResponse } from '../actions/response.ts'
 import { authHook } from './auth.ts'
 import type { Driver } from '../driver/driver.ts'
-import { verbatimStrings } from './verbatim-strings.ts'
+import { imageBodies } from './image-bodies.ts'
 import { installErrorHandler } from './error-handler.ts'
 import { RouteNotFound } from '../errors/errors.ts'
 import { clientErrorHandler, guardHook } from './http-guard.ts'
@@ -218,7 +218,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   }))
   if (options.token) app.addHook('onRequest', authHook(options.token))
   // Before the recording's hooks: its onSend sees the body whole, screenshots in it.
-  verbatimStrings(app)
+  imageBodies(app)
   let recorder: Recorder | undefined
   if (options.recording) {
     const { screenshots: _screenshots, ...recorderOptions } = options.recording

@@ -23,6 +23,7 @@ import { formatValidationErrors, validationFailedIndex } from '../schemas/valida
 import type { Static } from '@sinclair/typebox'
 import { mediaTypeOf, screenshotOptions } from '../http/screenshot-query.ts'
 import type { ImageMediaType } from '../screen/screenshot.ts'
+import type { DeferredImages } from '../screen/deferred-images.ts'
 
 /** A compiled validator, as the app's validator compiler returns it. */
 export type Validate = ((data: unknown) => boolean) & { errors?: Parameters<typeof formatValidationErrors>[0] | null }
@@ -42,6 +43,8 @@ export interface PipelineCall {
   query: Record<string, unknown>
   /** Aborted when the caller has gone: nothing more runs, held input is released. */
   signal?: AbortSignal
+  /** Where the screenshots go as bytes, the answer carrying tokens (RunOptions.images). */
+  images?: DeferredImages
 }
 
 /** What the execute path answers: the native result, sent with `status`. */
@@ -106,6 +109,7 @@ export function adapterPipeline (adapter: Adapter, { executor, limits, compile }
     return {
       ...(client && { client }),
       ...(call.signal && { signal: call.signal }),
+      ...(call.images && { images: call.images }),
       limits,
       // A refusal names the action at fault when the translation is a batch; the index is that
       // of the translate path's `actions`.

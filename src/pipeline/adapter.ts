@@ -81,7 +81,11 @@ export interface AdapterOutcome {
   failedIndex: number | null
   /** Why the batch stopped, as the error body the unified routes would send. */
   error: ErrorBody | null
-  /** The last screenshot taken (base64, PNG unless the query asked for another format), if any. */
+  /**
+   * The last screenshot taken (base64, PNG unless the query asked for another format), if any.
+   * Place it in the result as it is, alone or after a `data:` prefix, and read nothing of it:
+   * over HTTP it is a stand-in the body gets the base64 for (src/screen/deferred-images.ts).
+   */
   screenshot: string | null
   /** The media type of every screenshot of the outcome (the query's `format`; default image/png). */
   mediaType: ImageMediaType

@@ -51,7 +51,7 @@ export function recordingHooks (app: FastifyInstance, recorder: Recorder): void 
 
   app.addHook('onSend', async (request, _reply, payload) => {
     // Only a body sent whole: a stream (a file) is not an answer to keep, and MCP's answers bypass onSend.
-    // A JSON answer with screenshots comes as bytes (src/http/verbatim-strings.ts).
+    // A JSON answer with screenshots comes as bytes (src/http/image-bodies.ts).
     const step = request.recordingStep
     if (step && typeof payload === 'string' && payload.length <= MAX_RESPONSE_CHARS) step.response = payload
     if (step && Buffer.isBuffer(payload) && payload.length <= MAX_RESPONSE_CHARS) step.response = payload.toString('utf8')

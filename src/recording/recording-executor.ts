@@ -37,6 +37,7 @@ export class RecordingExecutor extends Executor {
         return { ...action, screenshot: true } as UnifiedAction
       })
       : actions
+    const text = (image: string): string => options.images?.text(image) ?? image
     const started = performance.now()
     let outcome: BatchOutcome
     try {
@@ -48,12 +49,13 @@ export class RecordingExecutor extends Executor {
     const after: Array<string | undefined> = []
     const results = outcome.results.map((result, index) => {
       if (!added.has(index) || !result.base64_image) return result
-      after[index] = result.base64_image
+      after[index] = text(result.base64_image)
       return { ...result, base64_image: null }
     })
     step.runs.push({
       actions,
-      results,
+      // The step outlives the answer's images: it keeps their text.
+      results: results.map((result) => result.base64_image ? { ...result, base64_image: text(result.base64_image) } : result),
       failedIndex: outcome.failedIndex,
       error: outcome.error ? errorBody(outcome.error) : null,
       ms: performance.now() - started,

@@ -1,34 +1,19 @@
+/** Base64 written into a buffer, without a string the size of the whole (see deferred-images.ts). */
+
+/** Characters of base64 (padded) for `bytes` bytes. */
+export const base64Length = (bytes: number): number => Math.ceil(bytes / 3) * 4
+
 /**
- * Base64 of an image we encoded, remembered as text that needs no JSON escaping. A screenshot is
- * up to a few MB of base64; the HTTP layer (src/http/verbatim-strings.ts) writes a remembered
- * one into the body as it is, instead of having the serializer scan and copy it. Only the last
- * few are remembered, and each is forgotten once written, so nothing large stays pinned.
+ * A multiple of three bytes: every chunk but the last encodes without padding. Its text
+ * (64 K characters) is an ordinary young string, which a scavenge frees at almost no cost.
  */
+const CHUNK = 48 * 1024
 
-/** Shorter strings cost the serializer little. */
-export const VERBATIM_MIN_LENGTH = 64 * 1024
-const REMEMBERED = 4
-const verbatim = new Set<string>()
-
-export function imageBase64 (bytes: Buffer): string {
-  const text = bytes.toString('base64')
-  if (text.length >= VERBATIM_MIN_LENGTH) {
-    verbatim.add(text)
-    if (verbatim.size > REMEMBERED) verbatim.delete(verbatim.values().next().value!)
+/** Writes `bytes` as base64 into `out` at `offset`; returns the characters written. */
+export function writeBase64 (bytes: Buffer, out: Buffer, offset: number): number {
+  let written = 0
+  for (let at = 0; at < bytes.length; at += CHUNK) {
+    written += out.write(bytes.toString('base64', at, Math.min(at + CHUNK, bytes.length)), offset + written, 'latin1')
   }
-  return text
-}
-
-/** Whether `text` is base64 we made (checked by identity first: a long string's hash is its length). */
-export function isImageBase64 (text: string): boolean {
-  return text.length >= VERBATIM_MIN_LENGTH && verbatim.has(text)
-}
-
-/** Whether any is remembered: when none is, an answer has nothing to look for. */
-export function anyImageBase64 (): boolean {
-  return verbatim.size > 0
-}
-
-export function forgetImageBase64 (text: string): void {
-  verbatim.delete(text)
+  return written
 }
