@@ -11,7 +11,7 @@
 import t from 'tap'
 import sharp from 'sharp'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { requireProgram } from './helpers/processes.ts'
 import { recordingSite, serverProcesses, startFullServer, waitForNode, waitUntil, type FullServer, type TreeNode } from './helpers/full-desktop.ts'
@@ -31,6 +31,15 @@ async function looksOf (server: FullServer) {
   const colours = new Set<number>()
   for (let i = 0; i < data.length; i += info.channels) colours.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!)
   return { colours: colours.size, width: info.width, height: info.height }
+}
+
+/** A process's nice value (/proc/PID/stat's 19th field) and its autogroup's, where the kernel has autogroups. */
+function priorityOf (pid: number): { nice: number, group?: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+  const file = `/proc/${pid}/autogroup`
+  if (!existsSync(file)) return { nice }
+  return { nice, group: Number(/nice (-?\d+)/.exec(readFileSync(file, 'utf8'))![1]) }
 }
 
 const windowsOf = async (server: FullServer) => (await server.act({ action: 'list_windows' })).body.windows as Array<{ class: string, title: string, width: number, height: number, pid: number | null }>
@@ -84,6 +93,22 @@ t.test('the full desktop: panel, wallpaper, applications by name, the tree, surv
     const { status, body } = await server.act({ action: 'launch_app', app: 'editor', target: 'Documents/note.txt' })
     t.equal(status, 200, JSON.stringify(body))
     t.match(body.window, { class: 'Mousepad', title: /note\.txt/, focused: true, x: 0, width: SCREEN.width })
+  })
+
+  await t.test('the applications yield the CPU to the server and X: the session and what launch_app starts run at nice 10', async (t) => {
+    const processes = serverProcesses(server.server.pid!)
+    const pidOf = (name: string) => [...processes].find(([, command]) => command.startsWith(name))?.[0]
+    const ours = [server.server.pid!, pidOf('Xvfb')!]
+    const apps = ['xfce4-session', 'xfce4-panel', 'firefox-esr', 'mousepad'].map((name) => ({ name, pid: pidOf(name) }))
+    t.ok(apps.every(({ pid }) => pid !== undefined), `found ${apps.map(({ name, pid }) => `${name} ${pid}`).join(', ')}`)
+    for (const pid of ours) t.equal(priorityOf(pid).nice, 0, `${processes.get(pid) ?? 'the server'}: nice 0`)
+    const server0 = priorityOf(server.server.pid!)
+    for (const { name, pid } of apps) {
+      const priority = priorityOf(pid!)
+      t.equal(priority.nice, 10, `${name}: nice 10`)
+      // With autogroups the server's group is left as it is and each application's is lowered too.
+      if (server0.group !== undefined) t.same([server0.group, priority.group], [0, 10], `${name}: its autogroup at nice 10, the server's at 0`)
+    }
   })
 
   await t.test('launch_app browser on a URL: the page is in the tree, element_action presses its button', async (t) => {

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { diesWithUs } from './orphan.ts'
+import { yieldToServer } from './app-priority.ts'
 import type { LaunchedApp } from '../../src/driver/driver.ts'
 import type { Log } from '../../src/runtime/logger.ts'
 import { signalGroup, stopChild } from '../stop-child.ts'
@@ -44,6 +45,8 @@ export class Launcher {
     // Its own process group, so that stop() ends what it started too.
     const [file, fileArgs] = diesWithUs(command!, args)
     const child = spawn(file, fileArgs, { env: { ...process.env, ...env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...(cwd !== undefined && { cwd }) })
+    // At once: the child has only just been forked, before it can start processes of its own.
+    if (child.pid !== undefined) yieldToServer(child.pid)
     let exit: { code: number | null, signal: string | null } | undefined
     const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
       exit = { code, signal }

@@ -22,6 +22,7 @@ import { createInterface } from 'node:readline'
 import type { Log } from '../../src/runtime/logger.ts'
 import { signalGroup, stopChild, watchExit } from '../stop-child.ts'
 import { groupDiesWithUs } from './orphan.ts'
+import { yieldingGroup, yielding } from './app-priority.ts'
 import type { WindowManager } from './window-manager.ts'
 
 export const SESSION = 'xfce4-session'
@@ -81,7 +82,7 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
   await blankingOff(display, env, log)
   // dbus-run-session: a session bus that ends with the session; the shell tells us its address
   // (applications launch_app starts join the same bus) and becomes xfce4-session.
-  const script = 'printf "%s\\n" "$DBUS_SESSION_BUS_ADDRESS"; exec xfce4-session'
+  const script = `printf "%s\\n" "$DBUS_SESSION_BUS_ADDRESS"; exec ${yielding('xfce4-session')}`
   const child = spawn(...groupDiesWithUs('dbus-run-session', ['--', 'sh', '-c', script]), { env, cwd: home, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   const { exited, exit } = watchExit(child)
   // A session that ends by itself (its X server died) leaves what daemonised behind: swept at
@@ -95,7 +96,7 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
     child.once('exit', () => resolve(''))
   })
   await new Promise<void>((resolve, reject) => {
-    child.once('spawn', resolve)
+    child.once('spawn', () => { yieldingGroup(child.pid!); resolve() })
     child.once('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code === 'ENOENT'
       ? 'dbus-run-session is not installed: run `npm run setup -- --desktop`'
       : `could not start the desktop session: ${error.message}`)))
