@@ -51,6 +51,10 @@ t.test('files go up, are changed in the editor (the corpus pasted) and the sprea
     await ok(server, t, { action: 'wait', duration: 1 })
     await ok(server, t, { action: 'set_clipboard', text: corpus })
     await ok(server, t, { action: 'press_key', keys: ['ctrl', 'v'], screenshot: true })
+    // A paste is asynchronous in GTK (the editor asks the clipboard's owner, then inserts what it
+    // answers): saved before the answer came, the file would be empty. An agent looks first too:
+    // the title's '*' says the text is in.
+    t.ok(await windowTitled(server, /^\*.*notes\.txt/i, 30_000), 'the editor shows the document changed')
     await ok(server, t, { action: 'press_key', keys: ['ctrl', 's'], screenshot: true })
     let got = { status: 0, text: '' }
     await waitUntil(async () => { got = await download(server, 'notes.txt'); return got.text.length > 0 }, 30_000, 500)
