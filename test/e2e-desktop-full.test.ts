@@ -38,8 +38,10 @@ function priorityOf (pid: number): { nice: number, group?: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
   const file = `/proc/${pid}/autogroup`
-  if (!existsSync(file)) return { nice }
-  return { nice, group: Number(/nice (-?\d+)/.exec(readFileSync(file, 'utf8'))![1]) }
+  // The file is there but empty for a process outside the root cgroup (a container, a CI
+  // runner's slice): autogroups do not apply to it, and only the nice value orders it.
+  const group = existsSync(file) ? /nice (-?\d+)/.exec(readFileSync(file, 'utf8')) : null
+  return group ? { nice, group: Number(group[1]) } : { nice }
 }
 
 const windowsOf = async (server: FullServer) => (await server.act({ action: 'list_windows' })).body.windows as Array<{ class: string, title: string, width: number, height: number, pid: number | null }>

@@ -25,11 +25,19 @@ export function yieldToServer (pid: number): void {
 }
 
 /** Lowers the priority of `pid`'s autogroup only (its processes' own nice values are left as they are). */
-export function yieldingGroup (pid: number): void {
+export function yieldingGroup (pid: number, retried = false): void {
   try {
     writeFileSync(`/proc/${pid}/autogroup`, String(APP_NICE))
-  } catch { /* no autogroups here (CONFIG_SCHED_AUTOGROUP off, or not in the root cgroup) */ }
+  } catch (error) {
+    // Without CAP_SYS_ADMIN the kernel takes one autogroup change per 100 ms and refuses the
+    // next with EAGAIN: two applications started together. Once more, a little later.
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN' && !retried) setTimeout(() => yieldingGroup(pid, true), GROUP_CHANGE_MS).unref()
+    /* else no autogroups here (CONFIG_SCHED_AUTOGROUP off), or the process is gone */
+  }
 }
+
+/** Past the kernel's limit of one unprivileged autogroup change per 100 ms. */
+const GROUP_CHANGE_MS = 150
 
 /** A shell command that runs `command` with the applications' lower priority, from its start. */
 export const yielding = (command: string): string => `nice -n ${APP_NICE} ${command}`
