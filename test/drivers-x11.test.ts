@@ -12,6 +12,7 @@ import t from 'tap'
 import { isDisplayTaken, lockOwner } from '../drivers/x11/free-display.ts'
 import { parseDisplay, probeDisplay } from '../drivers/x11/probe.ts'
 import { startXvfb, type Xvfb } from '../drivers/x11/xvfb.ts'
+import { XTestInput, type KeyFallback, type XInputStep } from '../drivers/x11/xtest-input.ts'
 import { xdotool } from './helpers/desktop.ts'
 
 const SCREEN = '320x200x24'
@@ -91,6 +92,21 @@ t.test('an explicit display that is taken is a clear error; stop() is safe twice
   t.strictSame(heard, ['0'], 'Xvfb ends cleanly on SIGTERM')
   t.equal(isDisplayTaken(Number(xvfb.display.slice(1))), false, 'a clean stop leaves nothing behind')
   await t.rejects(startXvfb({ screen: 'big' }), { code: 'ERR_INVALID_CONFIG', message: /not WIDTHxHEIGHT/ })
+})
+
+t.test('XTest input: a plan\'s requests and the QueryPointer after it leave in one write; a pause splits them', async (t) => {
+  const xvfb = await started(t, startXvfb({ screen: SCREEN, from: 190 }))
+  const input = await XTestInput.open(xvfb.display)
+  t.teardown(() => input.close())
+  const noKeys: KeyFallback = { press: async () => { throw new Error('no key in these plans') }, reserved: () => new Set() }
+  const click: XInputStep[] = [{ kind: 'move', to: { x: 40, y: 30 } }, { kind: 'button', button: 'left', down: true }, { kind: 'button', button: 'left', down: false }]
+  let before = input.writes
+  t.strictSame(await input.run(click, noKeys), { x: 40, y: 30 }, 'X processed the move before it answered')
+  t.equal(input.writes - before, 1, 'a move, a press, a release and the QueryPointer: one write')
+  before = input.writes
+  t.strictSame(await input.run([{ kind: 'move', to: { x: 5, y: 6 } }, { kind: 'pause', ms: 5 }, { kind: 'move', to: { x: 7, y: 8 } }], noKeys), { x: 7, y: 8 })
+  t.equal(input.writes - before, 2, 'what came before a pause is processed first (its own round trip), then the rest')
+  t.equal((await xdotool(xvfb.display, 'getmouselocation', '--shell')).match(/X=7\nY=8/) !== null, true, 'another client sees the pointer there')
 })
 
 t.test('the probe tells a missing server, a silent socket and a refusal apart', async (t) => {

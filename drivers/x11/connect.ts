@@ -31,6 +31,11 @@ export interface ConnectOptions {
   requestTimeoutMs?: number
   /** node-x11's MIT-SHM segment provider for this connection (its own built-in one by default). */
   shm?: object
+  /**
+   * Requests without a reply wait in node-x11's buffer for the next that has one (or for the
+   * event loop to go idle), and leave with it in one write: one system call, one wake-up of X.
+   */
+  bufferRequests?: boolean
 }
 
 const WATCH_INTERVAL_MS = 250
@@ -50,6 +55,7 @@ export function createClient (display: string, callback: (error: Error | null, i
     // An explicit cookie for our own Xvfb; otherwise node-x11 reads XAUTHORITY as Xlib does.
     ...(cookie && { auth: { name: COOKIE_NAME, data: cookie.toString('latin1') } }),
     ...(options.shm && { shm: options.shm }),
+    ...(options.bufferRequests && { bufferRequests: true }),
   } as { display: string }, (error, info) => {
     if (settled) { if (!error) client.terminate(); return }
     settled = true

@@ -64,6 +64,7 @@ export class XTestInput {
 
   static open (display: string): Promise<XTestInput> {
     return new Promise((resolve, reject) => {
+      // A plan's fake input and the QueryPointer after it go out in one write.
       const client = createClient(display, (error, info) => {
         if (error) { reject(error); return }
         client.require('xtest', (xtestError, xtest) => {
@@ -73,13 +74,16 @@ export class XTestInput {
             resolve(new XTestInput(client, xtest, screen.root, { width: screen.pixel_width, height: screen.pixel_height }, info.min_keycode, info.max_keycode))
           }
         })
-      })
+      }, { bufferRequests: true })
       client.once('error', reject)
     })
   }
 
   /** Why the connection is gone, or undefined while it lives. */
   get lost (): Error | undefined { return this.#failure }
+
+  /** Socket writes so far (node-x11's own count): a plan without pauses or fallback keys is one. */
+  get writes (): number { return (this.#client as XClient & { pack_stream: { stats: { writes: number } } }).pack_stream.stats.writes }
 
   /** Calls `listener` once when the connection ends by itself (X went away or hangs), not after close(). */
   onLost (listener: (error: Error) => void): void { this.#lostListeners.push(listener) }
