@@ -101,17 +101,13 @@ for package in "${wanted[@]}"; do
 done
 
 # The full desktop's Firefox starts without first-run, update, telemetry or password prompts
-# and never offers to restore a session that died with its X server. Firefox reads these
-# system-wide policies on Linux; one the administrator wrote is left as it is.
-firefox_policies() {
-  local file=/etc/firefox/policies/policies.json
-  if [ -f "$file" ]; then
-    grep -q 'sessionstore.resume_from_crash' "$file" || echo "install-system-deps: note: $file exists and is left as it is (the desktop's Firefox may show first-run pages)"
-    return 0
-  fi
-  "${as_root[@]}" mkdir -p "$(dirname "$file")"
-  "${as_root[@]}" tee "$file" >/dev/null <<'POLICIES'
-{
+# and never offers to restore a session that died with its X server; its scrollbars are the
+# classic ones, always drawn: GTK's overlay scrollbars fade in and out on every pointer move,
+# and on Xvfb each frame of that is rendered in software (~100 ms of CPU a click, against
+# ~20 ms), while a model sees in a screenshot how far a page is scrolled. Firefox reads these
+# system-wide policies on Linux. Ours, from an earlier setup too, is brought up to date; one
+# the administrator wrote is left as it is.
+FIREFOX_POLICIES='{
   "policies": {
     "DisableAppUpdate": true,
     "AppAutoUpdate": false,
@@ -140,11 +136,23 @@ firefox_policies() {
       "browser.tabs.warnOnClose": { "Value": false, "Status": "default" },
       "browser.tabs.warnOnCloseOtherTabs": { "Value": false, "Status": "default" },
       "datareporting.policy.dataSubmissionPolicyBypassNotification": { "Value": true, "Status": "default" },
-      "accessibility.force_disabled": { "Value": 0, "Status": "default" }
+      "accessibility.force_disabled": { "Value": 0, "Status": "default" },
+      "widget.gtk.overlay-scrollbars.enabled": { "Value": false, "Status": "default" }
     }
   }
-}
-POLICIES
+}'
+firefox_policies() {
+  local file=/etc/firefox/policies/policies.json
+  if [ -f "$file" ]; then
+    # Every version of ours turns off the crash-restore page; an administrator's file is theirs.
+    if ! grep -q 'sessionstore.resume_from_crash' "$file"; then
+      echo "install-system-deps: note: $file exists and is left as it is (the desktop's Firefox may show first-run pages)"
+      return 0
+    fi
+    [ "$(cat "$file")" = "$FIREFOX_POLICIES" ] && return 0
+  fi
+  "${as_root[@]}" mkdir -p "$(dirname "$file")"
+  printf '%s\n' "$FIREFOX_POLICIES" | "${as_root[@]}" tee "$file" >/dev/null
   echo "install-system-deps: wrote $file"
 }
 

@@ -2,7 +2,7 @@
  * The full desktop (--desktop full) through the real server, as a process on an Xvfb of its
  * own: the XFCE session draws its panel and wallpaper (a screenshot the server takes is no
  * empty root; the panel is in the accessibility tree); --autostart opens the browser on a URL
- * this test serves; launch_app opens the desktop's applications by name, on a target, maximised,
+ * this test serves; the browser draws classic scrollbars (Firefox's policies); launch_app opens the desktop's applications by name, on a target, maximised,
  * and refuses targets it must not hand over; Firefox's page is in the accessibility tree and
  * element_action presses its button; LibreOffice Calc's cells are in the tree and take a value; Xvfb killed with the browser open → /health says
  * unavailable, then the panel and a new browser are back; SIGTERM → no process of the session
@@ -52,6 +52,8 @@ t.test('the full desktop: panel, wallpaper, applications by name, the tree, surv
     '/form': '<!doctype html><title>Gateway form page</title><h1>A form</h1>' +
       '<button onclick="fetch(\'/pressed\')">Send it</button>',
     '/pressed': 'ok',
+    '/long': '<!doctype html><title>Gateway long page</title><body style="margin:0;background:#2060a0">' +
+      '<div style="height:5000px">A page taller than the window</div>',
   })
   const server = await startFullServer(t, ['--autostart', `browser=${site.origin}/start`])
   const started = performance.now()
@@ -123,6 +125,25 @@ t.test('the full desktop: panel, wallpaper, applications by name, the tree, surv
     const pressed = await server.act({ action: 'element_action', element: button!.id, verb: 'click' })
     t.equal(pressed.status, 200, JSON.stringify(pressed.body))
     t.ok(await waitUntil(() => site.requests.includes('/pressed'), 10_000), 'the page ran its click handler: the site got /pressed')
+  })
+
+  await t.test('the browser draws classic scrollbars (overlay ones cost ~100 ms of CPU a click): one shows beside a tall page at rest', async (t) => {
+    const { status, body } = await server.act({ action: 'launch_app', app: 'browser', target: `${site.origin}/long` })
+    t.equal(status, 200, JSON.stringify(body))
+    t.ok(await waitUntil(async () => (await windowsOf(server)).some((window) => window.title.startsWith('Gateway long page')), 30_000), 'the page is up')
+    const window = body.window as { x: number, y: number, width: number, height: number }
+    // The pointer in the page's middle, then still: an overlay scrollbar has faded by then.
+    await server.act({ action: 'move_mouse', coordinates: [window.x + Math.floor(window.width / 2), window.y + Math.floor(window.height / 2)] })
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    const shot = await server.act({ action: 'take_screenshot' })
+    const { data, info } = await sharp(Buffer.from(shot.body.base64_image as string, 'base64')).raw().toBuffer({ resolveWithObject: true })
+    const colourAt = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)]
+    const page = colourAt(window.x + Math.floor(window.width / 2), window.y + window.height - 60)
+    t.strictSame(page, [0x20, 0x60, 0xa0], 'the page\'s colour fills the window')
+    // The column a few pixels in from the window's right edge, down the page's part of it.
+    const rows = Array.from({ length: 200 }, (_, i) => window.y + 200 + Math.floor(i * (window.height - 260) / 200))
+    const scrollbar = rows.filter((y) => colourAt(window.x + window.width - 5, y).some((value, i) => Math.abs(value - page[i]!) > 24)).length
+    t.ok(scrollbar > 180, `a scrollbar is drawn at the right edge: ${scrollbar} of ${rows.length} rows are not the page's colour`)
   })
 
   await t.test('launch_app spreadsheet: LibreOffice\'s cells are in the tree, element_action selects one, typed text shows in its cell', async (t) => {
