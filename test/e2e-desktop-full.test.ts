@@ -2,8 +2,9 @@
  * The full desktop (--desktop full) through the real server, as a process on an Xvfb of its
  * own: the XFCE session draws its panel and wallpaper (a screenshot the server takes is no
  * empty root; the panel is in the accessibility tree); --autostart opens the browser on a URL
- * this test serves; the browser draws classic scrollbars (Firefox's policies); launch_app opens the desktop's applications by name, on a target, maximised,
- * and refuses targets it must not hand over; Firefox's page is in the accessibility tree and
+ * this test serves; the browser draws classic scrollbars (Firefox's policies); launch_app opens
+ * the desktop's applications by name, on a target, maximised, and refuses targets it must not
+ * hand over; Firefox's page is in the accessibility tree and
  * element_action presses its button; LibreOffice Calc's cells are in the tree and take a value; Xvfb killed with the browser open → /health says
  * unavailable, then the panel and a new browser are back; SIGTERM → no process of the session
  * is left. One server for all of it: the session takes seconds to start.
@@ -38,8 +39,8 @@ function priorityOf (pid: number): { nice: number, group?: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
   const file = `/proc/${pid}/autogroup`
-  // The file is there but empty for a process outside the root cgroup (a container, a CI
-  // runner's slice): autogroups do not apply to it, and only the nice value orders it.
+  // The file can be there but empty: the kernel prints nothing for a process whose autogroup
+  // is not in use (seen on CI's machine). Only the nice value orders it then.
   const group = existsSync(file) ? /nice (-?\d+)/.exec(readFileSync(file, 'utf8')) : null
   return group ? { nice, group: Number(group[1]) } : { nice }
 }
