@@ -169,7 +169,9 @@ export class Executor {
   }
 
   async #plan (actions: UnifiedAction[], options: RunOptions): Promise<{ plans: Plan[], scaler: Scaler }> {
-    const scaler = new Scaler(await this.screenSize(), options.client, options.clientName)
+    // Known and ready: no await, which every action would pay for.
+    const screen = this.#screen !== undefined && this.#driver.ready() ? this.#screen : await this.screenSize()
+    const scaler = new Scaler(screen, options.client, options.clientName)
     const context = await planContext(actions, this.#driver, this.#apps, this.#accessibility, this.#launchRules, this.#clipboard)
     const plans = planBatch(actions, scaler, context, {
       ...(options.limits && { limits: options.limits }),

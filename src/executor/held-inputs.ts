@@ -61,9 +61,13 @@ export function trackedDriver (driver: Driver, held: HeldInputs): Driver {
     keyUp: async (key) => { await driver.keyUp(key); held.keyUp(key) },
     buttonDown: async (button) => { held.buttonDown(button); await driver.buttonDown(button) },
     buttonUp: async (button) => { await driver.buttonUp(button); held.buttonUp(button) },
-    ...(driver.input && { input: (steps: readonly InputStep[]) => trackedInput(driver, held, steps) }),
+    ...(driver.input && {
+      input: (steps: readonly InputStep[]) => steps.some(pressOrRelease) ? trackedInput(driver, held, steps) : driver.input!(steps),
+    }),
   })
 }
+
+const pressOrRelease = (step: InputStep) => step.kind === 'key' || step.kind === 'button'
 
 /**
  * A plan's presses are recorded before it is sent, as single presses are; once it has run, its

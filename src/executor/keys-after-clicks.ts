@@ -29,11 +29,17 @@ export function keysAfterClicks (driver: Driver, gapMs = CLICK_TO_KEY_MS): Drive
     buttonDown: async (button) => { await driver.buttonDown(button); clicked() },
     buttonUp: async (button) => { await driver.buttonUp(button); clicked() },
     ...(driver.input && {
-      input: async (steps: readonly InputStep[]) => {
-        if (hasKey(steps)) await settled()
-        const pointer = await driver.input!(steps)
-        if (hasButton(steps)) clicked()
-        return pointer
+      input: (steps: readonly InputStep[]) => {
+        const key = hasKey(steps)
+        const button = hasButton(steps)
+        // Moves and wheels alone, the most frequent plans, pass straight through.
+        if (!key && !button) return driver.input!(steps)
+        return (async () => {
+          if (key) await settled()
+          const pointer = await driver.input!(steps)
+          if (button) clicked()
+          return pointer
+        })()
       },
     }),
   })

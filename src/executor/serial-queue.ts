@@ -80,7 +80,8 @@ function slot<T> (task: SlotTask<T>, release: () => void, { deadlineMs, overrun,
       controller.abort(error)
       reject(error)
     }, deadlineMs)
-    task(controller.signal, release).then(resolve, reject).finally(() => { clearTimeout(timer); unfollow() })
+    const end = () => { clearTimeout(timer); unfollow() }
+    task(controller.signal, release).then((value) => { end(); resolve(value) }, (error: unknown) => { end(); reject(error) })
   })
 }
 

@@ -255,8 +255,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   if (options.live) {
     const activity = new Activity()
     // What the live view's panel shows as the last action: every call that acts on the desktop.
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       if (request.routeOptions.url?.startsWith('/computer')) activity.record(request.routeOptions.url, request.body, reply.statusCode, reply.elapsedTime)
+      done()
     })
     await app.register(liveRoutes, { source: options.live, sessions: new LiveSessions(), activity, token: Boolean(options.token) })
   } else {

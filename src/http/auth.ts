@@ -4,7 +4,7 @@
  * is how the seed system's SDKs send it.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Unauthorized } from '../errors/errors.ts'
 
 const digest = (value: string) => createHash('sha256').update(value).digest()
@@ -26,13 +26,13 @@ function presentedToken (request: FastifyRequest): string | undefined {
 }
 
 export function authHook (token: string) {
-  return async function checkToken (request: FastifyRequest): Promise<void> {
-    if (request.routeOptions.config.public === true) return
+  // A callback, not an async function: every request passes here.
+  return function checkToken (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+    if (request.routeOptions.config.public === true) { done(); return }
     const given = presentedToken(request)
-    if (given === undefined) {
-      throw new Unauthorized('this server needs an API token: send "Authorization: Bearer <token>"')
-    }
-    if (!tokenMatches(given, token)) throw new Unauthorized('the API token is not valid')
+    if (given === undefined) done(new Unauthorized('this server needs an API token: send "Authorization: Bearer <token>"'))
+    else if (!tokenMatches(given, token)) done(new Unauthorized('the API token is not valid'))
+    else done()
   }
 }
 

@@ -120,11 +120,22 @@ export function guardHook (options: GuardOptions) {
 
   const known = () => [...new Set(['localhost', '127.0.0.1', '[::1]', ...ownNames]), ...(loopbackBind ? [] : ['any IP address'])].join(', ')
 
-  return async function guard (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  // A client sends the same Host on every request: its verdict is kept until another comes.
+  let lastHost: string | undefined
+  let lastName: string | undefined
+  let lastPasses = false
+
+  /** Whether the request may go on; false once it has been answered (a preflight). Throws a refusal. */
+  function admit (request: FastifyRequest, reply: FastifyReply): boolean {
     const host = request.headers.host
+    if (host !== undefined && host !== lastHost) {
+      lastName = hostNameOf(host)
+      lastPasses = lastName !== undefined && hostPasses(lastName)
+      lastHost = host
+    }
     // HTTP/1.0 may omit Host; browsers never do, so there is nothing to rebind.
-    const name = host === undefined ? undefined : hostNameOf(host)
-    if (host !== undefined && (name === undefined || !hostPasses(name))) {
+    const name = host === undefined ? undefined : lastName
+    if (host !== undefined && !lastPasses) {
       throw new ForbiddenHost(
         `the Host header '${host}' is not a name of this server (it answers to ${known()}); a web page whose DNS name ` +
         `was pointed at this address is refused. To reach the server by this name, start it with --allow-host ${name ?? '<name>'} (or ALLOW_HOSTS)`)
@@ -135,7 +146,7 @@ export function guardHook (options: GuardOptions) {
       if (site === 'cross-site' || site === 'same-site') {
         throw new ForbiddenOrigin('a browser request from another site, without an Origin, is refused: a web page must not drive this desktop')
       }
-      return undefined
+      return true
     }
     const normalized = requestOrigin(origin)
     const sameOrigin = normalized !== undefined && name !== undefined && ownName(name) &&
@@ -148,14 +159,27 @@ export function guardHook (options: GuardOptions) {
     reply.header('access-control-allow-origin', origin)
     reply.header('vary', 'Origin')
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
-      return reply.code(204)
+      reply.code(204)
         .header('access-control-allow-methods', ALLOW_METHODS)
         .header('access-control-allow-headers', ALLOW_HEADERS)
         .header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS)
         .send()
+      return false
     }
     reply.header('access-control-expose-headers', EXPOSE_HEADERS)
-    return undefined
+    return true
+  }
+
+  // A callback, not an async function: every request passes here.
+  return function guard (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    let goOn: boolean
+    try {
+      goOn = admit(request, reply)
+    } catch (error) {
+      done(error as Error)
+      return
+    }
+    if (goOn) done()
   }
 }
 

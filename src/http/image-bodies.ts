@@ -59,18 +59,24 @@ export function assemble (body: string, images: DeferredImages, memory: (bytes: 
 
 export function imageBodies (app: FastifyInstance): void {
   app.decorate(DECORATOR, true)
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback, not an async function: every answer passes here, most of them without images.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const images = pending.get(reply)
-    if (!images) return payload
+    if (!images) { done(null, payload); return }
     pending.delete(reply)
+    let body: unknown = payload
     try {
-      if (typeof payload !== 'string' || images.size === 0) return payload
-      let memory: Buffer | undefined
-      const body = assemble(payload, images, (bytes) => (memory = take(bytes)))
-      reply.raw.once('finish', () => giveBack(memory!))
-      return body
+      if (typeof payload === 'string' && images.size > 0) {
+        let memory: Buffer | undefined
+        body = assemble(payload, images, (bytes) => (memory = take(bytes)))
+        reply.raw.once('finish', () => giveBack(memory!))
+      }
+    } catch (error) {
+      done(error as Error)
+      return
     } finally {
       images.release()
     }
+    done(null, body)
   })
 }

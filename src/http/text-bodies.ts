@@ -110,7 +110,8 @@ export function strictTextBodies (fastify: FastifyInstance): void {
     }
     json(request, text, (error, value) => {
       if (error) return done(error, undefined)
-      const lone = findLoneSurrogate(value)
+      // Strict UTF-8 decodes to whole characters: a lone surrogate can only come from a \u escape.
+      const lone = text.includes('\\u') ? findLoneSurrogate(value) : undefined
       if (lone) return done(refusal(lone), undefined)
       done(null, value)
     })

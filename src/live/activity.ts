@@ -14,10 +14,15 @@ export interface LastAction {
 }
 
 export class Activity {
-  last: LastAction | null = null
+  #last: (Omit<LastAction, 'at'> & { at: number }) | undefined
 
+  /** Every action passes here: its time is written out only when the panel asks. */
   record (route: string, body: unknown, status: number, ms: number): void {
-    this.last = { route, action: actionName(body), status, ms: Math.round(ms), at: new Date().toISOString() }
+    this.#last = { route, action: actionName(body), status, ms: Math.round(ms), at: Date.now() }
+  }
+
+  get last (): LastAction | null {
+    return this.#last ? { ...this.#last, at: new Date(this.#last.at).toISOString() } : null
   }
 }
 
