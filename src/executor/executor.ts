@@ -154,8 +154,7 @@ export class Executor {
     const deadlineMs = slotMs(plans, { baseMs: this.#slotBaseMs, settleMs: options.settle ? this.#settleFor(options.settle).maxMs : 0, launchTimeoutMs: this.#launchTimeoutMs })
     const pipelined = pipelines(this.#driver, plans, options)
     // The client's going away, or the slot's deadline, stops the batch at its next step.
-    return this.#queue.run((signal, release) => this.#runPlans(plans, scaler, { ...options, signal }, pipelined ? release : undefined)
-      .finally(() => this.#handover.forget(release)), {
+    return this.#queue.run((signal, release) => this.#runPlans(plans, scaler, { ...options, signal }, pipelined ? release : undefined), {
       ...(options.signal && { signal: options.signal }),
       deadlineMs,
       overrun: () => new DesktopUnavailable(`the desktop did not finish the request within ${deadlineMs} ms; it is being reset, retry shortly`),
@@ -223,70 +222,78 @@ export class Executor {
   }
 
   async #runPlans (plans: Plan[], scaler: Scaler, options: RunOptions, release?: () => void): Promise<BatchOutcome> {
-    clearTimeout(this.#idleTimer)
-    const results: ActionResponse[] = []
-    const describe = (point: { x: number, y: number }) => `(${scaler.toClient(point).join(', ')})`
-    const context: RunContext = {
-      driver: this.#tracked,
-      describe,
-      windowInfo: (window) => toWindowInfo(window, scaler),
-      launchTimeoutMs: this.#launchTimeoutMs,
-      real: scaler.real,
-      client: scaler.client,
-      accessibility: this.#accessibility,
-      launchEnv: () => this.#launchEnv(),
-      clipboard: this.#clipboard,
-      ...(options.signal && { signal: options.signal }),
-    }
-    // A pipelined request hands all its plans over at once: the driver runs them in order, and
-    // their answers are read in order below. They are moves, clicks, drags and scrolls, which
-    // fail only with the desktop (and then all of them), so none runs that would not have.
-    // (Not ready, or the client gone: the loop's own checks answer it, plan by plan.)
-    const handedOver = release && this.#driver.ready() && !options.signal?.aborted ? this.#handover.handAllOver(plans, context, release) : undefined
-    // Whether an action of this batch may have changed the screen since the last screenshot.
-    let changed = false
-    for (const [index, plan] of plans.entries()) {
-      const started = performance.now()
-      try {
-        throwIfAborted(options.signal)
-        this.#assertReady()
-        if (plan.kind === 'type_text') this.#log.debug({ action: plan.kind, text: plan.text }, 'typing')
-        const outcome = await (handedOver?.[index] ?? runPlan(plan, context))
-        const last = index === plans.length - 1
-        const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
-        const region = plan.kind === 'take_screenshot' ? plan.region : undefined
-        if (!LOOKS_ONLY.has(plan.kind)) changed = true
-        if (attach && changed && options.settle) {
-          await settle(this.#timed, { ...this.#settleFor(options.settle), ...(options.signal && { signal: options.signal }) }, this.#log)
-        }
-        if (attach) changed = false
-        const base64Image = attach ? await screenshot(this.#timed, region ? region.size : options.screenshotSize ?? scaler.client, region?.rect, options.image, options.images) : null
-        // An input plan's answer carries the pointer: no second round trip to read it.
-        const cursor = scaler.toClient(outcome.pointer ?? await this.#timed.cursorPosition())
-        const output = plan.kind === 'get_cursor_position' ? `cursor at (${cursor.join(', ')})` : outcome.output
-        results.push({
-          output,
-          error: null,
-          base64_image: base64Image,
-          cursor_position: cursor,
-          ...(outcome.windows && { windows: outcome.windows }),
-          ...(outcome.window && { window: outcome.window }),
-          ...(outcome.accessibility && { accessibility: outcome.accessibility }),
-          ...(outcome.text !== undefined && { text: outcome.text }),
-          ...(outcome.truncated !== undefined && { truncated: outcome.truncated }),
-          ...(outcome.element && { element: outcome.element }),
-          ...(outcome.clipboard && { clipboard: outcome.clipboard }),
-        })
-        this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'ok' }, 'action')
-      } catch (caught) {
-        const error = asHttpError(caught)
-        this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'failed', code: (error as { code?: string }).code }, 'action')
-        await this.#releaseHeld(`${plan.kind} failed`)
-        return { results, failedIndex: index, error }
+    try {
+      clearTimeout(this.#idleTimer)
+      const results: ActionResponse[] = []
+      const describe = (point: { x: number, y: number }) => {
+        const [x, y] = scaler.toClient(point)
+        return `(${x}, ${y})`
       }
+      const context: RunContext = {
+        driver: this.#tracked,
+        describe,
+        windowInfo: (window) => toWindowInfo(window, scaler),
+        launchTimeoutMs: this.#launchTimeoutMs,
+        real: scaler.real,
+        client: scaler.client,
+        accessibility: this.#accessibility,
+        launchEnv: () => this.#launchEnv(),
+        clipboard: this.#clipboard,
+        ...(options.signal && { signal: options.signal }),
+      }
+      // A pipelined request hands all its plans over at once: the driver runs them in order, and
+      // their answers are read in order below. They are moves, clicks, drags and scrolls, which
+      // fail only with the desktop (and then all of them), so none runs that would not have.
+      // (Not ready, or the client gone: the loop's own checks answer it, plan by plan.)
+      const handedOver = release && this.#driver.ready() && !options.signal?.aborted ? this.#handover.handAllOver(plans, context, release) : undefined
+      // Whether an action of this batch may have changed the screen since the last screenshot.
+      let changed = false
+      for (const [index, plan] of plans.entries()) {
+        const started = performance.now()
+        try {
+          throwIfAborted(options.signal)
+          this.#assertReady()
+          if (plan.kind === 'type_text') this.#log.debug({ action: plan.kind, text: plan.text }, 'typing')
+          const outcome = await (handedOver?.[index] ?? runPlan(plan, context))
+          const last = index === plans.length - 1
+          const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
+          const region = plan.kind === 'take_screenshot' ? plan.region : undefined
+          if (!LOOKS_ONLY.has(plan.kind)) changed = true
+          if (attach && changed && options.settle) {
+            await settle(this.#timed, { ...this.#settleFor(options.settle), ...(options.signal && { signal: options.signal }) }, this.#log)
+          }
+          if (attach) changed = false
+          const base64Image = attach ? await screenshot(this.#timed, region ? region.size : options.screenshotSize ?? scaler.client, region?.rect, options.image, options.images) : null
+          // An input plan's answer carries the pointer: no second round trip to read it.
+          const cursor = scaler.toClient(outcome.pointer ?? await this.#timed.cursorPosition())
+          const output = plan.kind === 'get_cursor_position' ? `cursor at (${cursor.join(', ')})` : outcome.output
+          results.push({
+            output,
+            error: null,
+            base64_image: base64Image,
+            cursor_position: cursor,
+            ...(outcome.windows && { windows: outcome.windows }),
+            ...(outcome.window && { window: outcome.window }),
+            ...(outcome.accessibility && { accessibility: outcome.accessibility }),
+            ...(outcome.text !== undefined && { text: outcome.text }),
+            ...(outcome.truncated !== undefined && { truncated: outcome.truncated }),
+            ...(outcome.element && { element: outcome.element }),
+            ...(outcome.clipboard && { clipboard: outcome.clipboard }),
+          })
+          this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'ok' }, 'action')
+        } catch (caught) {
+          const error = asHttpError(caught)
+          this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'failed', code: (error as { code?: string }).code }, 'action')
+          await this.#releaseHeld(`${plan.kind} failed`)
+          return { results, failedIndex: index, error }
+        }
+      }
+      this.#armIdleTimer()
+      return { results, failedIndex: null }
+    } finally {
+      // Never handed over (it failed first): the queue starts the next request when this one ends.
+      if (release) this.#handover.forget(release)
     }
-    this.#armIdleTimer()
-    return { results, failedIndex: null }
   }
 
   #settleFor (request: SettleRequest): { quietMs: number, maxMs: number } {

@@ -50,17 +50,23 @@ export class SerialQueue {
     const pipelined = options.pipelined === true
     const early = pipelined && this.#lastPipelined
     this.#lastPipelined = pipelined
-    // Only a pipelined task's release can let another start: the next one after a plain task waits for it.
+    // Only a pipelined task's release can let another start: the next one after a plain task waits
+    // for it. Finishing releases too, so the gate is that one promise.
     let release = () => {}
     const released = pipelined ? new Promise<void>((resolve) => { release = resolve }) : undefined
     const result = (early ? this.#gate : this.#tail).then(() => slot(task, release, options))
     // Registered before the caller's own reaction: by the time the caller has its answer, the
     // task no longer counts as waiting.
-    const done = () => { this.#waiting.delete(entry) }
+    const done = () => {
+      this.#waiting.delete(entry)
+      release()
+    }
     const finished = result.then(done, done)
-    // A task that started late finished after every task before it; one that started early did not.
-    this.#tail = early ? Promise.all([this.#tail, finished]) : finished
-    this.#gate = released ? Promise.race([released, finished]) : finished
+    // A task that started late finished after every task before it; one that started early did
+    // not, so the tail waits for both (neither ever rejects).
+    const before = this.#tail
+    this.#tail = early ? before.then(() => finished) : finished
+    this.#gate = released ?? finished
     return result
   }
 }

@@ -54,6 +54,7 @@ export class DeferredImages {
    * come sooner for it. Only memory a buffer has to itself: a small PNG may share Node's pool.
    */
   release (): void {
+    if (this.#images.length === 0) return
     for (const image of this.#images.splice(0)) {
       // ES2024's ArrayBuffer.prototype.transfer (Node 21+): detaching frees the memory once nothing else holds it.
       const memory = image.buffer as ArrayBuffer & { transfer (length: number): ArrayBuffer }
