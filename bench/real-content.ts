@@ -221,7 +221,9 @@ async function measureDesktop (desktop: Desktop, options: RealContentOptions) {
 /**
  * CPU per action: 5 000 moves on our server against 5 000 empty POSTs to a bare Fastify, same
  * client, same run. /proc counts CPU in hundredths of a second, so a block is long enough for
- * that not to matter (1 000 empty POSTs take ~0.35 s of CPU).
+ * that not to matter (1 000 empty POSTs take ~0.35 s of CPU). The target's window is the first
+ * 5 000 after start, V8's warm-up in it for both; a second window, after as many again untimed,
+ * shows both warmed up, which is what a server that has run for hours costs.
  */
 async function moveCpu (ours: { port: number, pids: number[] }, options: RealContentOptions) {
   const moves = options.smoke ? 50 : options.quick ? 1000 : 5000
@@ -232,17 +234,26 @@ async function moveCpu (ours: { port: number, pids: number[] }, options: RealCon
     const http = client(port)
     const oursHttp = client(ours.port)
     try {
-      // Interleaved in blocks, so a busy moment hits both alike.
-      let oursCpu = 0
-      let floorCpu = 0
       const block = Math.min(options.quick ? 250 : 1000, moves)
-      for (let done = 0; done < moves; done += block) {
-        oursCpu += await cpuOf(ours.pids, async () => {
-          for (let i = 0; i < block; i++) await oursHttp.post('/computer', { action: 'move_mouse', coordinates: [100 + ((done + i) % 500), 100 + ((done + i) % 300)] })
-        })
-        floorCpu += await cpuOf([floorServer.pid!], async () => { for (let i = 0; i < block; i++) await http.post('/computer', { action: 'move_mouse', coordinates: [1, 1] }) })
+      const oursMove = (i: number) => oursHttp.post('/computer', { action: 'move_mouse', coordinates: [100 + (i % 500), 100 + (i % 300)] })
+      const floorPost = () => http.post('/computer', { action: 'move_mouse', coordinates: [1, 1] })
+      // Interleaved in blocks, so a busy moment hits both alike.
+      const timedWindow = async () => {
+        let oursCpu = 0
+        let floorCpu = 0
+        for (let done = 0; done < moves; done += block) {
+          oursCpu += await cpuOf(ours.pids, async () => { for (let i = 0; i < block; i++) await oursMove(done + i) })
+          floorCpu += await cpuOf([floorServer.pid!], async () => { for (let i = 0; i < block; i++) await floorPost() })
+        }
+        return { perMoveMs: oursCpu / moves, emptyPostMs: floorCpu / moves }
       }
-      return { moves, perMoveMs: oursCpu / moves, emptyPostMs: floorCpu / moves }
+      const first = await timedWindow()
+      for (let i = 0; i < moves; i++) {
+        await oursMove(i)
+        await floorPost()
+      }
+      const warm = await timedWindow()
+      return { moves, ...first, warm }
     } finally {
       http.close()
       oursHttp.close()
@@ -405,6 +416,7 @@ function report (rows: Row[], moves: Awaited<ReturnType<typeof moveCpu>>, recove
   const photo = rows.find((r) => r.name.startsWith('photograph'))
   if (photo) targets.push([`CPU per PNG screenshot of the photograph ≤ 30 ms (${fmt(photo.screenshotCpuMs)})`, photo.screenshotCpuMs <= 30])
   console.log(`CPU per move (server + worker + Xvfb, ${moves.moves} moves) ${fmt(moves.perMoveMs)} ms; per empty Fastify POST ${fmt(moves.emptyPostMs)} ms (${(moves.perMoveMs / moves.emptyPostMs).toFixed(1)}x)`)
+  console.log(`  the same after ${moves.moves} more of each, untimed: ${fmt(moves.warm.perMoveMs)} ms; per empty Fastify POST ${fmt(moves.warm.emptyPostMs)} ms (${(moves.warm.perMoveMs / moves.warm.emptyPostMs).toFixed(1)}x)`)
   targets.push([`CPU per move ≤ 3x an empty Fastify POST's (${(moves.perMoveMs / moves.emptyPostMs).toFixed(1)}x)`, moves.perMoveMs <= 3 * moves.emptyPostMs])
   console.log(`X server killed → first action answered: ${fmt(recoveries.idleMs!)} ms idle, ${fmt(recoveries.busyMs!)} ms with every core busy`)
   targets.push([`X server back within 3 s with every core busy (${fmt(recoveries.busyMs!)} ms)`, recoveries.busyMs! <= 3000])
