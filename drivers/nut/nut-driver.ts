@@ -116,8 +116,6 @@ export class NutDriver implements XDriver {
    * worker's), and a plan's trailing pause is over before the next plan's first event.
    */
   #inputTail: Promise<unknown> = Promise.resolve()
-  /** Input calls not yet settled: with none, the next is sent at once rather than a turn later. */
-  #inputsInFlight = 0
 
   constructor (options: NutDriverOptions) {
     this.display = options.display
@@ -359,10 +357,8 @@ export class NutDriver implements XDriver {
   }
 
   #inOrder<T> (send: () => Promise<T>): Promise<T> {
-    const sent = this.#inputsInFlight === 0 ? sendNow(send) : this.#inputTail.then(send)
-    this.#inputsInFlight++
-    const settled = () => { this.#inputsInFlight-- }
-    this.#inputTail = sent.then(settled, settled)
+    const sent = this.#inputTail.then(send)
+    this.#inputTail = sent.catch(() => undefined)
     return sent
   }
 
@@ -469,12 +465,3 @@ export class NutDriver implements XDriver {
 const inside = ({ x, y, width, height }: Rect, size: Size) =>
   [x, y, width, height].every(Number.isInteger) && x >= 0 && y >= 0 && width > 0 && height > 0 &&
   x + width <= size.width && y + height <= size.height
-
-/** `send()`, a throw turned into a rejection as a `then` would. */
-function sendNow<T> (send: () => Promise<T>): Promise<T> {
-  try {
-    return send()
-  } catch (error) {
-    return Promise.reject(error)
-  }
-}
