@@ -9,6 +9,7 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import type { ValidateFunction } from 'ajv'
 import type { FastifyServerOptions } from 'fastify'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import { AJV_CODE } from '../schemas/ajv-code.ts'
 
 /** On a deferred validator or serializer: compiles it now (once: later calls do nothing). */
 export const COMPILE_NOW = Symbol('compile now')
@@ -35,8 +36,9 @@ type RouteSchema = Parameters<ReturnType<SerializerFactory>>[0]
 export function serializersOnFirstUse (created: (route: RouteSchema, serializer: unknown) => void): SerializerFactory {
   return (externalSchemas, options) => {
     // fast-json-stringify picks a union's member with Ajv validators of its own, which it would
-    // compile at the first value that needs them (~0.2 s for an action's answer): with the rest.
-    const compile = SerializerSelector()(externalSchemas, { ...options, compileValidators: true })
+    // compile at the first value that needs them (~0.2 s for an action's answer): with the rest,
+    // and without Ajv's optimiser, as ours (ajv-code.ts says why).
+    const compile = SerializerSelector()(externalSchemas, { ...options, compileValidators: true, ajv: { code: AJV_CODE } })
     return (route) => {
       let compiled: ((data: unknown) => string) | undefined
       const compileNow = () => { compiled ??= compile(route) }

@@ -11,6 +11,7 @@ import ajvErrorsModule from 'ajv-errors'
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
 import { ACTION_KINDS } from '../actions/index.ts'
 import { validatorOnFirstUse } from '../http/compile-on-first-use.ts'
+import { AJV_CODE } from './ajv-code.ts'
 
 // Both packages are CJS with `exports.default`; under NodeNext the default import is the module.
 const Ajv = AjvModule.default
@@ -64,6 +65,7 @@ function newInstances (sharedSchemas: AnySchema[]) {
     discriminator: true,
     verbose: true,
     strict: false,
+    code: AJV_CODE,
   })
   ajvErrors(body, { singleError: true })
   const query = new Ajv({
@@ -73,6 +75,7 @@ function newInstances (sharedSchemas: AnySchema[]) {
     allErrors: false,
     strict: false,
     verbose: true,
+    code: AJV_CODE,
   })
   for (const schema of sharedSchemas) {
     body.addSchema(schema)
