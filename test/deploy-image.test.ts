@@ -66,8 +66,11 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.ok(LTS_END[major], `node:${major} is an LTS line`)
   t.ok(new Date() < new Date(LTS_END[major] ?? 0), `node ${major} is still maintained (until ${LTS_END[major]})`)
   const ci = await readFile(join(ROOT, '.ci/run'), 'utf8')
-  t.match(ci, /image_node=\$\(sed -n '\/\^FROM node:/, '.ci/run reads the image\'s Node line from the Dockerfile')
-  t.match(ci, /npx -y "node@\$\{image_node\}" node_modules\/\.bin\/c8 tap/, 'and runs the suite under it, with coverage')
+  t.match(ci, /bash scripts\/image-node\.sh node_modules\/\.bin\/c8 tap/, '.ci/run runs the suite under the image\'s Node line, with coverage')
+  const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+  t.match(scripts.bench, /bash scripts\/image-node\.sh --import tsx bench\/run\.ts/, 'and npm run bench its benches')
+  const { stdout } = await run('bash', [join(ROOT, 'scripts/image-node.sh'), '-p', 'process.versions.node'], { timeout: 120_000 })
+  t.equal(Number(stdout.trim().split('.')[0]), major, 'scripts/image-node.sh runs the Node line the Dockerfile names')
   t.match(ci, /npm run test:image 2>&1 \| tee -a "\$log"/, 'and builds and runs the images, their failures in the report too')
 
   // The build stage compiles; the images get its output only.
