@@ -38,7 +38,7 @@ export function serializersOnFirstUse (created: (route: RouteSchema, serializer:
     // fast-json-stringify picks a union's member with Ajv validators of its own, which it would
     // compile at the first value that needs them (~0.2 s for an action's answer): with the rest,
     // and without Ajv's optimiser, as ours (ajv-code.ts says why).
-    const compile = SerializerSelector()(externalSchemas, { ...options, compileValidators: true, ajv: { code: AJV_CODE } })
+    const compile = SerializerSelector()(externalSchemas, { ...options, compileValidators: true, ajv: { ...options?.ajv, code: { ...options?.ajv?.code, ...AJV_CODE } } })
     return (route) => {
       let compiled: ((data: unknown) => string) | undefined
       const compileNow = () => { compiled ??= compile(route) }
