@@ -3,17 +3,20 @@
  * owning it reads as empty; text set with set_clipboard and pasted with ctrl+v into Chromium
  * (the oracle page), and with shift+insert from PRIMARY into xterm, arrives exactly (the
  * typing corpus: every script, emoji, combining marks, tabs, newlines); what an application
- * copies with ctrl+c is what get_clipboard returns; a PNG goes round unchanged; both bounds
- * hold; the owner ends with the desktop.
+ * copies with ctrl+c is what get_clipboard returns; set_clipboard after set_clipboard while
+ * other clients paste loses none of their pastes and leaves one owner; a PNG goes round
+ * unchanged; both bounds hold; the owner ends with the desktop.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
 import sharp from 'sharp'
 import t from 'tap'
 import { XClipboard } from '../drivers/x11/clipboard.ts'
 import { buildOnDisplay, startClient, startDesktop, until, waitForWindow } from './helpers/desktop.ts'
 import { startOracle, type OracleEvent } from './helpers/oracle.ts'
+import { descendants, running } from './helpers/process-table.ts'
 import { difference, readCorpus } from './helpers/typing.ts'
 
 const corpus = await readCorpus()
@@ -28,6 +31,9 @@ async function act (body: Record<string, unknown>) {
   const response = await app.inject({ method: 'POST', url: '/computer', payload: body })
   return { status: response.statusCode, body: response.json() }
 }
+/** This process' clipboard owners (xclip -i, by their PIDs). */
+const ownerPids = () => [...descendants(process.pid)].filter(([, command]) => command.includes('xclip -quiet')).map(([pid]) => pid)
+
 async function ok (body: Record<string, unknown>) {
   const { status, body: answer } = await act(body)
   t.equal(status, 200, `${String(body.action)} answers 200${status === 200 ? '' : `: ${JSON.stringify(answer)}`}`)
@@ -51,6 +57,52 @@ t.test('set_clipboard then get_clipboard gives back the corpus exactly, through 
   // A second clipboard reader on the display (another X client) sees the same.
   const other = new XClipboard({ display: () => display, maxBytes: 1024 * 1024 })
   t.same(await other.read('clipboard'), { kind: 'text', text: corpus })
+})
+
+t.test('set_clipboard after set_clipboard while another client keeps pasting: each serves its own content, and one owner is left', async (t) => {
+  // The other client pastes (TARGETS, then the text) without pause, as a clipboard manager or
+  // an application would; some of its requests reach an owner that is being replaced. A
+  // replaced owner ended before it answered would leave such a request, and set_clipboard's own
+  // check that the new owner serves, waiting for an answer that never comes.
+  const other = new XClipboard({ display: () => display, maxBytes: 1024 * 1024 })
+  let pasting = true
+  let pastes = 0
+  const paster = (async () => { while (pasting) { await other.read('clipboard').catch(() => {}); pastes++ } })()
+  const failures: string[] = []
+  try {
+    for (let i = 0; i < 100; i++) {
+      const { status, body } = await act({ action: 'set_clipboard', text: `${i}: ${'Grüße '.repeat(200)}` })
+      if (status !== 200) failures.push(`set ${i}: ${status} ${JSON.stringify(body)}`)
+    }
+  } finally {
+    pasting = false
+    await paster
+  }
+  t.strictSame(failures, [], `100 set_clipboard, every one 200 (the other client pasted ${pastes} times meanwhile)`)
+  t.ok(pastes > 20, `the other client kept pasting throughout (${pastes} pastes)`)
+  t.equal((await ok({ action: 'get_clipboard' })).clipboard.text, `99: ${'Grüße '.repeat(200)}`)
+  t.ok(await until(() => ownerPids().length === 1, 5000), `one owner process left: ${JSON.stringify(ownerPids())}`)
+})
+
+t.test('a paste asked of an owner that set_clipboard then replaces still gets its answer, and the old owner leaves by itself', async (t) => {
+  await ok({ action: 'set_clipboard', text: 'what the clipboard held when the paste asked' })
+  const [old] = ownerPids()
+  t.ok(old, 'the owner process')
+  // The owner is held (as a busy machine would hold it) while a paste's request waits in its
+  // queue; set_clipboard replaces it meanwhile.
+  process.kill(old!, 'SIGSTOP')
+  t.teardown(() => { if (running(old!)) process.kill(old!, 'SIGCONT') })
+  const paste = startClient(t, display, 'xclip', ['-selection', 'clipboard', '-o', '-t', 'UTF8_STRING'])
+  const pasted = new Promise<number | null>((resolve) => paste.child.once('exit', (code) => resolve(code)))
+  await delay(1000)
+  t.equal(paste.child.exitCode, null, 'the paste waits for the held owner')
+  await ok({ action: 'set_clipboard', text: 'the new content' })
+  process.kill(old!, 'SIGCONT')
+  const code = await Promise.race([pasted, delay(5000, 'no answer in 5 s')])
+  t.equal(code, 0, 'the paste was answered')
+  t.equal(paste.output(), 'what the clipboard held when the paste asked', 'with what the clipboard held when it asked')
+  t.ok(await until(() => !running(old!), 3000), 'the replaced owner left by itself')
+  t.equal((await ok({ action: 'get_clipboard' })).clipboard.text, 'the new content')
 })
 
 t.test('pasted with ctrl+v into Chromium, the corpus arrives exactly; what Chromium copies with ctrl+c is what get_clipboard returns', async (t) => {

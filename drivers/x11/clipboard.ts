@@ -3,9 +3,9 @@
  * promise by a client (the owner) to answer every paste while it lives. set_clipboard
  * therefore starts an owner process per selection (`xclip -quiet -i`: it stays in the
  * foreground, so its PID is ours to end), which serves the content until another client takes
- * the selection (then it exits by itself), the next set_clipboard replaces it, the desktop
- * stops (close), or its X server dies (it dies with it). Reads ask the owner for its TARGETS
- * and then for the best of them.
+ * the selection (then it exits by itself: so it does when the next set_clipboard replaces it),
+ * the desktop stops (close), or its X server dies (it dies with it). Reads ask the owner for
+ * its TARGETS and then for the best of them.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -31,6 +31,8 @@ const IMAGE_TARGET = 'image/png'
 const READ_MS = 5000
 /** How long a new owner may take to serve its content. */
 const OWN_MS = 5000
+/** How long one check that a new owner serves may wait for an answer. */
+const POLL_MS = 1000
 const STOP_GRACE_MS = 1000
 
 interface Owner { child: ChildProcess, exited: Promise<void> }
@@ -38,6 +40,8 @@ interface Owner { child: ChildProcess, exited: Promise<void> }
 export class XClipboard implements ClipboardSource {
   readonly #options: XClipboardOptions
   readonly #owners = new Map<Selection, Owner>()
+  /** Replaced owners not yet gone. */
+  readonly #retiring = new Set<Owner>()
   #closed = false
 
   constructor (options: XClipboardOptions) {
@@ -69,16 +73,34 @@ export class XClipboard implements ClipboardSource {
     const previous = this.#owners.get(selection)
     const owner = this.#own(display, selection, target, bytes)
     this.#owners.set(selection, owner)
-    // The new owner took the selection from the old one, which then exits by itself; this makes sure.
-    if (previous) void stopChild({ signal: (name) => previous.child.kill(name), exited: previous.exited }, STOP_GRACE_MS)
-    await this.#served(display, selection, target, bytes, owner)
+    try {
+      await this.#served(display, selection, target, bytes, owner)
+    } finally {
+      if (previous) this.#retire(previous)
+    }
   }
 
   async close (): Promise<void> {
     this.#closed = true
-    const owners = [...this.#owners.values()]
+    const owners = [...this.#owners.values(), ...this.#retiring]
     this.#owners.clear()
+    this.#retiring.clear()
     await Promise.all(owners.map(({ child, exited }) => stopChild({ signal: (name) => child.kill(name), exited }, STOP_GRACE_MS)))
+  }
+
+  /**
+   * A replaced owner is left to exit by itself: it has lost the selection, and leaves once it
+   * has answered every request it already had. Ended at once, it could die between a paste's
+   * request and its answer, and that paste would wait in vain (X sends the requestor nothing
+   * when an owner dies). It is ended only if it is still there after as long as a reader waits.
+   */
+  #retire (owner: Owner): void {
+    this.#retiring.add(owner)
+    const timer = setTimeout(() => void stopChild({ signal: (name) => owner.child.kill(name), exited: owner.exited }, STOP_GRACE_MS), READ_MS)
+    void owner.exited.then(() => {
+      clearTimeout(timer)
+      this.#retiring.delete(owner)
+    })
   }
 
   #display (): string {
@@ -110,7 +132,9 @@ export class XClipboard implements ClipboardSource {
     const started = performance.now()
     for (let wait = 5; performance.now() - started < OWN_MS; wait = Math.min(wait * 2, 100)) {
       if (gone) throw new Error(`xclip exited before it served the ${selection} selection (is xclip installed? scripts/install-system-deps.sh installs it)`)
-      const got = await this.#output(display, selection, target).catch(() => undefined)
+      // Each check bounded well inside the whole wait: a request whose owner died before it
+      // answered gets no answer at all, and must not take the whole wait with it.
+      const got = await this.#output(display, selection, target, POLL_MS).catch(() => undefined)
       if (got?.equals(bytes)) return
       await delay(wait)
     }
@@ -118,7 +142,7 @@ export class XClipboard implements ClipboardSource {
   }
 
   /** One conversion of `selection` to `target`, bounded in bytes and time. */
-  #output (display: string, selection: Selection, target: string): Promise<Buffer> {
+  #output (display: string, selection: Selection, target: string, timeoutMs = READ_MS): Promise<Buffer> {
     const { maxBytes } = this.#options
     return new Promise((resolve, reject) => {
       const child = spawn('xclip', ['-selection', selection, '-o', '-t', target], { env: { ...process.env, ...xEnv(display) }, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -127,9 +151,9 @@ export class XClipboard implements ClipboardSource {
       let failure: Error | undefined
       let stderr = ''
       const timer = setTimeout(() => {
-        failure = new Error(`the owner of the ${selection} selection did not answer within ${READ_MS} ms`)
+        failure = new Error(`the owner of the ${selection} selection did not answer within ${timeoutMs} ms`)
         child.kill('SIGKILL')
-      }, READ_MS)
+      }, timeoutMs)
       child.stdout!.on('data', (chunk: Buffer) => {
         size += chunk.length
         if (size > maxBytes) {
