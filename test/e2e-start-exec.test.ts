@@ -45,10 +45,15 @@ async function npmStart (t: { teardown: (fn: () => unknown) => void }) {
   const npm = spawn('npm', ['start', '--', '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
   seen.set(npm.pid!, 'npm')
   const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => npm.once('exit', (code, signal) => resolve({ code, signal })))
+  // What the runtime directory held the moment the listening line was read.
+  let atListening: string[] = []
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: npm.stdout! }).on('line', (line) => {
       const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)
-      if (match) resolve(match[1]!)
+      if (match) {
+        atListening = readdirSync(runtime)
+        resolve(match[1]!)
+      }
     })
     void exited.then(() => reject(new Error('npm start exited at start')))
   })
@@ -57,7 +62,7 @@ async function npmStart (t: { teardown: (fn: () => unknown) => void }) {
     const response = await fetch(`${url}/computer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })
     return { status: response.status, body: await response.json() as Record<string, unknown> }
   }
-  return { npm, exited, seen, runtime, env, act }
+  return { npm, exited, seen, runtime, env, act, atListening }
 }
 
 t.test('SIGTERM to npm start\'s own PID ends the server and every process of its desktop', async (t) => {
@@ -73,9 +78,9 @@ t.test('SIGTERM to npm start\'s own PID ends the server and every process of its
 })
 
 t.test('exec starts a program on the private desktop for the server\'s user, and refuses any other', async (t) => {
-  const { runtime, env, act } = await npmStart(t)
-  const [file] = readdirSync(runtime)
-  t.match(file, /^\d+\.json$/, 'the server published itself')
+  const { runtime, env, act, atListening } = await npmStart(t)
+  const [file] = atListening
+  t.match(file, /^\d+\.json$/, 'the server had published itself when it said it was listening')
   t.equal(statSync(runtime).mode & 0o777, 0o700, 'in a directory of its user alone')
   t.equal(statSync(join(runtime, file!)).mode & 0o777, 0o600, 'in a file of its user alone')
 

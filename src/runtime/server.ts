@@ -105,8 +105,10 @@ async function main (): Promise<void> {
       process.kill(process.pid, 'SIGTERM')
       return
     }
-    await app.listen({ host: config.host, port: config.port })
+    await app.ready()
     // For `computer-gateway exec`: the desktop (and its cookie file) told to this user alone.
+    // Before listening: whoever waits for the line that says so (a supervisor, a script, an
+    // operator) finds the desktop already published. A failed listen exits, which unpublishes.
     if (desktop.display) {
       try {
         publish({ display: desktop.display, ...(process.env.XAUTHORITY && { xauthority: process.env.XAUTHORITY }) })
@@ -114,6 +116,7 @@ async function main (): Promise<void> {
         log.warn({ err: error }, 'the desktop could not be published for computer-gateway exec')
       }
     }
+    await app.listen({ host: config.host, port: config.port })
   } catch (error) {
     log.fatal({ err: error }, (error as Error).message)
     process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)
