@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { ChildProcess } from 'node:child_process'
 import { stopOwned } from '../test/helpers/processes.ts'
+import { cpuShares } from './cpu-shares.ts'
 import { client } from './http-client.ts'
 import { percentile } from './percentile.ts'
 import { writePage } from './photo.ts'
@@ -108,19 +109,6 @@ async function drive (desktops: Desktop[], seconds: number) {
   }
 }
 
-/** Busy share of all cores (0–1) over `work`, from /proc/stat. */
-async function cpuBusy<T> (work: () => Promise<T>): Promise<{ result: T, busy: number }> {
-  const read = async () => {
-    const fields = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number)
-    const idle = fields[3]! + fields[4]!
-    return { idle, total: fields.reduce((a, b) => a + b, 0) }
-  }
-  const before = await read()
-  const result = await work()
-  const after = await read()
-  return { result, busy: 1 - (after.idle - before.idle) / (after.total - before.total) }
-}
-
 async function pssMb (pid: number): Promise<number> {
   const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '')
   return Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) / 1024
@@ -186,7 +174,7 @@ try {
     const startedS = (performance.now() - starting) / 1000
     // The last page's pictures decode after its title shows.
     await delay(3000)
-    const { result, busy } = await cpuBusy(() => drive(running, SECONDS))
+    const { result, busy } = await cpuShares(() => drive(running, SECONDS))
     const memories = await Promise.all(running.map(memoryOf))
     const mean = (part: Part) => memories.reduce((sum, m) => sum + m[part], 0) / memories.length
     const total = PARTS.reduce((sum, part) => sum + mean(part), 0)
