@@ -392,6 +392,9 @@ export async function benchRealContent (options: RealContentOptions) {
 
 type Row = Omit<Awaited<ReturnType<typeof measureDesktop>>, 'server' | 'x' | 'pids' | 'home'>
 
+/** Steal time from which a run's CPU per move is no quiet machine's: below it, every window measured on this machine was 2.5–2.7x. */
+const NOISY_STEAL = 0.1
+
 function report (rows: Row[], moves: Awaited<ReturnType<typeof moveCpu>>, recoveries: { idleMs?: number, busyMs?: number }, together: Awaited<ReturnType<typeof startedTogether>>) {
   const targets: Array<[string, boolean]> = []
   console.log(`screenshots on real content (${WIDTH}x${HEIGHT}) | p50 / p95 ms | bytes`)
@@ -421,7 +424,10 @@ function report (rows: Row[], moves: Awaited<ReturnType<typeof moveCpu>>, recove
   const stolen = (share: number) => `${(share * 100).toFixed(1)} % of the CPU time stolen by the VM's host meanwhile`
   console.log(`CPU per move (server + worker + Xvfb, ${moves.moves} moves) ${fmt(moves.perMoveMs)} ms; per empty Fastify POST ${fmt(moves.emptyPostMs)} ms (${(moves.perMoveMs / moves.emptyPostMs).toFixed(1)}x); ${stolen(moves.steal)}`)
   console.log(`  the same after ${moves.moves} more of each, untimed: ${fmt(moves.warm.perMoveMs)} ms; per empty Fastify POST ${fmt(moves.warm.emptyPostMs)} ms (${(moves.warm.perMoveMs / moves.warm.emptyPostMs).toFixed(1)}x); ${stolen(moves.warm.steal)}`)
-  targets.push([`CPU per move ≤ 3x an empty Fastify POST's (${(moves.perMoveMs / moves.emptyPostMs).toFixed(1)}x)`, moves.perMoveMs <= 3 * moves.emptyPostMs])
+  // The target is for a quiet machine. On this kind of VM a move wakes four processes in turn
+  // and an empty POST two, so time taken by the host raises ours more (bench/README.md).
+  const noisy = moves.steal >= NOISY_STEAL ? `; not a quiet machine: the host stole ${(moves.steal * 100).toFixed(0)} % of the CPU time` : ''
+  targets.push([`CPU per move ≤ 3x an empty Fastify POST's (${(moves.perMoveMs / moves.emptyPostMs).toFixed(1)}x${noisy})`, moves.perMoveMs <= 3 * moves.emptyPostMs])
   console.log(`X server killed → first action answered: ${fmt(recoveries.idleMs!)} ms idle, ${fmt(recoveries.busyMs!)} ms with every core busy`)
   targets.push([`X server back within 3 s with every core busy (${fmt(recoveries.busyMs!)} ms)`, recoveries.busyMs! <= 3000])
   console.log(`${together.count} servers started at once, every core busy: ${together.ready} answered, the last after ${fmt(together.lastMs)} ms`)
