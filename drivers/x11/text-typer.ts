@@ -197,11 +197,16 @@ export class TextTyper {
         if (vendor && !this.#borrowed.has(keycode)) this.#borrowed.set(keycode, vendor)
         this.#client.ChangeKeyboardMapping(keycode, 2, keysyms)
       }
-      // No pause after it: X delivers the MappingNotify before the keys, and the binding is
-      // processed (this round trip) before they are sent. Measured: Chromium, xterm and a GTK
-      // entry (yad) read the typing corpus exactly, also with both cores kept busy; the fixed
-      // 150 ms pause that was here was most of the time of typing text off the keymap.
+      // No fixed pause after it: X delivers the MappingNotify before the keys, and the binding
+      // is processed (this round trip) before they are sent. Measured: Chromium, xterm and a
+      // GTK entry (yad) read the typing corpus exactly, also with both cores kept busy; the
+      // fixed 150 ms pause that was here was most of the time of typing text off the keymap.
       await this.#sync()
+      // But an application that answers pings is asked one first: its answer comes once it has
+      // handled the mapping's notifications, queued before the ping. Without it, Chromium once
+      // (in a full test run on a loaded machine) read a key pressed right after a rebind under
+      // the keycode's previous binding. One round trip to it per binding.
+      if (this.#ping) await this.#focusedHasRead()
     }
     const onBound = strokes.some(({ keycode }) => this.#bound.has(keycode))
     if (onBound && this.#quiet) {
