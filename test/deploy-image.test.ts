@@ -66,11 +66,14 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.ok(LTS_END[major], `node:${major} is an LTS line`)
   t.ok(new Date() < new Date(LTS_END[major] ?? 0), `node ${major} is still maintained (until ${LTS_END[major]})`)
   const ci = await readFile(join(ROOT, '.ci/run'), 'utf8')
-  t.match(ci, /bash scripts\/image-node\.sh node_modules\/\.bin\/c8 tap/, '.ci/run runs the suite under the image\'s Node line, with coverage')
-  const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
-  t.match(scripts.bench, /bash scripts\/image-node\.sh --import tsx bench\/run\.ts/, 'and npm run bench its benches')
-  const { stdout } = await run('bash', [join(ROOT, 'scripts/image-node.sh'), '-p', 'process.versions.node'], { timeout: 120_000 })
-  t.equal(Number(stdout.trim().split('.')[0]), major, 'scripts/image-node.sh runs the Node line the Dockerfile names')
+  t.match(ci, /^npm test 2>&1 \| tee "\$log"$/m, '.ci/run runs the suite as the README says, npm test (with coverage)')
+  // Every npm script runs on the project's own Node, a dev dependency on the image's line.
+  const project = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>, scripts: Record<string, string> }
+  t.match(project.devDependencies.node, new RegExp(`^\\^${major}\\.`), 'the project\'s Node (the npm registry\'s node package) is on the Dockerfile\'s line')
+  const { stdout } = await run(join(ROOT, 'node_modules/.bin/node'), ['-p', 'process.versions.node'], { timeout: 60_000 })
+  t.equal(Number(stdout.trim().split('.')[0]), major, 'and node_modules/.bin/node, which npm\'s scripts put first on PATH, runs that line')
+  t.equal(Number(process.versions.node.split('.')[0]), major, 'this suite runs on it too')
+  t.match(project.scripts.bench, /^npm run build && node --import tsx bench\/run\.ts$/, 'and npm run bench its benches, through npm: on the same Node')
   t.match(ci, /npm run test:image 2>&1 \| tee -a "\$log"/, 'and builds and runs the images, their failures in the report too')
 
   // The build stage compiles; the images get its output only.

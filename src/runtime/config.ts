@@ -124,7 +124,7 @@ export const FLAGS = {
     env: 'DESKTOP',
     default: 'minimal',
     help: 'the desktop on the Xvfb the server starts: minimal (a window manager only) | full (an XFCE session: panel, menu, wallpaper, and the applications launch_app knows by name: ' +
-      `${Object.keys(DESKTOP_APPS).join(', ')}; install them with npm run setup -- --desktop)`,
+      `${Object.keys(DESKTOP_APPS).join(', ')}; install them with npm run setup)`,
   },
   home: { env: 'DESKTOP_HOME', help: "the desktop session's home directory, kept across restarts (browser profile, documents); launch_app targets and /files (--files) must lie under it. Default: $HOME" },
   autostart: {
