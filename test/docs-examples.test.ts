@@ -57,16 +57,26 @@ async function startServer (t: Test, flags: string): Promise<Server> {
   return { port, token, home }
 }
 
-/** Runs a block's steps in one bash, in order, after the definitions earlier blocks made; each step's output. */
-async function runSteps (server: Server, definitions: string[], block: ExampleBlock): Promise<string[]> {
+/**
+ * Runs a block's steps in one bash, in order, after the definitions earlier blocks made; each
+ * step's output. Bash leads a process group of its own, ended whatever an example started.
+ */
+async function runSteps (t: Test, server: Server, definitions: string[], block: ExampleBlock): Promise<string[]> {
   const local = (text: string) => text.replace(/(127\.0\.0\.1|localhost):8000\b/g, `127.0.0.1:${server.port}`)
   const script = [...definitions, ...block.steps.flatMap((step) => [step.command, `printf '\\n${STEP_MARK}\\n'`])].map(local).join('\n')
-  const { stdout } = await run('bash', ['-c', script], {
+  const bash = spawnOwned(t, 'bash', ['-c', script], {
+    group: true,
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: server.home, API_TOKEN: server.token, LANG: 'C.UTF-8' },
-    timeout: 120_000,
-    maxBuffer: 256 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
   })
+  let stdout = ''
+  bash.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
+  const timer = setTimeout(() => { void stopOwned(bash, true) }, 120_000)
+  await new Promise((resolve) => bash.once('exit', resolve))
+  clearTimeout(timer)
+  // Whatever the example left running in its group (by the group's id, which is bash's PID).
+  try { process.kill(-bash.pid!, 'SIGKILL') } catch { /* none left */ }
   return stdout.split(`\n${STEP_MARK}\n`).slice(0, block.steps.length).map((output) => output.replace(/\n+$/, ''))
 }
 
@@ -89,7 +99,7 @@ for (const page of pages.filter((name) => !only || only.includes(name))) {
         t.equal(block.unanswered, '', 'every request in the block has its answer printed (or the block says why it is not run)')
         t.ok(block.steps.length > 0, 'the block prints answers')
         const server = block.serverFlags === undefined ? await (shared ??= startServer(pageTest, '')) /* ended with the page */ : await startServer(t, block.serverFlags)
-        const outputs = await runSteps(server, definitions, block)
+        const outputs = await runSteps(t, server, definitions, block)
         for (const [index, step] of block.steps.entries()) {
           t.equal(answerMismatch(step.answer, outputs[index] ?? ''), undefined, `${page}:${step.line} ${step.command.split('\n').at(-1)!.slice(0, 100)}`)
         }

@@ -39,7 +39,8 @@ export interface ExampleBlock {
 const FENCE = /^(`{3,})\s*(\S*)\s*$/
 const NOT_RUN = /^<!--\s*not run:\s*(.+?)\s*-->$/
 const REQUEST = /(^|[\s;(])(curl|post) /
-const DEFINITION = /^([A-Za-z_][A-Za-z0-9_]*=\S|[A-Za-z_][A-Za-z0-9_]*\(\)\s*\{)/
+/** A whole line that only sets a variable (`S=…`, `H=(…)`) or defines a function (`post() { … }`). */
+const DEFINITION = /^([A-Za-z_][A-Za-z0-9_]*=(\S+|\(.*\))|[A-Za-z_][A-Za-z0-9_]*\(\)\s*\{.*\})\s*$/
 const SERVER = /^(?:API_TOKEN=\S+\s+)?npm start(?:\s+--\s+(.*))?\s*(?:#.*)?$/
 
 /** Every shell block of a Markdown file that sends a request, in order. */
@@ -72,7 +73,7 @@ function parseBlock (file: string, firstLine: number, body: string[], notRun: st
   for (let i = 0; i < body.length; i++) {
     const line = body[i]!
     const server = SERVER.exec(line)
-    if (server && pending.every((l) => l.trim() === '')) {
+    if (server && pending.every((l) => l.trim() === '' || DEFINITION.test(l))) {
       block.serverFlags = server[1] ?? ''
       continue
     }
@@ -261,7 +262,7 @@ function sequence (items: Pattern[], actual: unknown[], path: string, i: number,
 /** A text answer: `…` alone on a line stands for any lines, inside a line for any text. */
 function textMismatch (printed: string[], actual: string): string | undefined {
   const source = printed.map((line) => line.trim() === ELLIPSIS ? '(?:[^\\n]*\\n)*?' : line.split(ELLIPSIS).map(shapeIn).join('[^\\n]*') + '\\n').join('')
-  return new RegExp(`^${source}$`).test(actual.endsWith('\n') ? actual : `${actual}\n`) ? undefined : `printed:\n${printed.join('\n')}\ngot:\n${actual}`
+  return new RegExp(`^${source}$`).test(actual.endsWith('\n') ? actual : `${actual}\n`) ? undefined : `printed:\n${printed.join("\n")}\ngot:\n${actual}\n(as JSON: ${JSON.stringify(actual)})`
 }
 
 /** Compares what a request printed with the answer printed beside it in the docs. */
