@@ -64,9 +64,12 @@ async function startServer (t: Test, flags: string): Promise<Server> {
 async function runSteps (t: Test, server: Server, definitions: string[], block: ExampleBlock): Promise<string[]> {
   const local = (text: string) => text.replace(/(127\.0\.0\.1|localhost):8000\b/g, `127.0.0.1:${server.port}`)
   const script = [...definitions, ...block.steps.flatMap((step) => [step.command, `printf '\\n${STEP_MARK}\\n'`])].map(local).join('\n')
+  // A directory of its own to work in, as a user's: files an example writes (an upload's source) land there.
+  const cwd = mkdtempSync(join(tmpdir(), 'docs-example-'))
+  t.teardown(() => rmSync(cwd, { recursive: true, force: true }))
   const bash = spawnOwned(t, 'bash', ['-c', script], {
     group: true,
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH, HOME: server.home, API_TOKEN: server.token, LANG: 'C.UTF-8' },
     stdio: ['ignore', 'pipe', 'inherit'],
   })

@@ -101,7 +101,7 @@ type Pattern =
   | { kind: 'rest' }
   | { kind: 'literal', value: unknown }
   | { kind: 'string', exact: string, regex: RegExp }
-  | { kind: 'integer' }
+  | { kind: 'number' }
   | { kind: 'array', items: Pattern[] }
   | { kind: 'object', members: Array<[string, Pattern]>, open: boolean }
 
@@ -117,8 +117,8 @@ const SHAPES: Array<[RegExp, string]> = [
   [/pid \d+/g, 'pid \\d+'],
   [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z'],
 ]
-/** Members whose number is a per-run value (a process id, a time in milliseconds). */
-const PER_RUN_NUMBERS = new Set(['pid', 'started_ms', 'ended_ms', 'at_ms', 'duration_ms', 'elapsed_ms', 'video_offset_ms'])
+/** Members whose number is a per-run value: a process id, a duration or offset in milliseconds. */
+const PER_RUN_NUMBERS = new Set(['pid', 'ms', 'video_offset_ms'])
 
 function stringPattern (value: string): Pattern {
   let source = ''
@@ -210,7 +210,7 @@ export function parsePattern (text: string): Pattern {
     if (!literal) fail('a value expected')
     at += literal![0].length
     const parsed = JSON.parse(literal![0]) as unknown
-    if (key !== undefined && PER_RUN_NUMBERS.has(key) && typeof parsed === 'number') return { kind: 'integer' }
+    if (key !== undefined && PER_RUN_NUMBERS.has(key) && typeof parsed === 'number') return { kind: 'number' }
     return { kind: 'literal', value: parsed }
   }
   const pattern = value()
@@ -225,7 +225,7 @@ export function mismatch (pattern: Pattern, actual: unknown, path = '$'): string
   switch (pattern.kind) {
     case 'any': case 'rest': return undefined
     case 'literal': return Object.is(pattern.value, actual) ? undefined : `${path}: printed ${show(pattern.value)}, got ${show(actual)}`
-    case 'integer': return Number.isInteger(actual) ? undefined : `${path}: printed a number, got ${show(actual)}`
+    case 'number': return typeof actual === 'number' && actual >= 0 ? undefined : `${path}: printed a number, got ${show(actual)}`
     case 'string': return typeof actual === 'string' && pattern.regex.test(actual) ? undefined : `${path}: printed ${show(pattern.exact)}, got ${show(actual)}`
     case 'object': {
       if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return `${path}: printed an object, got ${show(actual)}`
