@@ -120,7 +120,12 @@ const SHAPES: Array<[RegExp, string]> = [
 /** Members whose number is a per-run value: a process id, a duration or offset in milliseconds. */
 const PER_RUN_NUMBERS = new Set(['pid', 'ms', 'video_offset_ms'])
 
-function stringPattern (value: string): Pattern {
+/** Members whose string is a per-run value: the X display a server picked for itself. */
+const PER_RUN_STRINGS: Record<string, RegExp> = { display: /^:\d+$/ }
+
+function stringPattern (value: string, key?: string): Pattern {
+  const perRun = key === undefined ? undefined : PER_RUN_STRINGS[key]
+  if (perRun?.test(value)) return { kind: 'string', exact: value, regex: perRun }
   let source = ''
   for (const [index, part] of value.split(ELLIPSIS).entries()) {
     if (index > 0) source += '[\\s\\S]*'
@@ -205,7 +210,7 @@ export function parsePattern (text: string): Pattern {
         fail('"," or "]" expected')
       }
     }
-    if (c === '"') return stringPattern(string())
+    if (c === '"') return stringPattern(string(), key)
     const literal = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)/.exec(text.slice(at))
     if (!literal) fail('a value expected')
     at += literal![0].length
