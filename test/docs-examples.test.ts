@@ -4,9 +4,10 @@
  * the flags of the block's `npm start -- …` line), and its answer is compared with the printed
  * one (test/helpers/doc-examples.ts says how `…` and per-run values match). A block that sends
  * requests must print every answer or say in `<!-- not run: … -->` why it cannot run here.
+ * DOCS_EXAMPLES_ONLY=docs/mcp.md (a comma list) runs only those pages' examples, when editing one.
  */
 import { execFile, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -83,15 +84,74 @@ async function runSteps (t: Test, server: Server, definitions: string[], block: 
   return stdout.split(`\n${STEP_MARK}\n`).slice(0, block.steps.length).map((output) => output.replace(/\n+$/, ''))
 }
 
+t.test('the answer matcher: exact JSON, … for anything, per-run values by shape', async (t) => {
+  const cases: Array<[string, string, boolean]> = [
+    ['{"a":1,"b":"x"}', '{"a":1,"b":"x"}', true],
+    ['{"a":1}', '{"a":2}', false],
+    ['{"a":1}', '{"a":1,"b":2}', false],
+    ['{"a":1,…}', '{"a":1,"b":2}', true],
+    ['{"a":1,"b":…}', '{"a":1,"b":[1]}', true],
+    ['{"a":1,"c":2}', '{"a":1}', false],
+    ['{"s":"iVBORw0KGgo…"}', '{"s":"iVBORw0KGgoAAAA"}', true],
+    ['{"s":"iVBORw0KGgo…"}', '{"s":"/9j/4AAQ"}', false],
+    ['[1,…]', '[1,2,3]', true],
+    ['[…,3]', '[1,2,3]', true],
+    ['[1,…16 tools]', '[1,2]', true],
+    ['[1,…]', '[2,1]', false],
+    ['[1,2]', '[1,2,3]', false],
+    ['{"pid":11046}', '{"pid":7}', true],
+    ['{"pid":11046}', '{"pid":"7"}', false],
+    ['{"ms":113.8}', '{"ms":2.5}', true],
+    ['{"m":"window 0xe0000c \\"notes\\" (pid 21627)"}', '{"m":"window 0x1a0000c \\"notes\\" (pid 5)"}', true],
+    ['{"m":"window 0xe0000c \\"notes\\""}', '{"m":"window 0xe0000c \\"logs\\""}', false],
+    ['{"t":"2026-11-28T13:51:29.966Z"}', '{"t":"2027-01-02T03:04:05.006Z"}', true],
+    ['{"t":"2026-11-28T13:51:29.966Z"}', '{"t":"yesterday"}', false],
+    ['{"display":":99"}', '{"display":":104"}', true],
+    ['{"other":":99"}', '{"other":":104"}', false],
+    ['{"a":1}', 'not json', false],
+  ]
+  for (const [printed, actual, matches] of cases) {
+    t.equal(answerMismatch([printed], actual) === undefined, matches, `${printed} ${matches ? 'fits' : 'does not fit'} ${actual}`)
+  }
+  t.equal(answerMismatch(['a', '…', 'c'], 'a\nb\nb\nc'), undefined, 'a text answer: … stands for lines')
+  t.equal(answerMismatch(['a', 'x…z'], 'a\nxyz'), undefined, 'a text answer: … inside a line')
+  t.not(answerMismatch(['a', '…', 'c'], 'a\nb'), undefined, 'a text answer missing its last line')
+})
+
+t.test('the blocks of a page: requests, answers, the server line, the not-run mark', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'docs-blocks-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'page.md')
+  writeFileSync(file, [
+    'Text.', '', '```bash', 'API_TOKEN=… npm start -- --files', 'S=http://127.0.0.1:8000', 'post /computer \'{}\'', '# {"a":1,', '#   "b":2}', 'curl -s "$S/health"', '# {…}', '```', '',
+    '<!-- not run: needs a model key -->', '```bash', 'curl -s https://api.example', '```', '',
+    '```sh', 'post /computer \'{}\'', '```', '',
+    '```bash', 'npm run setup', '```', '',
+  ].join('\n'))
+  const blocks = exampleBlocks(file)
+  t.equal(blocks.length, 3, 'the blocks that send requests; the one without is no example')
+  t.equal(blocks[0]!.serverFlags, '--files')
+  t.strictSame(blocks[0]!.definitions, ['S=http://127.0.0.1:8000'])
+  t.strictSame(blocks[0]!.steps.map((step) => [step.command, step.answer, step.line]), [
+    ['S=http://127.0.0.1:8000\npost /computer \'{}\'', ['{"a":1,', '  "b":2}'], 5],
+    ['curl -s "$S/health"', ['{…}'], 9],
+  ])
+  t.equal(blocks[0]!.unanswered, '')
+  t.equal(blocks[1]!.notRun, 'needs a model key')
+  t.equal(blocks[2]!.unanswered, "post /computer '{}'", 'a request without its answer is reported')
+})
+
 const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)]
 const only = process.env.DOCS_EXAMPLES_ONLY?.split(',')
 
 for (const page of pages.filter((name) => !only || only.includes(name))) {
   const blocks = exampleBlocks(join(ROOT, page))
   if (blocks.length === 0) continue
-  t.test(page, async (pageTest) => {
-    const t = pageTest
-    let shared: Promise<Server> | undefined
+  t.test(page, async (t) => {
+    // One server per distinct `npm start` line of the page (none: plain `npm start`), as a reader
+    // going down the page would have it: ended with the page.
+    const servers = new Map<string, Promise<Server>>()
+    const server = (flags: string) => servers.get(flags) ?? servers.set(flags, startServer(t, flags)).get(flags)!
     const definitions: string[] = []
     for (const block of blocks) {
       await t.test(`${page}:${block.line}`, async (t) => {
@@ -101,8 +161,7 @@ for (const page of pages.filter((name) => !only || only.includes(name))) {
         }
         t.equal(block.unanswered, '', 'every request in the block has its answer printed (or the block says why it is not run)')
         t.ok(block.steps.length > 0, 'the block prints answers')
-        const server = block.serverFlags === undefined ? await (shared ??= startServer(pageTest, '')) /* ended with the page */ : await startServer(t, block.serverFlags)
-        const outputs = await runSteps(t, server, definitions, block)
+        const outputs = await runSteps(t, await server(block.serverFlags ?? ''), definitions, block)
         for (const [index, step] of block.steps.entries()) {
           t.equal(answerMismatch(step.answer, outputs[index] ?? ''), undefined, `${page}:${step.line} ${step.command.split('\n').at(-1)!.slice(0, 100)}`)
         }
