@@ -15,10 +15,13 @@ FROM node:24-bookworm-slim AS build
 # Compiled here, then only the runtime dependencies kept: the stages below copy dist/ and the
 # pruned node_modules, so TypeScript, the dev dependencies and npm's cache stay in this stage.
 WORKDIR /app
+# npm ci needs every workspace's package.json (packages/*) to match the lock file. The image is the
+# server alone: without the workspaces, prune drops the agent-side package and its frameworks.
 COPY package.json package-lock.json ./
+COPY packages/agent/package.json packages/agent/
 RUN npm ci --no-fund --no-audit
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-fund --no-audit
+RUN npm run build && npm pkg delete workspaces && npm prune --omit=dev --no-fund --no-audit
 
 FROM node:24-bookworm-slim AS slim
 

@@ -81,6 +81,7 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.match(build, /npm ci /)
   t.match(build, /npm run build/)
   t.match(build, /npm prune --omit=dev/, 'dev dependencies pruned')
+  t.match(build, /npm pkg delete workspaces && npm prune/, 'the agent-side workspace and its frameworks pruned too')
   const copied = byStage.get('slim')!.filter((i) => i.name === 'COPY' && i.args.startsWith('--from=build')).map((i) => i.args.split(/\s+/)[1])
   t.strictSame(copied, ['/app/package.json', '/app/node_modules', '/app/dist', '/app/bin'], 'slim takes package.json, the pruned node_modules, dist/ and the bin from the build, nothing else')
   t.notOk(byStage.get('desktop')!.some((i) => i.name === 'COPY' && !i.args.includes('install-system-deps.sh')), 'desktop adds nothing but its packages')
@@ -126,6 +127,7 @@ async function imageCopy (t: { teardown: (fn: () => unknown) => void }): Promise
   // npm ci's result, without the network: links to the packages the lock file installed here.
   await linkTree(join(ROOT, 'node_modules'), join(app, 'node_modules'))
   await run('npm', ['run', 'build'], { cwd: app })
+  await run('npm', ['pkg', 'delete', 'workspaces'], { cwd: app })
   await run('npm', ['prune', '--omit=dev', '--no-fund', '--no-audit', '--offline'], { cwd: app })
   return app
 }
@@ -146,7 +148,7 @@ const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch
 t.test('the server as the slim image runs it: pruned runtime, NODE_ENV=production, 0.0.0.0 with a token', { timeout: 300_000 }, async (t) => {
   const instructions = await dockerfile()
   const app = await imageCopy(t)
-  for (const dev of ['typescript', 'tap', '@anthropic-ai/sdk']) t.notOk(existsSync(join(app, 'node_modules', dev)), `${dev} pruned`)
+  for (const dev of ['typescript', 'tap', '@anthropic-ai/sdk', '@computer-gateway/agent']) t.notOk(existsSync(join(app, 'node_modules', dev)), `${dev} pruned`)
   t.ok((await stat(join(app, 'dist/src/runtime/server.js'))).isFile())
 
   const port = await freePort()

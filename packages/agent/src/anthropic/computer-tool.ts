@@ -2,12 +2,13 @@
  * The older `computer` tools (computer_20251124, computer_20250124, computer_20241022) as a
  * runnable tool for `toolRunner`: the tool definition with the display the model is told, and
  * a `run` that sends the call's input to POST /computer/anthropic?tool_version=… and hands back
- * our tool_result content (the text and the screenshot). A refusal is a ToolError with our message.
+ * our tool_result content (the text and the screenshot). A refusal is a ToolError with our message
+ * (tool-call.ts).
  */
-import { ToolError } from '@anthropic-ai/sdk/helpers/beta/toolsets'
 import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool'
 import type { BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages'
-import { GatewayClient, GatewayError, displayQuery, type ConnectionOptions, type Display } from '../client/index.ts'
+import { GatewayClient, displayQuery, type ConnectionOptions, type Display } from '../client/index.ts'
+import { callAnthropicTool } from './tool-call.ts'
 
 export type ComputerToolVersion = 'computer_20251124' | 'computer_20250124' | 'computer_20241022'
 
@@ -28,15 +29,8 @@ export function gatewayComputerTool (options: GatewayComputerToolOptions): BetaR
     parse: (content: unknown) => content as Record<string, unknown>,
     async run (input, context) {
       const id = context?.toolUse.id
-      try {
-        const result = await client.post('/computer/anthropic', input as never, { query: { ...query, ...(id && { tool_use_id: id }) } as never }) as unknown as { content: BetaToolResultContentBlockParam[] }
-        return result.content
-      } catch (error) {
-        if (error instanceof GatewayError && error.status >= 400 && error.status !== 401 && error.status !== 403) {
-          throw new ToolError([{ type: 'text', text: error.message }])
-        }
-        throw error
-      }
+      const result = await callAnthropicTool<{ content: BetaToolResultContentBlockParam[] }>(client, input, { ...query, ...(id && { tool_use_id: id }) })
+      return result.content
     },
   } as BetaRunnableTool<Record<string, unknown>>
 }

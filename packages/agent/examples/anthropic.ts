@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk'
-import { GatewayComputerToolset } from 'computer-gateway/anthropic'
+import { GatewayComputerToolset } from '@computer-gateway/agent/anthropic'
 
 export async function example (baseUrl: string, token: string, anthropic = new Anthropic()) {
   const computer = new GatewayComputerToolset({ baseUrl, token, display: { width: 1024, height: 640 }, confirm: () => true })

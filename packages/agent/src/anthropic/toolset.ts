@@ -4,10 +4,11 @@
  * its tool_use block to POST /computer/anthropic, and hands the SDK what a member returns
  * (nothing for a pure action, `{ data, mediaType }` for screenshot and zoom, `{ x, y }` for
  * cursor_position). Our refusal or failure becomes a ToolError with our message, which the
- * tool runner answers with is_error and goes on.
+ * tool runner answers with is_error and goes on (tool-call.ts).
  */
-import { BetaAbstractComputerToolset20260801, ToolError, type BetaComputerMemberResult, type BetaComputerToolsetOptions, type BetaToolsetCallContext } from '@anthropic-ai/sdk/helpers/beta/toolsets'
-import { GatewayClient, GatewayError, displayQuery, type ConnectionOptions, type Display } from '../client/index.ts'
+import { BetaAbstractComputerToolset20260801, type BetaComputerMemberResult, type BetaComputerToolsetOptions, type BetaToolsetCallContext } from '@anthropic-ai/sdk/helpers/beta/toolsets'
+import { GatewayClient, displayQuery, type ConnectionOptions, type Display } from '../client/index.ts'
+import { callAnthropicTool } from './tool-call.ts'
 
 export interface GatewayComputerToolsetOptions extends ConnectionOptions, BetaComputerToolsetOptions {
   /** The size of the screenshots Claude is shown (its coordinates are in their pixels); default the screen, scaled down to within Anthropic's image limits by the server. */
@@ -37,15 +38,7 @@ export class GatewayComputerToolset extends BetaAbstractComputerToolset20260801 
   protected override async execute (ctx: BetaToolsetCallContext, name: string, input: unknown): Promise<BetaComputerMemberResult> {
     const id = (ctx.toolUse as { id: string }).id
     const block = { type: 'tool_use', id, name, toolset_name: 'computer', input }
-    let results: ToolResultBlock[]
-    try {
-      results = await this.client.post('/computer/anthropic', block as never, { query: this.#query as never }) as unknown as ToolResultBlock[]
-    } catch (error) {
-      if (error instanceof GatewayError && error.status >= 400 && error.status !== 401 && error.status !== 403) {
-        throw new ToolError([{ type: 'text', text: error.message }])
-      }
-      throw error
-    }
+    const results = await callAnthropicTool<ToolResultBlock[]>(this.client, block, this.#query)
     return memberResult(name, results[0]!)
   }
 }

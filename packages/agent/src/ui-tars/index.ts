@@ -1,5 +1,5 @@
 /**
- * computer-gateway/ui-tars — our desktop as @ui-tars/sdk's Operator:
+ * @computer-gateway/agent/ui-tars — our desktop as @ui-tars/sdk's Operator:
  * `new GUIAgent({ model, operator: new GatewayOperator({ baseUrl, token }) })`.
  */
 export { GatewayOperator, type GatewayOperatorOptions } from './operator.ts'

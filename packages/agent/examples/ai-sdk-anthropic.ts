@@ -1,6 +1,6 @@
 import { generateText, stepCountIs, type LanguageModel } from 'ai'
 import { anthropic } from '@ai-sdk/anthropic'
-import { anthropicComputer } from 'computer-gateway/ai-sdk'
+import { anthropicComputer } from '@computer-gateway/agent/ai-sdk'
 
 export async function example (baseUrl: string, token: string, model: LanguageModel = anthropic('claude-opus-4-8')) {
   const computer = anthropic.tools.computer_20251124({

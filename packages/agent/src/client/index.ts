@@ -1,5 +1,5 @@
 /**
- * computer-gateway/client — a typed client over the routes of openapi.yaml: `get`/`post` take
+ * @computer-gateway/agent/client — a typed client over the routes of openapi.yaml: `get`/`post` take
  * a path of the document and are typed by it (query, body, answer), plus named shortcuts for
  * the routes an agent loop uses most. Every 4xx/5xx throws a GatewayError.
  */

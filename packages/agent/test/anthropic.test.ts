@@ -1,7 +1,7 @@
 /**
- * computer-gateway/anthropic under @anthropic-ai/sdk's own loop: `toolRunner` (the README's
+ * @computer-gateway/agent/anthropic under @anthropic-ai/sdk's own loop: `toolRunner` (the README's
  * example, examples/anthropic.ts) with an Anthropic client whose fetch replays Messages API
- * replies (test/fixtures/clients), on the real server on Xvfb. Claude is shown 1024x640 of the
+ * replies (fixtures/clients), on the real server on Xvfb. Claude is shown 1024x640 of the
  * 1280x800 screen: its (256, 96) is the screen's (320, 120). Checked: the oracle's click and
  * exact text, the image block the runner sends back at the declared size, a refused key sent
  * back as is_error with our message while the loop goes on, the cursor in Claude's pixels,
@@ -11,9 +11,9 @@ import { readFileSync } from 'node:fs'
 import t from 'tap'
 import Anthropic from '@anthropic-ai/sdk'
 import { example } from '../examples/anthropic.ts'
-import { GatewayComputerToolset, GatewayError, gatewayComputerTool } from '../clients/anthropic/index.ts'
-import { assertClickedAndTyped, gatewayDesktop } from './helpers/gateway.ts'
-import { pngSize } from './helpers/adapter-cases.ts'
+import { GatewayComputerToolset, GatewayError, gatewayComputerTool } from '../src/anthropic/index.ts'
+import { assertClickedAndTyped, gatewayDesktop } from '../../../test/helpers/gateway.ts'
+import { pngSize } from '../../../test/helpers/adapter-cases.ts'
 
 const gateway = gatewayDesktop(t)
 const recorded = (file: string) => (JSON.parse(readFileSync(new URL(`fixtures/clients/${file}`, import.meta.url), 'utf8')) as { responses: unknown[] }).responses

@@ -9,7 +9,7 @@ import { retryAfterMs } from './retry-after.ts'
 export interface ConnectionOptions {
   /** Where the gateway listens, e.g. http://127.0.0.1:8000 (a path prefix is kept). */
   baseUrl: string | URL
-  /** The server's token (--token / CG_TOKEN), sent as a Bearer token; omit for a server without one. */
+  /** The server's token (--token / API_TOKEN), sent as a Bearer token; omit for a server without one. */
   token?: string
   /** The longest one attempt may take, in ms (default 60000). */
   timeoutMs?: number

@@ -1,5 +1,5 @@
 /**
- * computer-gateway/openai-agents — our desktop as @openai/agents' Computer:
+ * @computer-gateway/agent/openai-agents — our desktop as @openai/agents' Computer:
  * `computerTool({ computer: await GatewayComputer.connect({ baseUrl, token, display }) })`, or
  * one computer per run with `computerTool({ computer: gatewayComputerProvider(options) })`.
  */

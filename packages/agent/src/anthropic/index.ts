@@ -1,5 +1,5 @@
 /**
- * computer-gateway/anthropic — our desktop for @anthropic-ai/sdk's tool runner: the computer
+ * @computer-gateway/agent/anthropic — our desktop for @anthropic-ai/sdk's tool runner: the computer
  * toolset (`new GatewayComputerToolset({ baseUrl, token, confirm })`) and the older `computer`
  * tools (`gatewayComputerTool({ baseUrl, token, version: 'computer_20251124', display })`).
  */

@@ -1,5 +1,5 @@
 /**
- * computer-gateway/openai-agents under @openai/agents' own loop: `run()` with ScriptedModel
+ * @computer-gateway/agent/openai-agents under @openai/agents' own loop: `run()` with ScriptedModel
  * (the README's example, examples/openai-agents.ts) drives the real server on Xvfb. The model
  * sees 1024x640 of the 1280x800 screen: its (256, 96) is the screen's (320, 120). Checked in
  * Chromium's event oracle: the click's pixel, the exact non-ASCII text; the screenshot the runner
@@ -10,9 +10,9 @@ import t from 'tap'
 import { setTracingDisabled } from '@openai/agents'
 import { ScriptedModel, assistantMessage } from '@openai/agents/testing'
 import { example } from '../examples/openai-agents.ts'
-import { GatewayComputer, GatewayError, gatewayComputerProvider } from '../clients/openai-agents/index.ts'
-import { assertClickedAndTyped, gatewayDesktop } from './helpers/gateway.ts'
-import { pngSize } from './helpers/adapter-cases.ts'
+import { GatewayComputer, GatewayError, gatewayComputerProvider } from '../src/openai-agents/index.ts'
+import { assertClickedAndTyped, gatewayDesktop } from '../../../test/helpers/gateway.ts'
+import { pngSize } from '../../../test/helpers/adapter-cases.ts'
 
 setTracingDisabled(true)
 const gateway = gatewayDesktop(t)

@@ -1,5 +1,5 @@
 /**
- * computer-gateway/ai-sdk under the Vercel AI SDK's own loop: `generateText` with a mock
+ * @computer-gateway/agent/ai-sdk under the Vercel AI SDK's own loop: `generateText` with a mock
  * language model (ai/test) scripted with tool calls, for `anthropic.tools.computer_20251124`
  * and `openai.tools.computer()` (the README's examples, examples/ai-sdk-*.ts), on the real server
  * on Xvfb. The model sees 1024x640 of the 1280x800 screen: its (256, 96) is the screen's
@@ -11,11 +11,11 @@ import t from 'tap'
 import { generateText, stepCountIs } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { anthropic } from '@ai-sdk/anthropic'
-import { anthropicComputer } from '../clients/ai-sdk/index.ts'
+import { anthropicComputer } from '../src/ai-sdk/index.ts'
 import { example as anthropicExample } from '../examples/ai-sdk-anthropic.ts'
 import { example as openaiExample } from '../examples/ai-sdk-openai.ts'
-import { assertAtScreenPoint, assertClickedAndTyped, eventsOf, gatewayDesktop } from './helpers/gateway.ts'
-import { pngSize } from './helpers/adapter-cases.ts'
+import { assertAtScreenPoint, assertClickedAndTyped, eventsOf, gatewayDesktop } from '../../../test/helpers/gateway.ts'
+import { pngSize } from '../../../test/helpers/adapter-cases.ts'
 
 const gateway = gatewayDesktop(t)
 

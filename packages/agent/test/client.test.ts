@@ -1,19 +1,22 @@
 /**
- * The package's client subpaths: the typed client's HTTP behaviour (the token, 503 retried
- * after Retry-After, the deadline, our errors as GatewayError), the generated types matching
+ * @computer-gateway/agent: the typed client's HTTP behaviour (the token, 503 retried after
+ * Retry-After, the deadline, our errors as GatewayError), the generated types matching
  * openapi.yaml, package.json's exports and optional peers, what each subpath loads (no
- * framework unless its own), and README quoting the examples the framework tests run.
+ * framework unless its own, nothing of the server), and its README quoting the examples the
+ * framework tests run.
  */
 import { readFile, readdir } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import t, { type Test } from 'tap'
 import ts from 'typescript'
-import { GatewayClient, GatewayError } from '../clients/client/index.ts'
-import { retryAfterMs } from '../clients/client/retry-after.ts'
-import { generateClientTypes } from '../scripts/openapi.ts'
-import { build } from './helpers/build.ts'
+import { GatewayClient, GatewayError } from '../src/client/index.ts'
+import { retryAfterMs } from '../src/client/retry-after.ts'
+import { generateClientTypes } from '../../../scripts/openapi.ts'
+import { build } from '../../../test/helpers/build.ts'
+import { example } from '../examples/client.ts'
 
 const root = new URL('..', import.meta.url)
+const repo = new URL('../../../', import.meta.url)
 const SUBPATHS = ['client', 'openai-agents', 'anthropic', 'ai-sdk', 'ui-tars']
 const FRAMEWORKS = ['@openai/agents', '@anthropic-ai/sdk', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ui-tars/sdk']
 
@@ -89,40 +92,58 @@ t.test('against the server: typed routes, a token, our 4xx as GatewayError with 
   t.equal(Buffer.from(shot, 'base64').readUInt32BE(16), 640, 'a screenshot at the display asked')
 })
 
-t.test('clients/client/openapi.ts is what openapi-typescript makes of openapi.yaml', async (t) => {
-  const yaml = await readFile(new URL('openapi.yaml', root), 'utf8')
-  t.equal(await readFile(new URL('clients/client/openapi.ts', root), 'utf8'), await generateClientTypes(yaml), 'run `npm run openapi` and commit clients/client/openapi.ts')
+t.test('the README\'s client example against the server: health, a click on the model\'s display, a screenshot at it, a refusal', async (t) => {
+  const { app } = await build(t, { token: 'secret' })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const baseUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`
+  const { screen, screenshot, refused } = await example(baseUrl, 'secret')
+  t.match(screen, { width: 1280, height: 800 })
+  t.strictSame((await new GatewayClient({ baseUrl, token: 'secret' }).computer({ action: 'get_cursor_position' })).cursor_position, [125, 150], '(100, 120) of 1024x640 is the screen\'s (125, 150)')
+  t.equal(Buffer.from(screenshot, 'base64').readUInt32BE(16), 1024)
+  t.equal(refused, '400 ERR_UNKNOWN_KEY')
 })
 
-t.test('package.json: a subpath per client, the frameworks optional peers pinned in devDependencies', async (t) => {
+t.test('src/client/openapi.ts is what openapi-typescript makes of openapi.yaml', async (t) => {
+  const yaml = await readFile(new URL('openapi.yaml', repo), 'utf8')
+  t.equal(await readFile(new URL('src/client/openapi.ts', root), 'utf8'), await generateClientTypes(yaml), 'run `npm run openapi` and commit packages/agent/src/client/openapi.ts')
+})
+
+t.test('package.json: a typed subpath per client, the frameworks optional peers, pinned in the root\'s devDependencies', async (t) => {
   const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'))
+  const server = JSON.parse(await readFile(new URL('package.json', repo), 'utf8'))
+  t.strictSame(Object.keys(pkg.exports), [...SUBPATHS.map((name) => `./${name}`), './package.json'])
   for (const name of SUBPATHS) {
-    t.strictSame(pkg.exports[`./${name}`], { types: `./dist/clients/${name}/index.d.ts`, default: `./dist/clients/${name}/index.js` }, name)
-    await readFile(new URL(`clients/${name}/index.ts`, root))
+    t.strictSame(pkg.exports[`./${name}`], { types: `./dist/${name}/index.d.ts`, default: `./dist/${name}/index.js` }, name)
+    await readFile(new URL(`src/${name}/index.ts`, root))
   }
+  t.strictSame(pkg.files, ['dist', 'README.md'])
+  // @ui-tars/sdk's GUIAgent imports uuid without declaring it: installed with us, it is found.
+  t.strictSame(Object.keys(pkg.dependencies), ['uuid'], 'no dependency but uuid')
+  t.strictSame(Object.keys(pkg.peerDependencies).sort(), [...FRAMEWORKS].sort())
+  t.notOk(server.peerDependencies, 'the server has no peers: the frameworks are the agent side\'s')
+  t.strictSame(server.workspaces, ['packages/*'])
   for (const name of FRAMEWORKS) {
     t.strictSame(pkg.peerDependenciesMeta[name], { optional: true }, `${name} is optional`)
-    t.notOk(pkg.dependencies[name], `${name} is not a dependency`)
-    const installed = JSON.parse(await readFile(new URL(`node_modules/${name}/package.json`, root), 'utf8')).version
-    t.equal(pkg.devDependencies[name], installed, `${name} is pinned to the version the tests use`)
+    const installed = JSON.parse(await readFile(new URL(`node_modules/${name}/package.json`, repo), 'utf8')).version
+    t.equal(server.devDependencies[name], installed, `${name} is pinned to the version the tests use`)
   }
 })
 
 t.test('a subpath loads no framework but its own: imports left after compiling each file', async (t) => {
   const allowed: Record<string, string[]> = { client: [], 'openai-agents': [], 'ai-sdk': [], anthropic: ['@anthropic-ai/sdk/helpers/beta/toolsets'], 'ui-tars': ['@ui-tars/sdk/core'] }
   for (const name of SUBPATHS) {
-    const dir = new URL(`clients/${name}/`, root)
+    const dir = new URL(`src/${name}/`, root)
     const found = new Set<string>()
     for (const file of await readdir(dir)) {
       const source = await readFile(new URL(file, dir), 'utf8')
       const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText
       const specifiers = [...js.matchAll(/^(?:import|export)\b[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!)
-      t.strictSame(specifiers.filter((s) => s.startsWith('../../')), [], `clients/${name}/${file} imports nothing of the server`)
+      t.strictSame(specifiers.filter((s) => s.startsWith('../../')), [], `src/${name}/${file} imports nothing outside the package`)
       const imports = specifiers.filter((s) => !s.startsWith('.'))
-      t.strictSame(imports.filter((s) => !allowed[name]!.includes(s)), [], `clients/${name}/${file}`)
+      t.strictSame(imports.filter((s) => !allowed[name]!.includes(s)), [], `src/${name}/${file}`)
       imports.forEach((s) => found.add(s))
     }
-    t.strictSame([...found].sort(), allowed[name], `clients/${name} loads exactly ${allowed[name]!.join(', ') || 'no package'}`)
+    t.strictSame([...found].sort(), allowed[name], `src/${name} loads exactly ${allowed[name]!.join(', ') || 'no package'}`)
   }
 })
 
