@@ -8,6 +8,16 @@
 # Inside the container the server listens on 0.0.0.0, which it refuses to do without a token
 # (of at least 16 characters):
 # pass API_TOKEN (or append --allow-unauthenticated to the command, on a trusted network only).
+# Hardened, as it is meant to run: the root file system read-only, X's sockets and the session's
+# runtime files in an in-memory /tmp, no capability, no privilege gained:
+#   docker run --rm -p 8000:8000 --read-only --tmpfs /tmp --cap-drop ALL \
+#     --security-opt no-new-privileges --shm-size 1g -e API_TOKEN=... computer-gateway
+# The home, /home/node (the desktop's settings, browser profile, documents), is a declared
+# VOLUME: with no -v Docker gives each container an anonymous volume of its own there, writable
+# under --read-only, kept across `docker restart` and removed with the container by `docker rm
+# -v` (or --rm). Name it (-v home-1:/home/node, as deploy/compose.yaml does) to keep it beyond
+# the container. A home that cannot be written stops the full desktop's session at start: then
+# GET /health answers 503 with that reason (and the HEALTHCHECK reports unhealthy).
 # Where the base cannot be pulled, scripts/docker-base.sh assembles it from Debian and npm.
 # Node 24 LTS (maintained to 2028-04-30); .ci/run runs the whole test suite under Node 24 too.
 FROM node:24-bookworm-slim AS build
@@ -41,6 +51,10 @@ COPY --from=build /app/bin ./bin
 
 ENV HOST=0.0.0.0 PORT=8000 NODE_ENV=production
 EXPOSE 8000
+# The one place the desktop writes beside /tmp (see the header): a volume even under --read-only.
+# Declared last of what builds the home: a derived image's RUN that writes there afterwards is
+# kept by BuildKit, discarded by the classic builder (COPY works with both).
+VOLUME /home/node
 # Xvfb, the nut worker and the server need no privileges.
 USER node
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \

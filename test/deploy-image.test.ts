@@ -96,6 +96,8 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
 
   t.equal(all(instructions, 'ENTRYPOINT')[0]?.args, '["/usr/bin/tini", "--"]', 'tini is PID 1: it reaps zombies and passes signals on')
   t.match(all(instructions, 'HEALTHCHECK')[0]?.args ?? '', /CMD .*\/health/, 'HEALTHCHECK on GET /health')
+  // Run --read-only with no -v, the desktop's home must still be writable: a volume Docker makes.
+  t.strictSame(byStage.get('slim')!.filter((i) => i.name === 'VOLUME').map((i) => i.args), ['/home/node'], 'slim (and so desktop) declares the home a VOLUME')
   // One way to start: npm start and the image exec the bin, whose shebang carries the settings.
   const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
   t.equal(start, 'exec bin/computer-gateway.js', 'npm start execs the bin: no shell left between npm and node')
