@@ -23,12 +23,14 @@
 FROM node:24-bookworm-slim AS build
 
 # Compiled here, then only the runtime dependencies kept: the stages below copy dist/ and the
-# pruned node_modules, so TypeScript, the dev dependencies and npm's cache stay in this stage.
+# pruned node_modules, so TypeScript, the dev dependencies (the `node` package among them) and
+# npm's cache stay in this stage; so do the source maps, type declarations and READMEs of the
+# runtime ones (scripts/trim-node-modules.sh).
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-fund --no-audit
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-fund --no-audit
+RUN npm run build && npm prune --omit=dev --no-fund --no-audit && sh scripts/trim-node-modules.sh node_modules
 
 FROM node:24-bookworm-slim AS slim
 
@@ -70,9 +72,12 @@ FROM slim AS desktop
 # The full desktop's packages, through the same script (`npm run setup -- --desktop`).
 # CJK in one family, Noto Sans CJK (regular and bold): fontconfig gives a serif request Sans
 # when Noto Serif CJK is absent, and its 53 MB would only duplicate the same glyphs.
+# MathJax (46 MB with its fonts) comes with Atril, for formulas in EPUB books only; Tesseract's
+# orientation data (10 MB) serves page segmentation modes 0-2, and the task agent's OCR uses 3.
 USER root
 COPY scripts/install-system-deps.sh /tmp/install-system-deps.sh
-RUN echo 'path-exclude /usr/share/fonts/opentype/noto/NotoSerifCJK-*' >>/etc/dpkg/dpkg.cfg.d/computer-gateway \
+RUN printf 'path-exclude %s\n' '/usr/share/fonts/opentype/noto/NotoSerifCJK-*' '/usr/share/javascript/mathjax/*' \
+    '/usr/share/fonts/opentype/mathjax' '/usr/share/tesseract-ocr/*/tessdata/osd.traineddata' >>/etc/dpkg/dpkg.cfg.d/computer-gateway \
   && bash /tmp/install-system-deps.sh --server-only --desktop tini \
   && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log /tmp/install-system-deps.sh
 USER node

@@ -109,10 +109,10 @@ t.test('the images build, within their budgets, shipping only what runs', { time
     t.ok(added <= BUDGET[kind], `${kind} adds ${(added / MB).toFixed(0)} MB to its base (budget ${BUDGET[kind] / MB} MB)`)
     // Listed as root: what the image holds that it does not run.
     const found = await docker(['run', '--rm', '--user', '0', '--entrypoint', 'sh', TAGS[kind], '-c',
-      'ls -d /app/src /app/test /app/tsconfig.json /app/node_modules/typescript /app/node_modules/tap ' +
+      'ls -d /app/src /app/test /app/tsconfig.json /app/node_modules/typescript /app/node_modules/tap /app/node_modules/node ' +
       '/root/.npm /home/node/.npm /usr/local/share/.cache /tmp/install-system-deps.sh 2>/dev/null; ' +
-      'find /var/lib/apt/lists /var/cache/apt -type f 2>/dev/null; true'])
-    t.equal(found, '', `${kind}: no sources, TypeScript, dev dependencies, npm cache or apt lists`)
+      'find /var/lib/apt/lists /var/cache/apt -type f 2>/dev/null; find /app/node_modules -name "*.map" -o -name "*.d.ts" | head -n 3; true'])
+    t.equal(found, '', `${kind}: no sources, TypeScript, dev dependencies (node among them), source maps or declarations, npm cache or apt lists`)
   }
 })
 
