@@ -18,6 +18,9 @@ export const Health = Type.Object({
   oldest_wait_ms: Type.Integer({
     description: 'How long the oldest request waiting for or using the desktop has waited, in ms (0 with none). Every request has a deadline, so this stays bounded.',
   }),
+  reason: Type.Optional(Type.String({
+    description: 'Why the desktop is not ready, with a 503 only: starting or restarting, or the desktop that was asked for not running (its window manager or full desktop session died at start).',
+  })),
 }, { $id: 'Health', title: 'Health' })
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -29,16 +32,21 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const ready = executor.ready()
     // screenSize() is cached once known; the first read has the driver call's deadline.
     const screen = ready ? await executor.screenSize().catch(() => null) : null
-    reply.code(ready && screen ? 200 : 503)
+    // Input alone is not the desktop asked for: its window manager or session must run too.
+    const reason = !ready
+      ? 'the desktop is starting or restarting'
+      : screen === null ? 'the screen size could not be read from the desktop' : executor.desktopDown()
+    reply.code(reason === undefined ? 200 : 503)
     return {
-      status: ready && screen ? 'ok' as const : 'unavailable' as const,
-      ready: ready && screen !== null,
+      status: reason === undefined ? 'ok' as const : 'unavailable' as const,
+      ready: reason === undefined,
       driver: executor.driverName,
       display: desktopInfo.display ?? null,
       screen,
       held: executor.held(),
       queue: executor.pending,
       oldest_wait_ms: executor.oldestWaitMs(),
+      ...(reason !== undefined && { reason }),
     }
   })
 }

@@ -100,6 +100,8 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
 
   t.equal(all(instructions, 'ENTRYPOINT')[0]?.args, '["/usr/bin/tini", "--"]', 'tini is PID 1: it reaps zombies and passes signals on')
   t.match(all(instructions, 'HEALTHCHECK')[0]?.args ?? '', /CMD .*\/health/, 'HEALTHCHECK on GET /health')
+  // Run --read-only with no -v, the desktop's home must still be writable: a volume Docker makes.
+  t.strictSame(byStage.get('slim')!.filter((i) => i.name === 'VOLUME').map((i) => i.args), ['/home/node'], 'slim (and so desktop) declares the home a VOLUME')
   // One way to start: npm start and the image exec the bin, whose shebang carries the settings.
   const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
   t.equal(start, 'exec bin/computer-gateway.js', 'npm start execs the bin: no shell left between npm and node')
@@ -129,6 +131,7 @@ async function imageCopy (t: { teardown: (fn: () => unknown) => void }): Promise
   await run('npm', ['run', 'build'], { cwd: app })
   await run('npm', ['pkg', 'delete', 'workspaces'], { cwd: app })
   await run('npm', ['prune', '--omit=dev', '--no-fund', '--no-audit', '--offline'], { cwd: app })
+  await run('sh', [join(ROOT, 'scripts/trim-node-modules.sh'), join(app, 'node_modules')])
   return app
 }
 
@@ -148,7 +151,7 @@ const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch
 t.test('the server as the slim image runs it: pruned runtime, NODE_ENV=production, 0.0.0.0 with a token', { timeout: 300_000 }, async (t) => {
   const instructions = await dockerfile()
   const app = await imageCopy(t)
-  for (const dev of ['typescript', 'tap', '@anthropic-ai/sdk', '@computer-gateway/agent']) t.notOk(existsSync(join(app, 'node_modules', dev)), `${dev} pruned`)
+  for (const dev of ['typescript', 'tap', '@anthropic-ai/sdk', '@computer-gateway/agent', 'node']) t.notOk(existsSync(join(app, 'node_modules', dev)), `${dev} pruned`)
   t.ok((await stat(join(app, 'dist/src/runtime/server.js'))).isFile())
 
   const port = await freePort()

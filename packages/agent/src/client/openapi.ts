@@ -4435,6 +4435,8 @@ export interface operations {
                         queue: number;
                         /** @description How long the oldest request waiting for or using the desktop has waited, in ms (0 with none). Every request has a deadline, so this stays bounded. */
                         oldest_wait_ms: number;
+                        /** @description Why the desktop is not ready, with a 503 only: starting or restarting, or the desktop that was asked for not running (its window manager or full desktop session died at start). */
+                        reason?: string;
                     };
                 };
             };
@@ -4473,6 +4475,8 @@ export interface operations {
                         queue: number;
                         /** @description How long the oldest request waiting for or using the desktop has waited, in ms (0 with none). Every request has a deadline, so this stays bounded. */
                         oldest_wait_ms: number;
+                        /** @description Why the desktop is not ready, with a 503 only: starting or restarting, or the desktop that was asked for not running (its window manager or full desktop session died at start). */
+                        reason?: string;
                     };
                 };
             };
