@@ -113,7 +113,8 @@ async function main (): Promise<void> {
       try {
         publish({ display: desktop.display, ...(process.env.XAUTHORITY && { xauthority: process.env.XAUTHORITY }) })
       } catch (error) {
-        log.warn({ err: error }, 'the desktop could not be published for computer-gateway exec')
+        // Loud: a directory another user made is an attack on exec, and the operator has to act.
+        log.error({ err: error }, `NOT published for computer-gateway exec, which will not find this desktop: ${(error as Error).message}`)
       }
     }
     await app.listen({ host: config.host, port: config.port })
