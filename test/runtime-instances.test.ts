@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { instances, InstancesUnreadable, publish, runtimeDirs } from '../src/runtime/instances.ts'
 
 const uid = process.getuid!()
-const scratch = (t: Parameters<Parameters<typeof t.test>[1]>[0]) => {
+const scratch = (t: { teardown: (fn: () => unknown) => void }) => {
   const dir = mkdtempSync(join(tmpdir(), 'cg-instances-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   return dir
