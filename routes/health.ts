@@ -18,10 +18,15 @@ export const Health = Type.Object({
   oldest_wait_ms: Type.Integer({
     description: 'How long the oldest request waiting for or using the desktop has waited, in ms (0 with none). Every request has a deadline, so this stays bounded.',
   }),
+  recording: Type.Union([Type.Object({
+    active: Type.Integer({ description: 'Episodes recording (or starting) now.' }),
+    encoders: Type.Integer({ description: 'Video encoders (ffmpeg) running for them, including those finishing an ended episode\'s file.' }),
+    max_active: Type.Integer({ description: 'The most episodes that may record at once (--record-max-active); a new one beyond is refused with 429.' }),
+  }), Type.Null()], { description: 'What recording costs now (--record); null when recording is off.' }),
 }, { $id: 'Health', title: 'Health' })
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { executor, desktopInfo } = fastify
+  const { executor, desktopInfo, recorder } = fastify
   fastify.get('/health', {
     config: { public: true },
     schema: { summary: 'Readiness, screen size, driver and held inputs', tags: ['server'], response: { 200: Health, 503: Health } },
@@ -39,6 +44,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       held: executor.held(),
       queue: executor.pending,
       oldest_wait_ms: executor.oldestWaitMs(),
+      recording: recorder?.load() ?? null,
     }
   })
 }

@@ -113,6 +113,14 @@ export const RecordingEnded = createError<'ERR_RECORDING_ENDED', 409, [string]>(
 export const RecordingStoreFull = createError<'ERR_RECORDING_STORE_FULL', 507, [string]>(
   'ERR_RECORDING_STORE_FULL', '%s', 507)
 
+/**
+ * A new recording refused: as many episodes record as --record-max-active allows, or the
+ * client started --record-max-per-minute in the last minute. Answered with Retry-After; nothing
+ * of the request has run.
+ */
+export const RecordingLimit = createError<'ERR_RECORDING_LIMIT', 429, [string]>(
+  'ERR_RECORDING_LIMIT', '%s', 429)
+
 /** A Range header outside the file (a recording's video or image). */
 export const RangeNotSatisfiable = createError<'ERR_RANGE_NOT_SATISFIABLE', 416, [string]>(
   'ERR_RANGE_NOT_SATISFIABLE', '%s', 416)

@@ -58,7 +58,7 @@ export interface Config {
   /** The live view's browser may send mouse and keyboard input (otherwise it only watches). */
   liveControl: boolean
   /** --record: episodes named by X-Recording-Id are stored (README "Recordings"); undefined: off. */
-  recording?: { dir: string, maxBytes: number, maxAgeMs: number, idleMs: number, minFreeBytes: number, fps: number, screenshots: boolean }
+  recording?: { dir: string, maxBytes: number, maxAgeMs: number, idleMs: number, minFreeBytes: number, maxActive: number, maxPerMinute: number, fps: number, screenshots: boolean }
   /** /files: uploads, downloads, listings and deletions under the home directory. Off by default. */
   files: boolean
   /** Largest file one upload may write, and most bytes the uploads still present may hold together. */
@@ -147,6 +147,8 @@ export const FLAGS = {
   'record-max-age': { env: 'RECORD_MAX_AGE', default: '168', help: 'hours a finished recording is kept' },
   'record-idle': { env: 'RECORD_IDLE', default: '300', help: 'seconds without a request after which a recording ends' },
   'record-min-free-mb': { env: 'RECORD_MIN_FREE_MB', default: '256', help: 'a new recording is refused (507) while the disk of --record-dir has less free, MB' },
+  'record-max-active': { env: 'RECORD_MAX_ACTIVE', default: '4', help: 'most episodes recording at once (each runs a video encoder); a new one beyond is refused with 429' },
+  'record-max-per-minute': { env: 'RECORD_MAX_PER_MINUTE', default: '10', help: 'most new episodes one client address may start in a minute; beyond, 429 with Retry-After' },
   'record-fps': { env: 'RECORD_FPS', default: '5', help: 'frames a second of a recording\'s video; 0: no video' },
   'record-screenshots': { env: 'RECORD_SCREENSHOTS', boolean: true, help: 'also take a screenshot after each recorded action, for the recording only (costs a screenshot per action; the client\'s answers are unchanged)' },
   files: { env: 'FILES', boolean: true, help: 'serve /files: upload, download, list and delete files under the home directory (off by default)' },
@@ -302,6 +304,8 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
       maxAgeMs: Math.round(positiveNumber('record-max-age', get('record-max-age')!) * 3600_000),
       idleMs: Math.round(positiveNumber('record-idle', get('record-idle')!) * 1000),
       minFreeBytes: Math.round(nonNegativeNumber('record-min-free-mb', get('record-min-free-mb')!) * 1024 * 1024),
+      maxActive: positiveInteger('record-max-active', get('record-max-active')!),
+      maxPerMinute: positiveInteger('record-max-per-minute', get('record-max-per-minute')!),
       fps,
       screenshots: on('record-screenshots'),
     }
