@@ -4435,6 +4435,15 @@ export interface operations {
                         queue: number;
                         /** @description How long the oldest request waiting for or using the desktop has waited, in ms (0 with none). Every request has a deadline, so this stays bounded. */
                         oldest_wait_ms: number;
+                        /** @description What recording costs now (--record); null when recording is off. */
+                        recording: {
+                            /** @description Episodes recording (or starting) now. */
+                            active: number;
+                            /** @description Video encoders (ffmpeg) running for them, including those finishing an ended episode's file. */
+                            encoders: number;
+                            /** @description The most episodes that may record at once (--record-max-active); a new one beyond is refused with 429. */
+                            max_active: number;
+                        } | null;
                     };
                 };
             };
@@ -4473,6 +4482,15 @@ export interface operations {
                         queue: number;
                         /** @description How long the oldest request waiting for or using the desktop has waited, in ms (0 with none). Every request has a deadline, so this stays bounded. */
                         oldest_wait_ms: number;
+                        /** @description What recording costs now (--record); null when recording is off. */
+                        recording: {
+                            /** @description Episodes recording (or starting) now. */
+                            active: number;
+                            /** @description Video encoders (ffmpeg) running for them, including those finishing an ended episode's file. */
+                            encoders: number;
+                            /** @description The most episodes that may record at once (--record-max-active); a new one beyond is refused with 429. */
+                            max_active: number;
+                        } | null;
                     };
                 };
             };
