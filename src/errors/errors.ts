@@ -73,6 +73,13 @@ export const AppNotAllowed = createError<'ERR_APP_NOT_ALLOWED', 403, [string]>(
 export const AppLaunchTimeout = createError<'ERR_APP_LAUNCH_TIMEOUT', 504, [string]>(
   'ERR_APP_LAUNCH_TIMEOUT', '%s', 504)
 
+/**
+ * get_clipboard: the application that owns the selection did not answer within the wait (it is
+ * hung or stopped). Not "empty": the selection has an owner, whose content could not be had.
+ */
+export const ClipboardTimeout = createError<'ERR_CLIPBOARD_TIMEOUT', 504, [string]>(
+  'ERR_CLIPBOARD_TIMEOUT', '%s', 504)
+
 /** A launched application could not be started, or exited before opening a window. */
 export const AppLaunchFailed = createError<'ERR_APP_LAUNCH_FAILED', 500, [string]>(
   'ERR_APP_LAUNCH_FAILED', '%s', 500)
