@@ -104,3 +104,26 @@ t.test('XDG_RUNTIME_DIR is preferred when it is a private directory of this user
   t.strictSame(runtimeDirs({}), [tmp])
   t.strictSame(runtimeDirs({ XDG_RUNTIME_DIR: own, COMPUTER_GATEWAY_RUNTIME_DIR: '/chosen' }), ['/chosen'])
 })
+
+t.test('a squatted folder beside a good one: the good one\'s servers, and a warning naming the other; with none there, the refusal', async (t) => {
+  const root = scratch(t)
+  const previous = process.env.TMPDIR
+  process.env.TMPDIR = join(root, 'tmp')
+  t.teardown(() => { if (previous === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = previous })
+  mkdirSync(join(root, 'tmp'))
+  const squatted = join(root, 'tmp', `computer-gateway-${uid}`)
+  mkdirSync(squatted)
+  chmodSync(squatted, 0o777)
+  writeFileSync(join(squatted, '1.json'), JSON.stringify({ pid: 1, display: ':77' }))
+  const xdg = join(root, 'xdg')
+  mkdirSync(xdg, { mode: 0o700 })
+  const env = { XDG_RUNTIME_DIR: xdg }
+  const message = `${squatted} is writable by every user (mode 0777): refused (another user could steer computer-gateway exec to a display of theirs). ` +
+    "To reach another user's server, run this as the user who started it; else remove it (as its owner, or root), or set COMPUTER_GATEWAY_RUNTIME_DIR to a directory of your own"
+  t.throws(() => instances(env), new InstancesUnreadable(message), 'no server elsewhere: refused')
+  const remove = publish({ display: ':5' }, env)
+  t.teardown(remove)
+  const warnings: string[] = []
+  t.strictSame(instances(env, (refusal) => warnings.push(refusal.message)), [{ pid: process.pid, display: ':5' }], 'the server in XDG_RUNTIME_DIR, never :77')
+  t.strictSame(warnings, [message])
+})

@@ -36,7 +36,8 @@ function parse (args: string[]): ExecArgs {
 }
 
 function choose (display: string | undefined): Instance {
-  const running = instances()
+  // A refused folder beside a good one (a squatted /tmp one, the server in XDG_RUNTIME_DIR's): said, and not read.
+  const running = instances(process.env, (refusal) => process.stderr.write(`computer-gateway exec: warning: ${refusal.message}\n`))
   const uid = process.getuid?.() ?? 0
   if (running.length === 0) throw new ExecRefused(`no running computer-gateway server of this user (uid ${uid}) found: start one (npm start), or run this as the user who started it`)
   if (display) {

@@ -115,38 +115,58 @@ function readPrivate (path: string): string {
   }
 }
 
-/** The running servers this user can reach, oldest file first. Throws InstancesUnreadable at a directory or file not this user's own. */
-export function instances (env: NodeJS.ProcessEnv = process.env): Instance[] {
+/**
+ * The running servers this user can reach, oldest file first. A directory or file not this
+ * user's own is never read: with no server found elsewhere that refusal is thrown
+ * (InstancesUnreadable); with servers found in another directory (XDG_RUNTIME_DIR's, while the
+ * one in /tmp is squatted), they are returned and `warn` is told of each refusal.
+ */
+export function instances (env: NodeJS.ProcessEnv = process.env, warn: (refusal: InstancesUnreadable) => void = () => {}): Instance[] {
   const found: Instance[] = []
-  for (const dir of runtimeDirs(env)) {
-    let stat: Stats
+  const refusals: InstancesUnreadable[] = []
+  const refused = (read: () => void) => {
     try {
-      stat = lstatSync(dir)
+      read()
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue
-      throw error
+      if (!(error instanceof InstancesUnreadable)) throw error
+      refusals.push(error)
     }
-    const why = unsafe(stat, 'directory')
-    if (why) refuse(dir, why)
-    for (const name of readdirSync(dir).filter((n) => /^\d+\.json$/.test(n))) {
+  }
+  for (const dir of runtimeDirs(env)) refused(() => readDir(dir, found, refused))
+  if (refusals.length > 0 && found.length === 0) throw refusals[0]!
+  refusals.forEach(warn)
+  return found
+}
+
+function readDir (dir: string, found: Instance[], refused: (read: () => void) => void): void {
+  let stat: Stats
+  try {
+    stat = lstatSync(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw error
+  }
+  const why = unsafe(stat, 'directory')
+  if (why) refuse(dir, why)
+  for (const name of readdirSync(dir).filter((n) => /^\d+\.json$/.test(n))) {
+    refused(() => {
       const path = join(dir, name)
       let text: string
       try {
         text = readPrivate(path)
       } catch (error) {
         // Removed meanwhile (its server stopped): not a server.
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
         throw error
       }
       let instance: Instance
       try {
         instance = JSON.parse(text) as Instance
       } catch {
-        continue
+        return
       }
       if (alive(instance.pid)) found.push(instance)
       else rmSync(path, { force: true })
-    }
+    })
   }
-  return found
 }
