@@ -97,11 +97,11 @@ t.test('exec starts a program on the private desktop for the server\'s user, and
   t.ok(await until(async () => (await titles()).includes('started-by-exec'), 10_000), 'its window is listed by list_windows')
   t.strictSame(await titles(), ['started-by-exec'], 'the one window on the desktop')
 
-  const foreground = await run(BIN, ['exec', 'sh', '-c', 'echo "$DISPLAY"; exit 3'], env)
+  const foreground = await run(BIN, ['exec', 'sh', '-c', 'echo "$DISPLAY${API_TOKEN-}${API_TOKEN_FILE-}"; exit 3'], { ...env, API_TOKEN: 'in-the-shell', API_TOKEN_FILE: '/a/file' })
   const { display } = JSON.parse(readFileSync(join(runtime, file!), 'utf8')) as { display: string }
   t.match(display, /^:\d+$/)
   t.strictSame(foreground, { code: 3, stdout: `${display}\n`, stderr: '' },
-    'in the foreground: its output here, its exit status ours')
+    'in the foreground: its output here, its exit status ours; no token of the shell passed on')
 
   // Another user: the runtime directory (and the cookie it names) are not theirs to read.
   // env -u: tap puts its own NODE_OPTIONS into every child, and c8 its NODE_V8_COVERAGE; both make

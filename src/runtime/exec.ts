@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { constants as os } from 'node:os'
 import { instances, InstancesUnreadable, type Instance } from './instances.ts'
+import { forgetTokenEnv } from './token.ts'
 
 const USAGE = 'usage: computer-gateway exec [--display :N] [--detach] [--] PROGRAM [ARGS…]\n'
 
@@ -60,6 +61,8 @@ function main (): void {
     }
   }
   const env = { ...process.env, DISPLAY: instance.display, ...(instance.xauthority && { XAUTHORITY: instance.xauthority }) }
+  // The program runs on the desktop a model drives: a token in this shell's environment stays here.
+  forgetTokenEnv(env)
   const [program, ...args] = argv as [string, ...string[]]
   const child = spawn(program, args, detach ? { env, detached: true, stdio: 'ignore' } : { env, stdio: 'inherit' })
   child.once('error', (error: NodeJS.ErrnoException) => {
