@@ -21,10 +21,15 @@ export const Health = Type.Object({
   reason: Type.Optional(Type.String({
     description: 'Why the desktop is not ready, with a 503 only: starting or restarting, or the desktop that was asked for not running (its window manager or full desktop session died at start).',
   })),
+  recording: Type.Union([Type.Object({
+    active: Type.Integer({ description: 'Episodes recording (or starting) now.' }),
+    encoders: Type.Integer({ description: 'Video encoders (ffmpeg) running for them, including those finishing an ended episode\'s file.' }),
+    max_active: Type.Integer({ description: 'The most episodes that may record at once (--record-max-active); a new one beyond is refused with 429.' }),
+  }), Type.Null()], { description: 'What recording costs now (--record); null when recording is off.' }),
 }, { $id: 'Health', title: 'Health' })
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { executor, desktopInfo } = fastify
+  const { executor, desktopInfo, recorder } = fastify
   fastify.get('/health', {
     config: { public: true },
     schema: { summary: 'Readiness, screen size, driver and held inputs', tags: ['server'], response: { 200: Health, 503: Health } },
@@ -47,6 +52,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       queue: executor.pending,
       oldest_wait_ms: executor.oldestWaitMs(),
       ...(reason !== undefined && { reason }),
+      recording: recorder?.load() ?? null,
     }
   })
 }

@@ -4437,6 +4437,15 @@ export interface operations {
                         oldest_wait_ms: number;
                         /** @description Why the desktop is not ready, with a 503 only: starting or restarting, or the desktop that was asked for not running (its window manager or full desktop session died at start). */
                         reason?: string;
+                        /** @description What recording costs now (--record); null when recording is off. */
+                        recording: {
+                            /** @description Episodes recording (or starting) now. */
+                            active: number;
+                            /** @description Video encoders (ffmpeg) running for them, including those finishing an ended episode's file. */
+                            encoders: number;
+                            /** @description The most episodes that may record at once (--record-max-active); a new one beyond is refused with 429. */
+                            max_active: number;
+                        } | null;
                     };
                 };
             };
@@ -4477,6 +4486,15 @@ export interface operations {
                         oldest_wait_ms: number;
                         /** @description Why the desktop is not ready, with a 503 only: starting or restarting, or the desktop that was asked for not running (its window manager or full desktop session died at start). */
                         reason?: string;
+                        /** @description What recording costs now (--record); null when recording is off. */
+                        recording: {
+                            /** @description Episodes recording (or starting) now. */
+                            active: number;
+                            /** @description Video encoders (ffmpeg) running for them, including those finishing an ended episode's file. */
+                            encoders: number;
+                            /** @description The most episodes that may record at once (--record-max-active); a new one beyond is refused with 429. */
+                            max_active: number;
+                        } | null;
                     };
                 };
             };
