@@ -51,8 +51,14 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
     },
   }, async (request, reply) => {
     const length = request.headers['content-length']
-    const written = await store.put(request.params['*'], request.raw, length === undefined ? undefined : Number(length))
-    return reply.code(201).send(written)
+    try {
+      const written = await store.put(request.params['*'], request.raw, length === undefined ? undefined : Number(length))
+      return await reply.code(201).send(written)
+    } catch (error) {
+      // Refused before the whole body came: the rest is never read, so the connection ends with the answer.
+      if (!request.raw.complete) reply.header('connection', 'close')
+      throw error
+    }
   })
 
   fastify.get('/files/*', {
