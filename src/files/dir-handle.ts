@@ -163,7 +163,11 @@ export class Walk {
   /** A link's target, counted; an absolute one leaves the walk at the home, or is refused when it points out. */
   async #target (name: string, where: string): Promise<string> {
     if (++this.#links > MAX_LINKS) throw new PathConflict(`'${where}' leads through more than ${MAX_LINKS} symbolic links (a loop): it is not followed`)
-    const target = await readlink(this.top.at(name))
+    const target = await readlink(this.top.at(name)).catch((error: unknown) => {
+      // No longer a link (EINVAL), or gone: swapped since it was looked at.
+      if (errnoOf(error) === 'EINVAL' || errnoOf(error) === 'ENOENT') throw changed(where)
+      throw error
+    })
     if (!target.startsWith('/')) return target
     if (target !== this.#home && !target.startsWith(`${this.#home}/`)) throw new PathForbidden(`'${where}' is a symbolic link leading out of the desktop's home directory`)
     this.#stack.length = 1
@@ -202,7 +206,7 @@ export class Walk {
       for (const part of target.split('/')) await this.#into(part, where, undefined, true)
       return true
     }
-    throw new PathConflict(`'${where}' kept changing while it was being opened: try again`)
+    throw changed(where)
   }
 
   /**
@@ -269,6 +273,9 @@ export async function bytesUnder (home: string, skip: (dir: Stats, name: string)
     await walk.close()
   }
 }
+
+/** The 409 for a path that changed under a request (a directory, file or link swapped in, or removed, while it ran). */
+export const changed = (shown: string) => new PathConflict(`'${shown}' changed while the request ran (something under it was swapped or removed): try again`)
 
 /** The 404 for a path with nothing at it. */
 export const nothingAt = (shown: string) => new FileNotFound(`nothing at '${shown}' under the desktop's home directory`)

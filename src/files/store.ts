@@ -6,14 +6,14 @@
  * nobody ever sees half a file, and a cut-off upload leaves none. Downloads and uploads are
  * streams: a large file is never held in memory.
  */
-import { constants, createReadStream, createWriteStream, type ReadStream, type Stats } from 'node:fs'
+import { constants, createReadStream, createWriteStream, type Stats } from 'node:fs'
 import { lstat, open, realpath, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import mime from 'mime'
 import { DiskFull, InvalidPath, PathConflict, PathForbidden, TooLarge } from '../errors/errors.ts'
-import { bytesUnder, errnoOf, nothingAt, READ_FILE, walking, type Owner, type Walk } from './dir-handle.ts'
+import { bytesUnder, changed, errnoOf, nothingAt, READ_FILE, walking, type Owner, type Walk } from './dir-handle.ts'
 import { components } from './paths.ts'
 import { Tally } from './tally.ts'
 
@@ -142,7 +142,7 @@ export class FileStore {
   }
 
   /** Opens a regular file for download. */
-  async get (path: string): Promise<{ stream: ReadStream, size: number, type: string, name: string }> {
+  async get (path: string): Promise<{ stream: Readable, size: number, type: string, name: string }> {
     const parts = components(path)
     const shown = parts.join('/')
     return this.#walk(shown, async (walk) => {
@@ -159,7 +159,7 @@ export class FileStore {
         throw info.isDirectory() ? directory() : new PathConflict(`'${shown}' is not a regular file`)
       }
       return {
-        stream: createReadStream('', { fd: handle }),
+        stream: exactly(createReadStream('', { fd: handle }), info.size, shown),
         size: info.size,
         type: mime.getType(leaf.name) ?? 'application/octet-stream',
         name: leaf.name,
@@ -221,6 +221,27 @@ export class FileStore {
   }
 }
 
+/**
+ * The first `size` bytes of `file`, the Content-Length already promised: a file that grows
+ * while it is sent is cut there, one that shrinks fails the stream (the connection is closed),
+ * so the answer never says one length and sends another.
+ */
+function exactly (file: Readable, size: number, shown: string): Readable {
+  let sent = 0
+  const cut = new Transform({
+    transform (chunk: Buffer, _encoding, done) {
+      const part = chunk.subarray(0, Math.max(0, size - sent))
+      sent += part.length
+      done(null, part.length > 0 ? part : undefined)
+    },
+    flush (done) {
+      done(sent < size ? new Error(`'${shown}' shrank while it was being downloaded`) : null)
+    },
+  })
+  pipeline(file, cut).catch(() => {})
+  return cut
+}
+
 /** At most `bytes` bytes of `name`, cut between UTF-8 characters. */
 function truncated (name: string, bytes: number): string {
   const buffer = Buffer.from(name)
@@ -244,12 +265,12 @@ function refusal (error: unknown, shown: string): unknown {
       return new PathForbidden(`the server's user may not do this at '${shown}' (permission denied)`)
     case 'EROFS':
       return new PathForbidden(`'${shown}' is on a read-only file system`)
+    // Met only when something changed between two steps: what is missing for good is answered 404 before.
     case 'ELOOP':
     case 'ENOTDIR':
     case 'EISDIR':
-      return new PathConflict(`'${shown}' changed while it was being opened (a directory, a file or a link swapped in): try again`)
     case 'ENOENT':
-      return nothingAt(shown)
+      return changed(shown)
     default:
       return error
   }
