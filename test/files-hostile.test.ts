@@ -15,9 +15,8 @@ import { execFileSync } from 'node:child_process'
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { randomBytes } from 'node:crypto'
 import { build } from './helpers/build.ts'
-import { send, tree, type Answer } from './helpers/files.ts'
+import { secondUser, send, smallDisk, tree, type Answer } from './helpers/files.ts'
 import { spawnOwned, stopOwned } from './helpers/processes.ts'
 
 t.setTimeout(240_000)
@@ -196,11 +195,7 @@ for (;;) {
 
 t.test("a second user swapping the directory the server just made for a link to a root-only file: no root file changes owner", async (t) => {
   const { root, home } = scratch(t)
-  const user = `cgh${randomBytes(4).toString('hex')}`
-  execFileSync('useradd', ['--no-create-home', '--shell', '/usr/sbin/nologin', '--user-group', user])
-  t.teardown(() => execFileSync('userdel', [user]))
-  const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }))
-  const gid = Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }))
+  const { uid, gid } = secondUser(t)
   chownSync(home, uid, gid)
   const secrets = join(root, 'secrets')
   mkdirSync(secrets, { mode: 0o755 })
@@ -229,11 +224,7 @@ t.test("a second user swapping the directory the server just made for a link to 
 })
 
 t.test('a full disk answers 507 with the reason, keeps the old file and leaves no temporary file', async (t) => {
-  const { root } = scratch(t)
-  const home = join(root, 'small')
-  mkdirSync(home)
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', home])
-  t.teardown(() => execFileSync('umount', ['--lazy', home]))
+  const home = smallDisk(t, '1m')
   const port = await listening(t, home)
   t.equal((await send(port, 'PUT', '/files/report.txt', { token: TOKEN, body: 'the old report' })).status, 201)
   const full = (path: string) => ({
