@@ -12,7 +12,7 @@
  */
 import t from 'tap'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from './helpers/build.ts'
@@ -221,6 +221,20 @@ t.test("a second user swapping the directory the server just made for a link to 
     if (dir.uid !== uid || file.uid !== uid) t.fail(`e2/n${i} or its file is not the home owner's`)
   }
   t.comment(`answers: ${JSON.stringify(counts)}`)
+
+  // What the home's owner could not read is not read for them: a root-only file in their home, a hard
+  // link to one (where fs.protected_hardlinks is off), a root-only directory; their own files are.
+  writeFileSync(join(home, 'root-only.txt'), 'root only', { mode: 0o600 })
+  linkSync(join(secrets, 'root-only'), join(home, 'hard-link'))
+  mkdirSync(join(home, 'root-dir'), { mode: 0o700 })
+  writeFileSync(join(home, 'mine.txt'), 'mine', { mode: 0o600 })
+  chownSync(join(home, 'mine.txt'), uid, gid)
+  const forbidden = (path: string) => ({ statusCode: 403, code: 'ERR_PATH_FORBIDDEN', error: 'Forbidden', message: `'${path}' is not readable by the owner of the desktop's home directory, so it is not served` })
+  for (const [url, path] of [['/files/root-only.txt', 'root-only.txt'], ['/files/hard-link', 'hard-link'], ['/files?path=root-dir', 'root-dir']] as const) {
+    const answer = await send(port, 'GET', url, { token: TOKEN })
+    t.same({ status: answer.status, body: JSON.parse(String(answer.body)) }, { status: 403, body: forbidden(path) }, url)
+  }
+  t.equal(String((await send(port, 'GET', '/files/mine.txt', { token: TOKEN })).body), 'mine', "the owner's own file is served")
 })
 
 t.test('a full disk answers 507 with the reason, keeps the old file and leaves no temporary file', async (t) => {

@@ -5,7 +5,7 @@
  * behind the token and the Origin guard like every route.
  */
 import t from 'tap'
-import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, statSync } from 'node:fs'
+import { appendFileSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, statSync, truncateSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { request } from 'node:http'
 import { connect } from 'node:net'
@@ -320,3 +320,38 @@ async function chunkedPut (port: number, path: string, chunks: number, size: num
     next()
   })
 }
+
+t.test('a download sends exactly the length it promised: a file growing meanwhile is cut there, one shrinking ends the connection', async (t) => {
+  const { app, home } = await filesApp(t)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as { port: number }
+  const size = 16 * MiB
+  const download = (name: string, meanwhile: () => void) => new Promise<{ length: string | undefined, received: number, complete: boolean }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: `/files/${name}`, headers: auth, agent: false }, (res) => {
+      let received = 0
+      let first = true
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length
+        if (!first) return
+        first = false
+        res.pause()
+        meanwhile()
+        setTimeout(() => res.resume(), 50)
+      })
+      const done = () => resolve({ length: res.headers['content-length'], received, complete: res.complete })
+      res.on('end', done)
+      res.on('close', done)
+    })
+    req.setTimeout(20_000, () => req.destroy(new Error('the download was not answered within 20 s')))
+    req.on('error', reject)
+    req.end()
+  })
+  writeFileSync(join(home, 'growing.bin'), Buffer.alloc(size, 1))
+  t.same(await download('growing.bin', () => appendFileSync(join(home, 'growing.bin'), Buffer.alloc(MiB, 2))),
+    { length: String(size), received: size, complete: true }, 'bytes appended meanwhile are not sent')
+  writeFileSync(join(home, 'shrinking.bin'), Buffer.alloc(size, 1))
+  const shrunk = await download('shrinking.bin', () => truncateSync(join(home, 'shrinking.bin'), 10))
+  t.same({ length: shrunk.length, complete: shrunk.complete }, { length: String(size), complete: false }, 'cut short: the client sees an incomplete answer, not a wrong one')
+  t.ok(shrunk.received < size, `fewer bytes than promised (${shrunk.received})`)
+  t.equal((await send(port, 'GET', '/files/shrinking.bin', { token: TOKEN })).body.length, 10, 'the server answers on')
+})

@@ -145,7 +145,7 @@ export class FileStore {
   async get (path: string): Promise<{ stream: Readable, size: number, type: string, name: string }> {
     const parts = components(path)
     const shown = parts.join('/')
-    return this.#walk(shown, async (walk) => {
+    return this.#walk(shown, async (walk, home) => {
       const leaf = await walk.leaf(parts, { follow: true })
       if (!leaf?.stats) throw nothingAt(shown)
       const directory = () => new PathConflict(`'${shown}' is a directory: list it with GET /files?path=${encodeURIComponent(shown)}`)
@@ -154,9 +154,10 @@ export class FileStore {
       // Opened without following, without blocking; then what was opened is what is checked.
       const handle = await open(leaf.dir.at(leaf.name), READ_FILE)
       const info = await handle.stat().catch(async (error: unknown) => { await handle.close(); throw error })
-      if (!info.isFile()) {
+      if (!info.isFile() || !this.#readable(info, home)) {
         await handle.close()
-        throw info.isDirectory() ? directory() : new PathConflict(`'${shown}' is not a regular file`)
+        if (!info.isFile()) throw info.isDirectory() ? directory() : new PathConflict(`'${shown}' is not a regular file`)
+        throw unreadable(shown)
       }
       return {
         stream: exactly(createReadStream('', { fd: handle }), info.size, shown),
@@ -171,11 +172,12 @@ export class FileStore {
   async list (path: string): Promise<{ path: string, entries: Entry[], truncated: boolean }> {
     const parts = components(path)
     const shown = parts.join('/')
-    return this.#walk(shown, async (walk) => {
+    return this.#walk(shown, async (walk, home) => {
       const leaf = await walk.leaf(parts, { follow: true })
       if (!leaf?.stats) throw nothingAt(shown)
       if (!leaf.stats.isDirectory()) throw new PathConflict(`'${shown}' is a file, not a directory: download it with GET /files/${shown}`)
       if (leaf.name !== undefined) await walk.enter([leaf.name])
+      if (!this.#readable(await walk.top.handle.stat(), home)) throw unreadable(shown)
       const names = (await walk.names()).sort()
       const entries: Entry[] = []
       for (const name of names.slice(0, MAX_LISTING)) {
@@ -215,6 +217,17 @@ export class FileStore {
     })
   }
 
+  /**
+   * Whether the home's owner could read what was opened, when the server reads as root on its
+   * behalf: a file another user (root) keeps to itself, or a hard link to one, is not served
+   * through their home. By mode bits (owner, then group, then others), as the kernel decides.
+   */
+  #readable (info: Stats, home: Home): boolean {
+    if (!this.#owner(home)) return true
+    const bits = info.uid === home.uid ? 0o400 : info.gid === home.gid ? 0o040 : 0o004
+    return (info.mode & bits) !== 0
+  }
+
   /** Files belong to the desktop's user, the home's owner; only root can give them away. */
   #owner (home: Home): Owner | undefined {
     return process.getuid?.() === 0 && home.uid !== 0 ? { uid: home.uid, gid: home.gid } : undefined
@@ -241,6 +254,8 @@ function exactly (file: Readable, size: number, shown: string): Readable {
   pipeline(file, cut).catch(() => {})
   return cut
 }
+
+const unreadable = (shown: string) => new PathForbidden(`'${shown}' is not readable by the owner of the desktop's home directory, so it is not served`)
 
 /** At most `bytes` bytes of `name`, cut between UTF-8 characters. */
 function truncated (name: string, bytes: number): string {
