@@ -81,26 +81,29 @@ const statusCounts = (answers: Answer[]) => {
 /**
  * Flips home/race between a directory (holding its own hostname and victim) and a link to the
  * outside folder, as fast as it can: both are kept beside it and renamed in and out in turn,
- * so each state lasts about as long and `race` is missing only between two renames.
+ * so each state lasts about as long and `race` is missing only between two renames. Whatever
+ * took the name meanwhile (a directory an upload made) is thrown away, and whichever of the
+ * two got lost is made again.
  */
 const FLIP = `
 const fs = require('node:fs')
 process.chdir(process.env.HOME_DIR)
 const quiet = (fn) => { try { fn() } catch {} }
-fs.mkdirSync('race')
-fs.writeFileSync('race/hostname', 'inside')
-fs.symlinkSync(process.env.OUTSIDE, 'race.link')
+const into = (name) => { try { fs.renameSync(name, 'race') } catch { quiet(() => fs.rmSync('race', { recursive: true, force: true })); quiet(() => fs.renameSync(name, 'race')) } }
 for (;;) {
+  quiet(() => fs.mkdirSync('race.dir'))
+  quiet(() => fs.writeFileSync('race.dir/hostname', 'inside', { flag: 'wx' }))
+  quiet(() => fs.symlinkSync(process.env.OUTSIDE, 'race.link'))
   // The directory in; its victim put back while it is there (when a DELETE took it).
+  into('race.dir')
   quiet(() => fs.writeFileSync('race/victim', 'inside', { flag: 'wx' }))
   quiet(() => fs.writeFileSync('pad', 'pad'))
   quiet(() => fs.renameSync('race', 'race.dir'))
-  quiet(() => fs.renameSync('race.link', 'race'))
   // The link in, for as long.
+  into('race.link')
   quiet(() => fs.writeFileSync('pad', 'pad'))
   quiet(() => fs.writeFileSync('pad', 'pad'))
   quiet(() => fs.renameSync('race', 'race.link'))
-  quiet(() => fs.renameSync('race.dir', 'race'))
 }`
 
 t.test('a directory flipped with a link to an outside folder: nothing outside is read, written, created or deleted, and every request is answered', async (t) => {

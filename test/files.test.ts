@@ -256,6 +256,21 @@ t.test('edges answer 4xx or work: a looping link, names of 252 to 255 bytes, a p
   t.equal((await app.inject({ method: 'GET', url: deepUrl, headers: auth })).body, 'deep')
   t.same((await app.inject({ method: 'DELETE', url: deepUrl, headers: auth })).json(), { path: deep.join('/'), kind: 'file' })
   t.notOk(tree(home).some((entry) => entry.endsWith('.upload')), 'no temporary file is left')
+
+  // Deep: 300 directories, and links whose targets climb back up through more of them than a walk holds open.
+  const depth = Array.from({ length: 300 }, (_, i) => `d${i}`)
+  const fds = readdirSync('/proc/self/fd').length
+  t.equal((await app.inject({ method: 'PUT', url: `/files/${depth.join('/')}/f.txt`, headers: auth, payload: 'deepest' })).statusCode, 201, '300 directories deep')
+  writeFileSync(join(home, 'top.txt'), 'top')
+  symlinkSync(`${'../'.repeat(300)}top.txt`, join(home, ...depth, 'up'))
+  symlinkSync(`${'../'.repeat(301)}top.txt`, join(home, ...depth, 'out'))
+  t.equal((await app.inject({ method: 'GET', url: `/files/${depth.join('/')}/up`, headers: auth })).body, 'top', 'a link climbing 300 levels back to the home is followed')
+  t.same((await app.inject({ method: 'GET', url: `/files/${depth.join('/')}/out`, headers: auth })).json(),
+    error(403, 'ERR_PATH_FORBIDDEN', `'${depth.join('/')}/out' is a symbolic link leading out of the desktop's home directory`), 'one level more leads out')
+  t.equal((await app.inject({ method: 'GET', url: `/files/${depth.join('/')}/f.txt`, headers: auth })).body, 'deepest')
+  // A download's file is closed by its stream just after the answer ends.
+  for (let i = 0; i < 100 && readdirSync('/proc/self/fd').length !== fds; i++) await delay(20)
+  t.equal(readdirSync('/proc/self/fd').length, fds, 'every descriptor the walks opened is closed')
 })
 
 t.test('--max-files-total counts what is on disk at start: a restart forgets nothing', async (t) => {

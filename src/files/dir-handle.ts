@@ -33,6 +33,12 @@ export const MAX_LINKS = 40
 /** Times one step is tried again when what it met changed under it (a directory swapped for a link and back). */
 const MAX_RETRIES = 8
 
+/** Directories below the home a walk keeps open at once; those above are let go, and opened again only if climbed back to. */
+export const WINDOW = 16
+
+/** One directory on a walk's way down: its name in its parent, and its descriptor while held. */
+interface Level { name: string, dir: Dir | undefined }
+
 /** A directory held open; names in it are reached through its descriptor. */
 export class Dir {
   constructor (readonly handle: FileHandle) {}
@@ -81,17 +87,20 @@ export interface Owner { uid: number, gid: number }
  * descriptor it opened (closed by `close`, on every path), and the links followed so far.
  */
 export class Walk {
-  readonly #stack: Dir[]
-  readonly #opened: FileHandle[]
+  /**
+   * The directories from the home down to where the walk is, by name; only the home and the
+   * last WINDOW hold a descriptor (a path of 2048 components, or a link to one, must not hold
+   * 2048), the others are opened again from the home, one held name at a time, when a `..` in
+   * a link's target climbs back to them.
+   */
+  readonly #stack: Level[]
   #links = 0
   /** The home's real path: an absolute link target under it is followed from the home. */
   readonly #home: string
 
   private constructor (home: string, handle: FileHandle) {
     this.#home = home
-    const dir = new Dir(handle)
-    this.#stack = [dir]
-    this.#opened = [handle]
+    this.#stack = [{ name: '', dir: new Dir(handle) }]
   }
 
   /** Opens the home (its real path, which the operator chose: the only name walked from the root). */
@@ -105,12 +114,46 @@ export class Walk {
     return new Walk(home, await open(home, DIRECTORY))
   }
 
-  get home (): Dir { return this.#stack[0]! }
-  /** The directory the walk is in. */
-  get top (): Dir { return this.#stack.at(-1)! }
+  get home (): Dir { return this.#stack[0]!.dir! }
+  /** The directory the walk is in (always held: it is the newest level, or opened again when climbed back to). */
+  get top (): Dir { return this.#stack.at(-1)!.dir! }
 
   async close (): Promise<void> {
-    await Promise.all(this.#opened.map((handle) => handle.close().catch(() => {})))
+    await Promise.all(this.#stack.splice(0).map((level) => level.dir?.handle.close().catch(() => {})))
+  }
+
+  async #push (name: string, handle: FileHandle): Promise<void> {
+    this.#stack.push({ name, dir: new Dir(handle) })
+    const old = this.#stack.length - 1 - WINDOW
+    const level = old > 0 ? this.#stack[old] : undefined
+    if (level?.dir) {
+      const { handle } = level.dir
+      level.dir = undefined
+      await handle.close()
+    }
+  }
+
+  /** Back up to the parent; its descriptor opened again from the home when it was let go. */
+  async #pop (where: string): Promise<void> {
+    if (this.#stack.length === 1) throw new PathForbidden(`'${where}' is a symbolic link leading out of the desktop's home directory`)
+    await this.#stack.pop()!.dir?.handle.close()
+    if (this.#stack.at(-1)!.dir) return
+    // Each held name again, from the home: never a link (O_NOFOLLOW), so never out of it.
+    let dir = this.home
+    for (const [index, level] of this.#stack.entries()) {
+      if (index === 0) continue
+      if (!level.dir) {
+        const opened = await openDirectory(dir.at(level.name))
+        if (typeof opened === 'string') throw changed(where)
+        level.dir = new Dir(opened)
+      }
+      dir = level.dir
+    }
+  }
+
+  /** Back to the home alone (an absolute link's target starts there). */
+  async #reset (): Promise<void> {
+    await Promise.all(this.#stack.splice(1).map((level) => level.dir?.handle.close()))
   }
 
   /**
@@ -170,7 +213,7 @@ export class Walk {
     })
     if (!target.startsWith('/')) return target
     if (target !== this.#home && !target.startsWith(`${this.#home}/`)) throw new PathForbidden(`'${where}' is a symbolic link leading out of the desktop's home directory`)
-    this.#stack.length = 1
+    await this.#reset()
     return target.slice(this.#home.length)
   }
 
@@ -178,16 +221,14 @@ export class Walk {
   async #into (name: string, where: string, create: { owner?: Owner } | undefined, inLink: boolean): Promise<boolean> {
     if (name === '' || name === '.') return true
     if (name === '..') {
-      if (this.#stack.length === 1) throw new PathForbidden(`'${where}' is a symbolic link leading out of the desktop's home directory`)
-      this.#stack.pop()
+      await this.#pop(where)
       return true
     }
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       const top = this.top
       const opened = await openDirectory(top.at(name))
       if (typeof opened !== 'string') {
-        this.#opened.push(opened)
-        this.#stack.push(new Dir(opened))
+        await this.#push(name, opened)
         return true
       }
       if (opened === 'ENOENT') {
