@@ -12,9 +12,10 @@
  */
 import t from 'tap'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
 import { build } from './helpers/build.ts'
 import { secondUser, send, smallDisk, tree, type Answer } from './helpers/files.ts'
 import { spawnOwned, stopOwned } from './helpers/processes.ts'
@@ -57,9 +58,15 @@ async function listening (t: TestContext, home: string, maxTotal = 1024 * 1024 *
   return (app.server.address() as { port: number }).port
 }
 
-/** A program on the desktop: a Node loop in its own process (as `user`, when given), ended by PID at teardown. */
-function hostile (t: TestContext, script: string, env: Record<string, string>, user?: { uid: number, gid: number }) {
+/**
+ * A program on the desktop: a Node loop in its own process (as `user`, when given), ended by
+ * PID at teardown. Its script writes the file READY names once it is at work: the requests
+ * start only then (within 20 s, else the test fails).
+ */
+async function hostile (t: TestContext, script: string, env: Record<string, string> & { READY: string }, user?: { uid: number, gid: number }) {
   const child = spawnOwned(t, process.execPath, ['-e', script], { env: { ...env, PATH: process.env.PATH }, stdio: 'ignore', ...user })
+  for (let i = 0; i < 400 && !existsSync(env.READY) && child.exitCode === null; i++) await delay(50)
+  if (!existsSync(env.READY)) throw new Error(`the hostile program did not start (exit code ${child.exitCode})`)
   return { stop: () => stopOwned(child), child }
 }
 
@@ -90,7 +97,8 @@ const fs = require('node:fs')
 process.chdir(process.env.HOME_DIR)
 const quiet = (fn) => { try { fn() } catch {} }
 const into = (name) => { try { fs.renameSync(name, 'race') } catch { quiet(() => fs.rmSync('race', { recursive: true, force: true })); quiet(() => fs.renameSync(name, 'race')) } }
-for (;;) {
+for (let ready = false; ; ready = true) {
+  if (ready) quiet(() => fs.writeFileSync(process.env.READY, ''))
   quiet(() => fs.mkdirSync('race.dir'))
   quiet(() => fs.writeFileSync('race.dir/hostname', 'inside', { flag: 'wx' }))
   quiet(() => fs.symlinkSync(process.env.OUTSIDE, 'race.link'))
@@ -110,7 +118,7 @@ t.test('a directory flipped with a link to an outside folder: nothing outside is
   const { home, outside } = scratch(t)
   const before = snapshot(outside)
   const port = await listening(t, home)
-  const loop = hostile(t, FLIP, { HOME_DIR: home, OUTSIDE: outside })
+  const loop = await hostile(t, FLIP, { HOME_DIR: home, OUTSIDE: outside, READY: join(home, '.ready') })
   const allowed = new Set([200, 201, 403, 404, 409])
   const rounds: Record<string, Record<number, number>> = {}
   for (const [kind, make] of [
@@ -141,6 +149,7 @@ const quiet = (fn) => { try { fn() } catch {} }
 execFileSync('mkfifo', ['pipe.fifo', 'fdir.fifo'])
 fs.writeFileSync('pipe', 'inside')
 fs.mkdirSync('fdir')
+fs.writeFileSync(process.env.READY, '')
 for (;;) {
   // The FIFOs in.
   quiet(() => fs.renameSync('pipe', 'pipe.file'))
@@ -157,7 +166,7 @@ for (;;) {
 t.test('a FIFO swapped in blocks nothing: every request is answered at once, and later ones too', async (t) => {
   const { home } = scratch(t)
   const port = await listening(t, home)
-  const loop = hostile(t, FIFOS, { HOME_DIR: home })
+  const loop = await hostile(t, FIFOS, { HOME_DIR: home, READY: join(home, '.ready') })
   const allowed = new Set([200, 201, 404, 409])
   for (const [kind, make] of [
     ['GET', () => send(port, 'GET', '/files/pipe', { token: TOKEN, timeoutMs: 5000 })],
@@ -190,6 +199,7 @@ process.chdir(process.env.E2)
 const names = Array.from({ length: Number(process.env.COUNT) }, (_, i) => 'n' + i)
 const targets = [process.env.SECRET_FILE, process.env.SECRET_DIR]
 let k = 0
+fs.writeFileSync(process.env.READY, '')
 for (;;) {
   for (const name of names) {
     try { fs.rmdirSync(name); fs.symlinkSync(targets[k++ % 2], name) } catch {}
@@ -210,7 +220,7 @@ t.test("a second user swapping the directory the server just made for a link to 
   t.equal((await send(port, 'PUT', '/files/e2/first.txt', { token: TOKEN, body: 'x' })).status, 201)
   t.same([statSync(join(home, 'e2')).uid, statSync(join(home, 'e2')).gid], [uid, gid], 'the directory made for an upload is the home owner\'s')
   const count = 300
-  const loop = hostile(t, SWAP, { E2: join(home, 'e2'), COUNT: String(count), SECRET_FILE: join(secrets, 'root-only'), SECRET_DIR: join(secrets, 'root-dir') }, { uid, gid })
+  const loop = await hostile(t, SWAP, { E2: join(home, 'e2'), COUNT: String(count), SECRET_FILE: join(secrets, 'root-only'), SECRET_DIR: join(secrets, 'root-dir'), READY: join(home, 'e2', '.ready') }, { uid, gid })
   const answers = await storm(count, 6, (i) => send(port, 'PUT', `/files/e2/n${i}/f.txt`, { token: TOKEN, body: 'x' }))
   await loop.stop()
   const counts = statusCounts(answers)
