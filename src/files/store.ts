@@ -13,7 +13,7 @@ import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import mime from 'mime'
 import { DiskFull, InvalidPath, PathConflict, PathForbidden, TooLarge } from '../errors/errors.ts'
-import { bytesUnder, changed, errnoOf, nothingAt, READ_FILE, walking, type Owner, type Walk } from './dir-handle.ts'
+import { bytesUnder, changed, errnoOf, nothingAt, READ_FILE, walking, type Leaf, type Owner, type Walk } from './dir-handle.ts'
 import { components } from './paths.ts'
 import { Tally } from './tally.ts'
 
@@ -85,6 +85,17 @@ export class FileStore {
     }
   }
 
+  /** Runs `work` on what `path` names (links followed while they stay inside), or answers 404. */
+  async #existing<T> (path: string, work: (leaf: Leaf & { stats: Stats }, shown: string, home: Home, walk: Walk) => Promise<T>): Promise<T> {
+    const parts = components(path)
+    const shown = parts.join('/')
+    return this.#walk(shown, async (walk, home) => {
+      const leaf = await walk.leaf(parts, { follow: true })
+      if (!leaf?.stats) throw nothingAt(shown)
+      return work(leaf as Leaf & { stats: Stats }, shown, home, walk)
+    })
+  }
+
   /**
    * Writes `body` to `path` (parents created), replacing what is there. `declared` is the
    * Content-Length, when the client sent one: an upload that cannot fit is refused before a byte is read.
@@ -143,11 +154,7 @@ export class FileStore {
 
   /** Opens a regular file for download. */
   async get (path: string): Promise<{ stream: Readable, size: number, type: string, name: string }> {
-    const parts = components(path)
-    const shown = parts.join('/')
-    return this.#walk(shown, async (walk, home) => {
-      const leaf = await walk.leaf(parts, { follow: true })
-      if (!leaf?.stats) throw nothingAt(shown)
+    return this.#existing(path, async (leaf, shown, home) => {
       const directory = () => new PathConflict(`'${shown}' is a directory: list it with GET /files?path=${encodeURIComponent(shown)}`)
       if (leaf.name === undefined || leaf.stats.isDirectory()) throw directory()
       if (!leaf.stats.isFile()) throw new PathConflict(`'${shown}' is not a regular file`)
@@ -170,11 +177,7 @@ export class FileStore {
 
   /** A directory's entries, sorted by name; links are reported as links, not followed. */
   async list (path: string): Promise<{ path: string, entries: Entry[], truncated: boolean }> {
-    const parts = components(path)
-    const shown = parts.join('/')
-    return this.#walk(shown, async (walk, home) => {
-      const leaf = await walk.leaf(parts, { follow: true })
-      if (!leaf?.stats) throw nothingAt(shown)
+    return this.#existing(path, async (leaf, shown, home, walk) => {
       if (!leaf.stats.isDirectory()) throw new PathConflict(`'${shown}' is a file, not a directory: download it with GET /files/${shown}`)
       if (leaf.name !== undefined) await walk.enter([leaf.name])
       if (!this.#readable(await walk.top.handle.stat(), home)) throw unreadable(shown)
