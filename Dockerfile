@@ -8,17 +8,32 @@
 # Inside the container the server listens on 0.0.0.0, which it refuses to do without a token
 # (of at least 16 characters):
 # pass API_TOKEN (or append --allow-unauthenticated to the command, on a trusted network only).
+# Hardened, as it is meant to run: the root file system read-only, X's sockets and the session's
+# runtime files in an in-memory /tmp, no capability, no privilege gained:
+#   docker run --rm -p 8000:8000 --read-only --tmpfs /tmp --cap-drop ALL \
+#     --security-opt no-new-privileges --shm-size 1g -e API_TOKEN=... computer-gateway
+# The home, /home/node (the desktop's settings, browser profile, documents), is a declared
+# VOLUME: with no -v Docker gives each container an anonymous volume of its own there, writable
+# under --read-only, kept across `docker restart` and removed with the container by `docker rm
+# -v` (or --rm). Name it (-v home-1:/home/node, as deploy/compose.yaml does) to keep it beyond
+# the container. A home that cannot be written stops the full desktop's session at start: then
+# GET /health answers 503 with that reason (and the HEALTHCHECK reports unhealthy).
 # Where the base cannot be pulled, scripts/docker-base.sh assembles it from Debian and npm.
 # Node 24 LTS (maintained to 2028-04-30); .ci/run runs the whole test suite under Node 24 too.
 FROM node:24-bookworm-slim AS build
 
 # Compiled here, then only the runtime dependencies kept: the stages below copy dist/ and the
-# pruned node_modules, so TypeScript, the dev dependencies and npm's cache stay in this stage.
+# pruned node_modules, so TypeScript, the dev dependencies (the `node` package among them) and
+# npm's cache stay in this stage; so do the source maps, type declarations and READMEs of the
+# runtime ones (scripts/trim-node-modules.sh).
 WORKDIR /app
+# npm ci needs every workspace's package.json (packages/*) to match the lock file. The image is the
+# server alone: without the workspaces, prune drops the agent-side package and its frameworks.
 COPY package.json package-lock.json ./
+COPY packages/agent/package.json packages/agent/
 RUN npm ci --no-fund --no-audit
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-fund --no-audit
+RUN npm run build && npm pkg delete workspaces && npm prune --omit=dev --no-fund --no-audit && sh scripts/trim-node-modules.sh node_modules
 
 FROM node:24-bookworm-slim AS slim
 
@@ -41,6 +56,10 @@ COPY --from=build /app/bin ./bin
 
 ENV HOST=0.0.0.0 PORT=8000 NODE_ENV=production
 EXPOSE 8000
+# The one place the desktop writes beside /tmp (see the header): a volume even under --read-only.
+# Declared last of what builds the home: a derived image's RUN that writes there afterwards is
+# kept by BuildKit, discarded by the classic builder (COPY works with both).
+VOLUME /home/node
 # Xvfb, the nut worker and the server need no privileges.
 USER node
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
@@ -56,9 +75,12 @@ FROM slim AS desktop
 # The full desktop's packages, through the same script (`npm run setup -- --desktop`).
 # CJK in one family, Noto Sans CJK (regular and bold): fontconfig gives a serif request Sans
 # when Noto Serif CJK is absent, and its 53 MB would only duplicate the same glyphs.
+# MathJax (46 MB with its fonts) comes with Atril, for formulas in EPUB books only; Tesseract's
+# orientation data (10 MB) serves page segmentation modes 0-2, and the task agent's OCR uses 3.
 USER root
 COPY scripts/install-system-deps.sh /tmp/install-system-deps.sh
-RUN echo 'path-exclude /usr/share/fonts/opentype/noto/NotoSerifCJK-*' >>/etc/dpkg/dpkg.cfg.d/computer-gateway \
+RUN printf 'path-exclude %s\n' '/usr/share/fonts/opentype/noto/NotoSerifCJK-*' '/usr/share/javascript/mathjax/*' \
+    '/usr/share/fonts/opentype/mathjax' '/usr/share/tesseract-ocr/*/tessdata/osd.traineddata' >>/etc/dpkg/dpkg.cfg.d/computer-gateway \
   && bash /tmp/install-system-deps.sh --server-only --desktop tini \
   && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log /tmp/install-system-deps.sh
 USER node

@@ -239,7 +239,8 @@ export class SupervisedDesktop implements Driver {
       ewmh = await Ewmh.open(this.#display!)
     } catch (error) {
       this.#windowManagerFailure = `could not connect to ${this.#display} for window control: ${(error as Error).message}`
-      this.#options.log.warn({ err: error, display: this.#display }, 'no window control')
+      if (this.#xvfb) this.#options.log.error({ display: this.#display }, `${this.#managerRole} cannot start: ${this.#windowManagerFailure}; GET /health answers 503 and window actions are refused`)
+      else this.#options.log.warn({ err: error, display: this.#display }, 'no window control')
       return
     }
     this.#ewmh = ewmh
@@ -268,6 +269,19 @@ export class SupervisedDesktop implements Driver {
 
   get #managerName (): string { return this.#options.session ? SESSION : this.#options.windowManager ?? WINDOW_MANAGER }
 
+  /**
+   * Why the desktop asked for is not up (Driver.desktopDown): on our own Xvfb, the window
+   * manager or the full desktop's session is what was asked for besides input, so while its
+   * process is not alive GET /health is not ready and says this. Starting or restarting (not
+   * ready()) is said by the readiness itself; on a DISPLAY of the user's we start no manager.
+   */
+  desktopDown (): string | undefined {
+    if (!this.ready() || !this.#xvfb || this.#windowManager) return undefined
+    return `${this.#managerRole} is not running on ${this.#display}: ${this.#windowManagerFailure ?? `${this.#managerName} is starting`}`
+  }
+
+  get #managerRole (): string { return this.#options.session ? 'the full desktop\'s session' : 'the window manager' }
+
   async #startWindowManager (ewmh: Ewmh, xvfb: Xvfb): Promise<void> {
     try {
       const started = performance.now()
@@ -278,16 +292,26 @@ export class SupervisedDesktop implements Driver {
       void manager.exited.then(async (exit) => {
         if (this.#closing || this.#windowManager !== manager) return
         this.#windowManager = undefined
+        const exited = `${this.#managerName} exited (${exit.signal ?? `code ${exit.code}`})`
+        this.#windowManagerFailure = exited
         // With X gone it went too; the restart brings both back.
         await delay(200)
-        if (this.#closing || this.#restarting || this.#xvfb !== xvfb || !xvfb.alive()) return
-        this.#windowManagerFailure = `${this.#managerName} exited (${exit.signal ?? `code ${exit.code}`})`
-        this.#options.log.warn({ display: xvfb.display, ...exit }, 'the window manager exited')
-        if (performance.now() - started >= WM_MIN_LIFETIME_MS && this.#ewmh === ewmh) await this.#startWindowManager(ewmh, xvfb)
+        if (this.#closing || this.#restarting || this.#xvfb !== xvfb || !xvfb.alive() || this.#windowManager) return
+        const lived = performance.now() - started
+        if (lived >= WM_MIN_LIFETIME_MS && this.#ewmh === ewmh) {
+          this.#windowManagerFailure = `${exited}; starting it again`
+          this.#options.log.warn({ display: xvfb.display, ...exit }, `${exited}; starting it again`)
+          await this.#startWindowManager(ewmh, xvfb)
+          return
+        }
+        // One that dies as it starts would only die again: it stays down, and says why.
+        this.#windowManagerFailure = `${exited} ${Math.round(lived)} ms after it started; not started again`
+        this.#options.log.error({ display: xvfb.display, ...exit }, `${this.#managerRole} is not running on ${xvfb.display}: ${this.#windowManagerFailure}; GET /health answers 503 and window actions are refused`)
       })
     } catch (error) {
       this.#windowManagerFailure = (error as Error).message
-      this.#options.log.warn({ err: error, display: xvfb.display }, 'no window manager: window actions are refused, input works')
+      // One line that says what is down (GET /health answers 503 with the same reason).
+      this.#options.log.error({ display: xvfb.display }, `${this.#managerRole} did not start on ${xvfb.display}: ${this.#windowManagerFailure}; GET /health answers 503 and window actions are refused`)
     }
   }
 

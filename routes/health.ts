@@ -18,10 +18,18 @@ export const Health = Type.Object({
   oldest_wait_ms: Type.Integer({
     description: 'How long the oldest request waiting for or using the desktop has waited, in ms (0 with none). Every request has a deadline, so this stays bounded.',
   }),
+  reason: Type.Optional(Type.String({
+    description: 'Why the desktop is not ready, with a 503 only: starting or restarting, or the desktop that was asked for not running (its window manager or full desktop session died at start).',
+  })),
+  recording: Type.Union([Type.Object({
+    active: Type.Integer({ description: 'Episodes recording (or starting) now.' }),
+    encoders: Type.Integer({ description: 'Video encoders (ffmpeg) running for them, including those finishing an ended episode\'s file.' }),
+    max_active: Type.Integer({ description: 'The most episodes that may record at once (--record-max-active); a new one beyond is refused with 429.' }),
+  }), Type.Null()], { description: 'What recording costs now (--record); null when recording is off.' }),
 }, { $id: 'Health', title: 'Health' })
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { executor, desktopInfo } = fastify
+  const { executor, desktopInfo, recorder } = fastify
   fastify.get('/health', {
     config: { public: true },
     schema: { summary: 'Readiness, screen size, driver and held inputs', tags: ['server'], response: { 200: Health, 503: Health } },
@@ -29,16 +37,22 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const ready = executor.ready()
     // screenSize() is cached once known; the first read has the driver call's deadline.
     const screen = ready ? await executor.screenSize().catch(() => null) : null
-    reply.code(ready && screen ? 200 : 503)
+    // Input alone is not the desktop asked for: its window manager or session must run too.
+    const reason = !ready
+      ? 'the desktop is starting or restarting'
+      : screen === null ? 'the screen size could not be read from the desktop' : executor.desktopDown()
+    reply.code(reason === undefined ? 200 : 503)
     return {
-      status: ready && screen ? 'ok' as const : 'unavailable' as const,
-      ready: ready && screen !== null,
+      status: reason === undefined ? 'ok' as const : 'unavailable' as const,
+      ready: reason === undefined,
       driver: executor.driverName,
       display: desktopInfo.display ?? null,
       screen,
       held: executor.held(),
       queue: executor.pending,
       oldest_wait_ms: executor.oldestWaitMs(),
+      ...(reason !== undefined && { reason }),
+      recording: recorder?.load() ?? null,
     }
   })
 }

@@ -1,7 +1,7 @@
 /**
  * npm run openapi — writes openapi.yaml from the routes' TypeBox schemas (through
  * @fastify/swagger), so the file can never drift from what the server validates, and the
- * typed client's types (clients/client/openapi.ts) from that document.
+ * typed client's types (packages/agent/src/client/openapi.ts) from that document.
  */
 import { writeFile } from 'node:fs/promises'
 import pino from 'pino'
@@ -38,7 +38,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const yaml = await generateOpenapi()
   await writeFile(target, yaml)
   process.stdout.write(`wrote ${target.pathname}\n`)
-  const types = new URL('../clients/client/openapi.ts', import.meta.url)
+  const types = new URL('../packages/agent/src/client/openapi.ts', import.meta.url)
   await writeFile(types, await generateClientTypes(yaml))
   process.stdout.write(`wrote ${types.pathname}\n`)
 }

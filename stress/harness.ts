@@ -226,12 +226,14 @@ export async function startServer (procs: Processes, workdir: string, options: S
   const port = await freePort()
   const token = `stress-${Math.random().toString(36).slice(2)}`
   const logFile = join(workdir, `server-${port}.log`)
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.STRESS_SERVER_LOG_LEVEL ?? 'warn' }
+  // The token in the environment, not on the command line (which every local user reads).
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.STRESS_SERVER_LOG_LEVEL ?? 'warn', API_TOKEN: token }
+  delete env.API_TOKEN_FILE
   delete env.DISPLAY
   delete env.XAUTHORITY
   const log = openSync(logFile, 'a')
   // The server's own grace on SIGTERM is 10 s (close-with-grace); it ends its Xvfb, jwm, workers and bus.
-  const child = procs.spawn('server', process.execPath, ['dist/src/runtime/server.js', '--host', '127.0.0.1', '--port', String(port), '--token', token, ...(options.extraArgs ?? [])],
+  const child = procs.spawn('server', process.execPath, ['dist/src/runtime/server.js', '--host', '127.0.0.1', '--port', String(port), ...(options.extraArgs ?? [])],
     { cwd: ROOT, env, stdio: ['ignore', log, log], graceMs: 12_000 })
   closeSync(log)
   const http = new Http(port, token, 64)

@@ -9,8 +9,8 @@ import { DIALECTS } from './agent/dialects.ts'
 import { TASKS } from './index.ts'
 import { runTask, table, type Outcome } from './suite.ts'
 
-for (const program of ['xfce4-session', 'firefox-esr', 'xfce4-terminal', 'mousepad', 'thunar', 'atril', 'galculator']) requireProgram(program, 'the full desktop (npm run setup -- --desktop)')
-requireProgram('tesseract', 'the agent reads the screen with it (npm run setup -- --desktop)')
+for (const program of ['xfce4-session', 'firefox-esr', 'xfce4-terminal', 'mousepad', 'thunar', 'atril', 'galculator']) requireProgram(program, 'the full desktop (npm run setup)')
+requireProgram('tesseract', 'the agent reads the screen with it (npm run setup)')
 
 const args = process.argv.slice(2)
 const dialects = DIALECTS.filter((dialect) => !args.some((arg) => DIALECTS.some((d) => d.name === arg)) || args.includes(dialect.name))

@@ -63,7 +63,7 @@ t.test('beyond loopback a token must be at least 16 characters', async (t) => {
     t.throws(() => loadConfig(['--host', host, '--token', short], {}), {
       code: 'ERR_INVALID_CONFIG',
       message: `refusing to listen on ${host} with a 15-character token: anyone who reaches the port can try to guess it. ` +
-        'Use at least 16 random characters (e.g. openssl rand -hex 32) in API_TOKEN (or --token).',
+        'Use at least 16 random characters (e.g. openssl rand -hex 32) in API_TOKEN (or --token-file).',
     }, host)
     t.equal(loadConfig(['--host', host], { API_TOKEN: `${short}f` }).token, `${short}f`, `${host}: 16 characters`)
   }

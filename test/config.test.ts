@@ -123,3 +123,46 @@ t.test("--files serves only a home named with --home (or DESKTOP_HOME), never th
   t.match(loadConfig([], { FILES: 'true', DESKTOP_HOME: '/srv/desk', HOME: '/root' }), { files: true, home: '/srv/desk' }, 'DESKTOP_HOME named')
   t.match(loadConfig([], { HOME: '/root' }), { files: false, home: '/root' }, 'without --files, $HOME stays the default home')
 })
+
+t.test('the token: from a file, the environment or stdin; --token VALUE still works, marked; clear refusals', async (t) => {
+  const { chmodSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const dir = mkdtempSync(join(tmpdir(), 'cg-token-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const file = (name: string, text: string, mode: number) => { const path = join(dir, name); writeFileSync(path, text); chmodSync(path, mode); return path }
+  const own = file('own', '  from-a-file\n', 0o600)
+  const group = file('group', 'group-readable\n', 0o640)
+  const open = file('open', 'everyone-reads-me\n', 0o644)
+  const empty = file('empty', '\n', 0o600)
+  const stdin = (text: string) => ({ token: { readStdin: () => text } })
+  const read = (argv: string[], env: NodeJS.ProcessEnv, context = {}) => { const { token, tokenSource } = loadConfig(argv, env, context); return { token, tokenSource } }
+
+  const accepted: Array<[string, string[], NodeJS.ProcessEnv, object, { token?: string, tokenSource?: string }]> = [
+    ['none', [], {}, {}, { token: undefined, tokenSource: undefined }],
+    ['--token-file', ['--token-file', own], {}, {}, { token: 'from-a-file', tokenSource: 'file' }],
+    ['--token-file=, readable by its group', [`--token-file=${group}`], {}, {}, { token: 'group-readable', tokenSource: 'file' }],
+    ['API_TOKEN_FILE', [], { API_TOKEN_FILE: own }, {}, { token: 'from-a-file', tokenSource: 'file' }],
+    ['--token-file wins over API_TOKEN', ['--token-file', own], { API_TOKEN: 'from-env' }, {}, { token: 'from-a-file', tokenSource: 'file' }],
+    ['API_TOKEN', [], { API_TOKEN: 'from-env' }, {}, { token: 'from-env', tokenSource: 'environment' }],
+    ['--token -', ['--token', '-'], { API_TOKEN: 'from-env' }, stdin('from-stdin\n'), { token: 'from-stdin', tokenSource: 'stdin' }],
+    ['--token VALUE', ['--token', 'on-the-command-line'], {}, {}, { token: 'on-the-command-line', tokenSource: 'argument' }],
+  ]
+  for (const [name, argv, env, context, want] of accepted) t.strictSame(read(argv, env, context), want, name)
+
+  const refused: Array<[string, string[], NodeJS.ProcessEnv, object, string]> = [
+    ['a file every user reads', ['--token-file', open], {}, {}, `--token-file ${open} is readable by every user (mode 0644), so the token in it is not secret: chmod 600 ${open}`],
+    ['the same by API_TOKEN_FILE', [], { API_TOKEN_FILE: open }, {}, `API_TOKEN_FILE ${open} is readable by every user (mode 0644), so the token in it is not secret: chmod 600 ${open}`],
+    ['an empty file', ['--token-file', empty], {}, {}, `--token-file ${empty} is empty: write the token into it (e.g. openssl rand -hex 32 > ${empty})`],
+    ['a missing file', ['--token-file', join(dir, 'missing')], {}, {}, `--token-file ${join(dir, 'missing')} cannot be read: ENOENT`],
+    ['a directory', ['--token-file', dir], {}, {}, `--token-file ${dir} is not a file`],
+    ['two ways by flag', ['--token', 'x', '--token-file', own], {}, {}, '--token and --token-file both given: give the token one way'],
+    ['two ways by environment', [], { API_TOKEN: 'x', API_TOKEN_FILE: own }, {}, 'API_TOKEN and API_TOKEN_FILE both set: give the token one way'],
+    ['empty stdin', ['--token', '-'], {}, stdin(' \n'), '--token -: stdin held no token (pipe it in, e.g. computer-gateway --token - < token-file)'],
+    ['stdin under mcp', ['--token', '-'], {}, { token: { stdinIsProtocol: true, readStdin: () => 'never-read' } },
+      '--token - cannot read the token from stdin under `mcp`, where stdin carries the protocol: use --token-file PATH or API_TOKEN'],
+  ]
+  for (const [name, argv, env, context, message] of refused) t.throws(() => loadConfig(argv, env, context), { code: 'ERR_INVALID_CONFIG', message }, name)
+  t.match(usage(), '--token-file <value>')
+  t.match(usage(), '[env API_TOKEN_FILE]')
+})

@@ -66,11 +66,14 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.ok(LTS_END[major], `node:${major} is an LTS line`)
   t.ok(new Date() < new Date(LTS_END[major] ?? 0), `node ${major} is still maintained (until ${LTS_END[major]})`)
   const ci = await readFile(join(ROOT, '.ci/run'), 'utf8')
-  t.match(ci, /bash scripts\/image-node\.sh node_modules\/\.bin\/c8 tap/, '.ci/run runs the suite under the image\'s Node line, with coverage')
-  const scripts = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
-  t.match(scripts.bench, /bash scripts\/image-node\.sh --import tsx bench\/run\.ts/, 'and npm run bench its benches')
-  const { stdout } = await run('bash', [join(ROOT, 'scripts/image-node.sh'), '-p', 'process.versions.node'], { timeout: 120_000 })
-  t.equal(Number(stdout.trim().split('.')[0]), major, 'scripts/image-node.sh runs the Node line the Dockerfile names')
+  t.match(ci, /^npm test 2>&1 \| tee "\$log"$/m, '.ci/run runs the suite as the README says, npm test (with coverage)')
+  // Every npm script runs on the project's own Node, a dev dependency on the image's line.
+  const project = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>, scripts: Record<string, string> }
+  t.match(project.devDependencies.node, new RegExp(`^\\^${major}\\.`), 'the project\'s Node (the npm registry\'s node package) is on the Dockerfile\'s line')
+  const { stdout } = await run(join(ROOT, 'node_modules/.bin/node'), ['-p', 'process.versions.node'], { timeout: 60_000 })
+  t.equal(Number(stdout.trim().split('.')[0]), major, 'and node_modules/.bin/node, which npm\'s scripts put first on PATH, runs that line')
+  t.equal(Number(process.versions.node.split('.')[0]), major, 'this suite runs on it too')
+  t.match(project.scripts.bench, /^npm run build && node --import tsx bench\/run\.ts$/, 'and npm run bench its benches, through npm: on the same Node')
   t.match(ci, /npm run test:image 2>&1 \| tee -a "\$log"/, 'and builds and runs the images, their failures in the report too')
 
   // The build stage compiles; the images get its output only.
@@ -78,6 +81,7 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.match(build, /npm ci /)
   t.match(build, /npm run build/)
   t.match(build, /npm prune --omit=dev/, 'dev dependencies pruned')
+  t.match(build, /npm pkg delete workspaces && npm prune/, 'the agent-side workspace and its frameworks pruned too')
   const copied = byStage.get('slim')!.filter((i) => i.name === 'COPY' && i.args.startsWith('--from=build')).map((i) => i.args.split(/\s+/)[1])
   t.strictSame(copied, ['/app/package.json', '/app/node_modules', '/app/dist', '/app/bin'], 'slim takes package.json, the pruned node_modules, dist/ and the bin from the build, nothing else')
   t.notOk(byStage.get('desktop')!.some((i) => i.name === 'COPY' && !i.args.includes('install-system-deps.sh')), 'desktop adds nothing but its packages')
@@ -96,6 +100,8 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
 
   t.equal(all(instructions, 'ENTRYPOINT')[0]?.args, '["/usr/bin/tini", "--"]', 'tini is PID 1: it reaps zombies and passes signals on')
   t.match(all(instructions, 'HEALTHCHECK')[0]?.args ?? '', /CMD .*\/health/, 'HEALTHCHECK on GET /health')
+  // Run --read-only with no -v, the desktop's home must still be writable: a volume Docker makes.
+  t.strictSame(byStage.get('slim')!.filter((i) => i.name === 'VOLUME').map((i) => i.args), ['/home/node'], 'slim (and so desktop) declares the home a VOLUME')
   // One way to start: npm start and the image exec the bin, whose shebang carries the settings.
   const start = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
   t.equal(start, 'exec bin/computer-gateway.js', 'npm start execs the bin: no shell left between npm and node')
@@ -123,7 +129,9 @@ async function imageCopy (t: { teardown: (fn: () => unknown) => void }): Promise
   // npm ci's result, without the network: links to the packages the lock file installed here.
   await linkTree(join(ROOT, 'node_modules'), join(app, 'node_modules'))
   await run('npm', ['run', 'build'], { cwd: app })
+  await run('npm', ['pkg', 'delete', 'workspaces'], { cwd: app })
   await run('npm', ['prune', '--omit=dev', '--no-fund', '--no-audit', '--offline'], { cwd: app })
+  await run('sh', [join(ROOT, 'scripts/trim-node-modules.sh'), join(app, 'node_modules')])
   return app
 }
 
@@ -143,7 +151,7 @@ const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch
 t.test('the server as the slim image runs it: pruned runtime, NODE_ENV=production, 0.0.0.0 with a token', { timeout: 300_000 }, async (t) => {
   const instructions = await dockerfile()
   const app = await imageCopy(t)
-  for (const dev of ['typescript', 'tap', '@anthropic-ai/sdk']) t.notOk(existsSync(join(app, 'node_modules', dev)), `${dev} pruned`)
+  for (const dev of ['typescript', 'tap', '@anthropic-ai/sdk', '@computer-gateway/agent', 'node']) t.notOk(existsSync(join(app, 'node_modules', dev)), `${dev} pruned`)
   t.ok((await stat(join(app, 'dist/src/runtime/server.js'))).isFile())
 
   const port = await freePort()

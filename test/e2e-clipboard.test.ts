@@ -4,7 +4,8 @@
  * (the oracle page), and with shift+insert from PRIMARY into xterm, arrives exactly (the
  * typing corpus: every script, emoji, combining marks, tabs, newlines); what an application
  * copies with ctrl+c is what get_clipboard returns; set_clipboard after set_clipboard while
- * other clients paste loses none of their pastes and leaves one owner; a PNG goes round
+ * other clients paste loses none of their pastes and leaves one owner; an owner that never
+ * answers is a 504 that says so, not an empty clipboard; a PNG goes round
  * unchanged; both bounds hold; the owner ends with the desktop.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
@@ -103,6 +104,31 @@ t.test('a paste asked of an owner that set_clipboard then replaces still gets it
   t.equal(paste.output(), 'what the clipboard held when the paste asked', 'with what the clipboard held when it asked')
   t.ok(await until(() => !running(old!), 3000), 'the replaced owner left by itself')
   t.equal((await ok({ action: 'get_clipboard' })).clipboard.text, 'the new content')
+})
+
+t.test('an owner that never answers: get_clipboard says so with 504 after the wait, not that the clipboard is empty', async (t) => {
+  await ok({ action: 'set_clipboard', text: 'held by a stopped owner' })
+  const [owner] = ownerPids()
+  t.ok(owner, 'the owner process')
+  process.kill(owner!, 'SIGSTOP')
+  t.teardown(() => { if (running(owner!)) process.kill(owner!, 'SIGCONT') })
+  const asked = performance.now()
+  const answer = await act({ action: 'get_clipboard' })
+  const waited = performance.now() - asked
+  t.strictSame(answer, {
+    status: 504,
+    body: {
+      statusCode: 504,
+      code: 'ERR_CLIPBOARD_TIMEOUT',
+      error: 'Gateway Timeout',
+      message: 'the application that owns the clipboard selection did not answer within 5 s (it may be hung or stopped), so its content could not be read; retry, or replace the content with set_clipboard',
+    },
+  })
+  t.ok(waited >= 4900 && waited < 8000, `after the wait (${Math.round(waited)} ms)`)
+  process.kill(owner!, 'SIGCONT')
+  // The resumed owner answers the abandoned request to a window that is gone, which ends xclip: what it held is not asserted.
+  await ok({ action: 'set_clipboard', text: 'after the stopped owner' })
+  t.equal((await ok({ action: 'get_clipboard' })).clipboard.text, 'after the stopped owner', 'the clipboard works on')
 })
 
 t.test('pasted with ctrl+v into Chromium, the corpus arrives exactly; what Chromium copies with ctrl+c is what get_clipboard returns', async (t) => {

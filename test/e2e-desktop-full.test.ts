@@ -18,7 +18,7 @@ import { requireProgram } from './helpers/processes.ts'
 import { recordingSite, serverProcesses, startFullServer, waitForNode, waitUntil, type FullServer, type TreeNode } from './helpers/full-desktop.ts'
 
 for (const program of ['xfce4-session', 'xfwm4', 'xfce4-panel', 'xfdesktop', 'firefox-esr', 'mousepad', 'libreoffice', 'dbus-run-session']) {
-  requireProgram(program, 'the full desktop (npm run setup -- --desktop)')
+  requireProgram(program, 'the full desktop (npm run setup)')
 }
 
 const SCREEN = { width: 1024, height: 768 }

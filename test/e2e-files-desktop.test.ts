@@ -12,7 +12,7 @@ import { startFullServer, waitForNode, waitUntil, type FullServer, type TreeNode
 import { difference, readCorpus } from './helpers/typing.ts'
 
 for (const program of ['xfce4-session', 'xfwm4', 'mousepad', 'libreoffice', 'dbus-run-session']) {
-  requireProgram(program, 'the full desktop (npm run setup -- --desktop)')
+  requireProgram(program, 'the full desktop (npm run setup)')
 }
 t.setTimeout(300_000)
 

@@ -9,6 +9,7 @@
  */
 import { execFile } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
@@ -24,6 +25,8 @@ import { until } from './helpers/desktop.ts'
 import { everyByte, recordingStore } from './helpers/recording-store.ts'
 import { hex, paintRoot } from './helpers/live.ts'
 import { requireProgram } from './helpers/processes.ts'
+import { descendants } from './helpers/process-table.ts'
+import { DEFAULT_MAX_ACTIVE } from '../src/recording/recorder.ts'
 
 const run = promisify(execFile)
 requireProgram('ffmpeg', 'the recordings\' video')
@@ -180,4 +183,46 @@ t.test('the X server killed mid-episode: the steps so far and a playable video r
   t.ok(await difference(frame, Buffer.from(shot.body.base64_image, 'base64')) < 12, 'and its frames show the desktop')
   const again = await request('POST', '/computer', { action: 'move_mouse', coordinates: [5, 5] }, episode)
   t.equal(again.status, 409, 'the ended episode takes no more steps')
+})
+
+/** The ffmpeg encoders this test process started (the recorder's video captures), with their resident memory in KB. */
+function encoders (): Map<number, number> {
+  const found = new Map<number, number>()
+  for (const [pid, command] of descendants(process.pid)) {
+    if (!command.includes('x11grab')) continue
+    try {
+      found.set(pid, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0))
+    } catch { /* gone meanwhile */ }
+  }
+  return found
+}
+
+t.test('40 parallel episodes: the default --record-max-active start with an encoder each, the rest are 429 before anything runs', async (t) => {
+  const { request, desktop } = await server(t)
+  t.ok(await until(() => desktop.driver.ready(), 20_000), 'the desktop is up')
+  t.equal(encoders().size, 0, 'no encoder before')
+  let peak = 0
+  let peakKb = 0
+  const sampler = setInterval(() => {
+    const now = encoders()
+    peak = Math.max(peak, now.size)
+    peakKb = Math.max(peakKb, [...now.values()].reduce((a, b) => a + b, 0))
+  }, 100)
+  t.teardown(() => clearInterval(sampler))
+  const ids = Array.from({ length: 40 }, (_, i) => `flood-${i}`)
+  const answers = await Promise.all(ids.map((id) => request('POST', '/computer', { action: 'move_mouse', coordinates: [10, 10] }, { 'x-recording-id': id })))
+  const started = ids.filter((_, i) => answers[i]!.status === 200)
+  t.equal(started.length, DEFAULT_MAX_ACTIVE, `exactly ${DEFAULT_MAX_ACTIVE} started`)
+  t.strictSame(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body.code), Array(40 - DEFAULT_MAX_ACTIVE).fill('ERR_RECORDING_LIMIT'), 'every other one: 429')
+  await delay(2000)
+  t.equal(encoders().size, DEFAULT_MAX_ACTIVE, 'one ffmpeg per started episode')
+  const health = await request('GET', '/health')
+  t.strictSame(health.body.recording, { active: DEFAULT_MAX_ACTIVE, encoders: DEFAULT_MAX_ACTIVE, max_active: DEFAULT_MAX_ACTIVE })
+  t.strictSame((await request('GET', '/recordings')).body.recordings.map((r: { id: string }) => r.id).sort(), [...started].sort(), 'only they were stored')
+  for (const id of started) t.equal((await request('POST', `/recordings/${id}/stop`)).status, 200)
+  t.ok(await until(() => encoders().size === 0, 10_000), 'every encoder ended after')
+  clearInterval(sampler)
+  t.ok(peak <= DEFAULT_MAX_ACTIVE, `at most ${DEFAULT_MAX_ACTIVE} encoders at any time (peak ${peak})`)
+  t.ok(peakKb < DEFAULT_MAX_ACTIVE * 200 * 1024, `their memory together stayed bounded (peak ${Math.round(peakKb / 1024)} MB)`)
+  t.strictSame((await request('GET', '/health')).body.recording, { active: 0, encoders: 0, max_active: DEFAULT_MAX_ACTIVE })
 })

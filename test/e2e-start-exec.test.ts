@@ -33,7 +33,7 @@ const run = (file: string, args: string[], env: NodeJS.ProcessEnv) => new Promis
 })
 
 /** `npm start` as an operator types it, on a fresh private runtime directory; everything it starts is killed by PID at teardown. */
-async function npmStart (t: { teardown: (fn: () => unknown) => void }) {
+async function npmStart (t: { teardown: (fn: () => unknown) => void }, overrides: NodeJS.ProcessEnv = {}) {
   const runtime = mkdtempSync(join(tmpdir(), 'cg-runtime-'))
   const seen = new Map<number, string>()
   t.teardown(() => {
@@ -42,6 +42,9 @@ async function npmStart (t: { teardown: (fn: () => unknown) => void }) {
   })
   const env: NodeJS.ProcessEnv = { ...process.env, SCREEN: '1024x768x24', LOG_LEVEL: 'info', COMPUTER_GATEWAY_RUNTIME_DIR: runtime }
   for (const name of ['ALLOW_APPS', 'DISPLAY', 'XAUTHORITY', 'API_TOKEN', 'PORT', 'HOST']) delete env[name]
+  Object.assign(env, overrides)
+  for (const [name, value] of Object.entries(overrides)) if (value === undefined) delete env[name]
+  const lines: string[] = []
   const npm = spawn('npm', ['start', '--', '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
   seen.set(npm.pid!, 'npm')
   const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => npm.once('exit', (code, signal) => resolve({ code, signal })))
@@ -49,6 +52,7 @@ async function npmStart (t: { teardown: (fn: () => unknown) => void }) {
   let atListening: string[] = []
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: npm.stdout! }).on('line', (line) => {
+      lines.push(line)
       const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)
       if (match) {
         atListening = readdirSync(runtime)
@@ -62,7 +66,7 @@ async function npmStart (t: { teardown: (fn: () => unknown) => void }) {
     const response = await fetch(`${url}/computer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })
     return { status: response.status, body: await response.json() as Record<string, unknown> }
   }
-  return { npm, exited, seen, runtime, env, act, atListening }
+  return { npm, exited, seen, runtime, env, act, atListening, lines }
 }
 
 t.test('SIGTERM to npm start\'s own PID ends the server and every process of its desktop', async (t) => {
@@ -93,11 +97,11 @@ t.test('exec starts a program on the private desktop for the server\'s user, and
   t.ok(await until(async () => (await titles()).includes('started-by-exec'), 10_000), 'its window is listed by list_windows')
   t.strictSame(await titles(), ['started-by-exec'], 'the one window on the desktop')
 
-  const foreground = await run(BIN, ['exec', 'sh', '-c', 'echo "$DISPLAY"; exit 3'], env)
+  const foreground = await run(BIN, ['exec', 'sh', '-c', 'echo "$DISPLAY${API_TOKEN-}${API_TOKEN_FILE-}"; exit 3'], { ...env, API_TOKEN: 'in-the-shell', API_TOKEN_FILE: '/a/file' })
   const { display } = JSON.parse(readFileSync(join(runtime, file!), 'utf8')) as { display: string }
   t.match(display, /^:\d+$/)
   t.strictSame(foreground, { code: 3, stdout: `${display}\n`, stderr: '' },
-    'in the foreground: its output here, its exit status ours')
+    'in the foreground: its output here, its exit status ours; no token of the shell passed on')
 
   // Another user: the runtime directory (and the cookie it names) are not theirs to read.
   // env -u: tap puts its own NODE_OPTIONS into every child, and c8 its NODE_V8_COVERAGE; both make
@@ -113,7 +117,8 @@ t.test('exec starts a program on the private desktop for the server\'s user, and
   const nobody = ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'env', '-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', node, BIN, 'exec', '--', 'xterm', '-T', 'intruder']
   const refused = await run('setpriv', nobody, env)
   t.equal(refused.code, 1, 'a non-zero exit')
-  t.match(refused.stderr, /^computer-gateway exec: .*belongs to another user: run this as the user who started the server\n$/, 'a message saying why and what to do')
+  t.equal(refused.stderr, `computer-gateway exec: ${runtime} belongs to another user (uid 0), not to you (uid 65534): refused (another user could steer computer-gateway exec to a display of theirs). ` +
+    "To reach another user's server, run this as the user who started it; else remove it (as its owner, or root), or set COMPUTER_GATEWAY_RUNTIME_DIR to a directory of your own\n", 'a message saying why and what to do')
   const own = await run('setpriv', nobody, { ...env, COMPUTER_GATEWAY_RUNTIME_DIR: join(tmpdir(), 'cg-nobody-has-none') })
   t.equal(own.code, 1)
   t.match(own.stderr, /no running computer-gateway server of this user \(uid 65534\) found/, 'nobody\'s own directory lists no server')
@@ -124,4 +129,48 @@ t.test('exec starts a program on the private desktop for the server\'s user, and
   t.strictSame({ code: usage.code, stderr: usage.stderr.split('\n')[0] }, { code: 2, stderr: 'computer-gateway exec: no program given' }, 'no program: usage, exit 2')
   const missing = await run(BIN, ['exec', '--', 'no-such-program-here'], env)
   t.strictSame(missing, { code: 127, stdout: '', stderr: 'computer-gateway exec: cannot start no-such-program-here: not found\n' })
+})
+
+/** A local user made for one test, removed at its end on every path, with whatever it owns under `root`. */
+function localUser (t: { teardown: (fn: () => unknown) => void }, root: string): { uid: number, gid: number, name: string } {
+  const name = `cgsq${process.pid % 100000}`
+  execFileSync('useradd', ['--no-create-home', '--no-user-group', '--gid', 'nogroup', '--shell', '/usr/sbin/nologin', name], { stdio: 'pipe' })
+  t.teardown(() => {
+    rmSync(root, { recursive: true, force: true })
+    execFileSync('userdel', [name], { stdio: 'pipe' })
+  })
+  const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim())) as [number, number]
+  return { uid, gid, name }
+}
+
+t.test('a runtime folder another user made first: exec refuses it, naming it, and the server does not publish there', async (t) => {
+  t.equal(process.getuid!(), 0, 'root, to create the second user')
+  requireProgram('useradd', 'creating the second local user')
+  // A /tmp of this test's own (sticky, open to all, as /tmp is): the real one's folders belong to other servers.
+  const tmp = mkdtempSync(join(tmpdir(), 'cg-shared-tmp-'))
+  chmodSync(tmp, 0o1777)
+  const squatter = localUser(t, tmp)
+  const folder = join(tmp, 'computer-gateway-0')
+  // What the other user does: the folder root's exec reads, 0755, naming a display of theirs, with a PID that is alive.
+  execFileSync('setpriv', [`--reuid=${squatter.uid}`, `--regid=${squatter.gid}`, '--clear-groups', '--', 'sh', '-c',
+    `mkdir -m 0755 "$0" && printf '{"pid":1,"display":":77"}' > "$0/1.json"`, folder])
+  t.equal(statSync(folder).uid, squatter.uid)
+  const xdg = mkdtempSync(join(tmpdir(), 'cg-xdg-'))
+  t.teardown(() => rmSync(xdg, { recursive: true, force: true }))
+  const message = `computer-gateway exec: ${folder} belongs to another user (uid ${squatter.uid}), not to you (uid 0): refused (another user could steer computer-gateway exec to a display of theirs). ` +
+    "To reach another user's server, run this as the user who started it; else remove it (as its owner, or root), or set COMPUTER_GATEWAY_RUNTIME_DIR to a directory of your own\n"
+  const base: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp }
+  for (const name of ['COMPUTER_GATEWAY_RUNTIME_DIR', 'XDG_RUNTIME_DIR', 'DISPLAY', 'XAUTHORITY']) delete base[name]
+  for (const [label, env] of [['without XDG_RUNTIME_DIR', base], ['with XDG_RUNTIME_DIR', { ...base, XDG_RUNTIME_DIR: xdg }]] as const) {
+    const refused = await run(BIN, ['exec', '--', 'sh', '-c', 'echo "ran on $DISPLAY"'], env)
+    t.strictSame(refused, { code: 1, stdout: '', stderr: message }, `${label}: nothing run, exit 1, the folder named`)
+  }
+
+  const { lines } = await npmStart(t, { TMPDIR: tmp, COMPUTER_GATEWAY_RUNTIME_DIR: undefined, XDG_RUNTIME_DIR: undefined })
+  t.strictSame(readdirSync(folder), ['1.json'], 'the server wrote nothing into the squatted folder')
+  const logged = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number, msg: string }).filter((entry) => entry.msg.startsWith('NOT published'))
+  t.strictSame(logged.map((entry) => ({ level: entry.level, msg: entry.msg })), [{
+    level: 50,
+    msg: `NOT published for computer-gateway exec, which will not find this desktop: ${message.slice('computer-gateway exec: '.length, -1)}`,
+  }], 'one error-level line says exec will not find it, and why')
 })

@@ -163,7 +163,7 @@ t.test('on its own Xvfb the server runs jwm, brings it back with X, and ends it 
   t.notOk(alive(second), 'jwm ended on close')
 })
 
-t.test('without its window manager the server still takes input, and the window actions say why not', async (t) => {
+t.test('without its window manager the server still takes input, the window actions say why not, and /health is not ready', async (t) => {
   const desktop = new SupervisedDesktop({ screen: '1024x768x24', log: silent, windowManager: 'no-such-window-manager' })
   const app = await buildApp({ driver: desktop, logger: silent, apps: { term: ['xterm'] } })
   t.teardown(() => app.close())
@@ -179,6 +179,16 @@ t.test('without its window manager the server still takes input, and the window 
     })
   }
   t.strictSame(desktop.launchedPids, [], 'nothing was launched')
+  const health = await app.inject({ url: '/health' })
+  t.strictSame({ status: health.statusCode, body: health.json() }, {
+    status: 503,
+    body: {
+      // Built without the desktop's info, the app names no display of its own.
+      status: 'unavailable', ready: false, driver: desktop.name, display: null, screen: { width: 1024, height: 768 },
+      held: { keys: [], buttons: [] }, queue: 0, oldest_wait_ms: 0,
+      reason: `the window manager is not running on ${desktop.display}: no-such-window-manager is not installed: run \`npm run setup\` (or apt-get install no-such-window-manager)`,
+    },
+  }, '/health: not ready, and why')
   t.equal((await act({ action: 'move_mouse', coordinates: [40, 30] })).status, 200)
   t.strictSame(await cursorFromX(desktop.display!), [40, 30], 'input works')
 })

@@ -23,6 +23,7 @@ t.test('a target is one argument after the program\'s options, or the terminal\'
   const cases: Array<[object, object[]]> = [
     [{ app: 'browser', target: 'https://example.com/a b' }, [{ call: 'launch', argv: ['firefox-esr', '--new-window', 'https://example.com/a%20b'], cwd: home }]],
     [{ app: 'browser', target: `file://${home}/docs/page.html` }, [{ call: 'launch', argv: ['firefox-esr', '--new-window', `file://${home}/docs/page.html`], cwd: home }]],
+    [{ app: 'browser', target: `file://localhost${home}/docs/page.html` }, [{ call: 'launch', argv: ['firefox-esr', '--new-window', `file://${home}/docs/page.html`], cwd: home }]],
     [{ app: 'editor', target: 'docs/new file.txt' }, [{ call: 'launch', argv: ['mousepad', join(home, 'docs/new file.txt')], cwd: home }]],
     [{ app: 'spreadsheet', target: `${home}/docs/sheet.csv` }, [{ call: 'launch', argv: ['libreoffice', '--nologo', '--calc', join(home, 'docs/sheet.csv')], cwd: home }]],
     [{ app: 'terminal', target: 'docs' }, [{ call: 'launch', argv: ['xfce4-terminal'], cwd: join(home, 'docs') }]],
@@ -53,6 +54,12 @@ t.test('targets refused before anything starts', async (t) => {
     [{ app: 'editor', target: '../x' }, refused(403, 'ERR_TARGET_NOT_ALLOWED', `target "../x" of app 'editor' is outside the desktop's home ${home}; only paths under it are opened`)],
     [{ app: 'editor', target: 'escape/passwd' }, refused(403, 'ERR_TARGET_NOT_ALLOWED', `target "escape/passwd" of app 'editor' is outside the desktop's home ${home}; only paths under it are opened`)],
     [{ app: 'terminal', target: '/' }, refused(403, 'ERR_TARGET_NOT_ALLOWED', `target "/" of app 'terminal' is outside the desktop's home ${home}; only paths under it are opened`)],
+    [{ app: 'browser', target: `file://host${home}/docs/page.html` }, refused(400, 'ERR_INVALID_ACTION', `target of app 'browser' is a file URL on host 'host'; only files on this machine are opened: file:///path (got "file://host${home}/docs/page.html")`)],
+    [{ app: 'browser', target: `file://${home}/docs%2f..%2f..%2f..%2fetc/passwd` }, refused(400, 'ERR_INVALID_ACTION', `target of app 'browser' encodes '/' as %2F, which hides the path's real parts; write the path's slashes as they are (got "file://${home}/docs%2f..%2f..%2f..%2fetc/passwd")`)],
+    [{ app: 'browser', target: `file://${home}/docs%2Fpage.html` }, refused(400, 'ERR_INVALID_ACTION', `target of app 'browser' encodes '/' as %2F, which hides the path's real parts; write the path's slashes as they are (got "file://${home}/docs%2Fpage.html")`)],
+    [{ app: 'browser', target: `file://${home}/docs/a%00.html` }, refused(400, 'ERR_INVALID_ACTION', `target of app 'browser' encodes a NUL character (%00), which no path may contain (got "file://${home}/docs/a%00.html")`)],
+    [{ app: 'browser', target: `file://${home}/%2e%2e/x` }, refused(403, 'ERR_TARGET_NOT_ALLOWED', `target "${join(home, '..', 'x')}" of app 'browser' is outside the desktop's home ${home}; only paths under it are opened`)],
+    [{ app: 'editor', target: 'docs/a\u0000b' }, refused(400, 'ERR_INVALID_ACTION', "target of app 'editor' holds a NUL character, which no path or URL may contain")],
     [{ app: 'editor', target: '' }, refused(400, 'ERR_INVALID_ACTION', 'target must be a non-empty string (a URL or a path), at most 4096 characters')],
   ]
   const { app, driver } = await build(t, { apps, launchRules: { targets, home, maximized: true } })

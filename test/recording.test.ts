@@ -13,20 +13,25 @@ import { build } from './helpers/build.ts'
 import { until } from './helpers/desktop.ts'
 import { everyByte, recordingStore } from './helpers/recording-store.ts'
 import { redactPayload } from '../src/recording/redact.ts'
+import type { VideoCapture, VideoSource } from '../src/recording/video-source.ts'
 
 const TOKEN = 'recording-test-token-0123456789'
 const COOKIE = 'cg_live=cookie-value-that-must-not-be-kept'
 const auth = { authorization: `Bearer ${TOKEN}` }
 
-const GENEROUS = { maxBytes: 64 << 20, maxAgeMs: 3600_000, idleMs: 60_000, minFreeBytes: 0 }
+const GENEROUS = { maxBytes: 64 << 20, maxAgeMs: 3600_000, idleMs: 60_000, minFreeBytes: 0, maxActive: 100, maxPerMinute: 1000 }
 
-async function recordingApp (t: Parameters<typeof recordingStore>[0], recording: Partial<typeof GENEROUS> & { screenshots?: boolean } = {}) {
+type RecordingOptions = Partial<typeof GENEROUS> & { screenshots?: boolean, video?: VideoSource }
+
+async function recordingApp (t: Parameters<typeof recordingStore>[0], recording: RecordingOptions = {}) {
   const dir = await recordingStore(t)
   const built = await build(t, { token: TOKEN, recording: { dir, ...GENEROUS, ...recording } })
   const inject = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) => {
     const text = typeof payload === 'string'
+    const { 'remote-address': remoteAddress, ...rest } = headers
+    headers = rest
     const response = await built.app.inject({
-      method, url, headers: { ...auth, ...(payload !== undefined && { 'content-type': text ? 'text/plain' : 'application/json' }), ...headers },
+      method, url, ...(remoteAddress && { remoteAddress }), headers: { ...auth, ...(payload !== undefined && { 'content-type': text ? 'text/plain' : 'application/json' }), ...headers },
       ...(payload !== undefined && { payload: text ? payload : JSON.stringify(payload) }),
     })
     const type = String(response.headers['content-type'] ?? '')
@@ -193,6 +198,89 @@ t.test('a full disk refuses a new recording with 507 and runs nothing of it; act
   t.strictSame((await inject('GET', '/recordings')).body.recordings, [])
 })
 
+/** A video source whose captures only count themselves: how many run now, how many were ever started. */
+function countingVideo () {
+  const counts = { running: 0, started: 0 }
+  const source: VideoSource = {
+    extension: 'mp4',
+    mediaType: 'video/mp4',
+    start: async (): Promise<VideoCapture> => {
+      counts.running++
+      counts.started++
+      let end!: (reason: string | null) => void
+      const ended = new Promise<string | null>((resolve) => { end = resolve })
+      let stopped = false
+      return {
+        startedAt: Date.now(),
+        ended,
+        stop: async () => {
+          if (stopped) return
+          stopped = true
+          counts.running--
+          end(null)
+        },
+      }
+    },
+  }
+  return { source, counts }
+}
+
+const click = { action: 'click_mouse', button: 'left', coordinates: [1, 1] }
+
+t.test('beyond --record-max-active a new episode is refused with 429 and Retry-After before anything runs; /health counts the encoders', async (t) => {
+  const { source, counts } = countingVideo()
+  const { inject, driver } = await recordingApp(t, { maxActive: 3, idleMs: 30_000, video: source })
+  const idle = driver.calls.length
+  t.equal((await inject('POST', '/computer', click)).status, 200)
+  const perClick = driver.calls.length - idle
+  const before = driver.calls.length
+  const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => inject('POST', '/computer', click, { 'x-recording-id': `parallel-${i}` })))
+  const started = answers.filter((answer) => answer.status === 200)
+  const refused = answers.filter((answer) => answer.status !== 200)
+  t.equal(started.length, 3, 'exactly the cap started')
+  t.equal(counts.started, 3, 'and only their encoders')
+  t.equal(driver.calls.length - before, 3 * perClick, 'the refused ran nothing')
+  t.strictSame(new Set(refused.map((answer) => answer.status)), new Set([429]))
+  t.strictSame(refused[0]!.body, {
+    statusCode: 429,
+    code: 'ERR_RECORDING_LIMIT',
+    error: 'Too Many Requests',
+    message: 'no new recording: 3 are recording, the most --record-max-active allows (3). End one (POST /recordings/{id}/stop), or wait: one without requests ends after --record-idle (30 s). ' +
+      'Requests without X-Recording-Id, or naming an episode that records, run as usual',
+  })
+  t.equal(refused[0]!.headers['retry-after'], '30', 'Retry-After: when the longest idle one ends by itself')
+  const health = await inject('GET', '/health')
+  t.strictSame(health.body.recording, { active: 3, encoders: 3, max_active: 3 })
+
+  t.equal((await inject('POST', '/computer', click, { 'x-recording-id': 'parallel-0' })).status, 200, 'an episode that records goes on')
+  t.equal((await inject('POST', '/computer', click)).status, 200, 'a request without the header runs')
+  const ended = started.length && (await inject('GET', '/recordings')).body.recordings.find((r: { state: string }) => r.state === 'recording').id
+  t.equal((await inject('POST', `/recordings/${ended}/stop`)).status, 200)
+  t.strictSame((await inject('GET', '/health')).body.recording, { active: 2, encoders: 2, max_active: 3 }, 'its encoder is gone')
+  t.equal(counts.running, 2)
+  t.equal((await inject('POST', '/computer', click, { 'x-recording-id': 'after-one-ended' })).status, 200, 'a new one starts once one ended')
+})
+
+t.test('beyond --record-max-per-minute a client is refused with 429 until the minute has passed; another client is not', async (t) => {
+  const { inject, driver } = await recordingApp(t, { maxActive: 10, maxPerMinute: 2 })
+  for (const id of ['first', 'second']) t.equal((await inject('POST', '/computer', click, { 'x-recording-id': id })).status, 200)
+  const before = driver.calls.length
+  const refused = await inject('POST', '/computer', click, { 'x-recording-id': 'third' })
+  t.equal(refused.status, 429)
+  t.equal(driver.calls.length, before, 'nothing ran')
+  const wait = Number(refused.headers['retry-after'])
+  t.ok(wait >= 59 && wait <= 60, `Retry-After ${wait}: when the first start leaves the minute`)
+  t.strictSame(refused.body, {
+    statusCode: 429,
+    code: 'ERR_RECORDING_LIMIT',
+    error: 'Too Many Requests',
+    message: `no new recording: this client (127.0.0.1) started 2 in the last minute, the most --record-max-per-minute allows; retry in ${wait} s, or keep naming the same episode in X-Recording-Id`,
+  })
+  t.equal((await inject('POST', '/computer', click, { 'x-recording-id': 'first' })).status, 200, 'its episodes go on')
+  t.equal((await inject('POST', '/computer', click, { 'x-recording-id': 'other', 'remote-address': '127.0.0.2' })).status, 200, 'another client address starts one')
+  t.strictSame((await inject('GET', '/health')).body.recording, { active: 3, encoders: 0, max_active: 10 }, 'no video source: no encoders')
+})
+
 t.test('without --record: the header is ignored and /recordings says how to turn it on', async (t) => {
   const { app } = await build(t)
   const acted = await app.inject({ method: 'POST', url: '/computer', payload: { action: 'move_mouse', coordinates: [1, 1] }, headers: { 'x-recording-id': 'bad name' } })
@@ -242,8 +330,10 @@ t.test('the --record flags: off by default; on, each with its default; bad value
   const { loadConfig } = await import('../src/runtime/config.ts')
   t.equal(loadConfig([], {}).recording, undefined)
   t.strictSame(loadConfig(['--record'], {}).recording, {
-    dir: 'recordings', maxBytes: 2048 * 1024 * 1024, maxAgeMs: 168 * 3600_000, idleMs: 300_000, minFreeBytes: 256 * 1024 * 1024, fps: 5, screenshots: false,
+    dir: 'recordings', maxBytes: 2048 * 1024 * 1024, maxAgeMs: 168 * 3600_000, idleMs: 300_000, minFreeBytes: 256 * 1024 * 1024, maxActive: 4, maxPerMinute: 10, fps: 5, screenshots: false,
   })
+  t.match(loadConfig([], { RECORD: '1', RECORD_MAX_ACTIVE: '2', RECORD_MAX_PER_MINUTE: '30' }).recording, { maxActive: 2, maxPerMinute: 30 })
+  t.throws(() => loadConfig(['--record', '--record-max-active', '0'], {}), { message: "--record-max-active must be a positive integer (got '0')" })
   t.match(loadConfig([], { RECORD: '1', RECORD_DIR: '/data/rec', RECORD_FPS: '0', RECORD_SCREENSHOTS: 'true', RECORD_MAX_MB: '0.5' }).recording,
     { dir: '/data/rec', fps: 0, screenshots: true, maxBytes: 524288 })
   t.throws(() => loadConfig(['--record', '--record-fps', '60'], {}), { message: "--record-fps must be 0..30 (got '60')" })

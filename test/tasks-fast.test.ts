@@ -12,7 +12,7 @@ import { DIALECTS } from '../tasks/agent/dialects.ts'
 import { TASKS } from '../tasks/index.ts'
 import { runTask, table, type Outcome } from '../tasks/suite.ts'
 
-for (const program of ['xfce4-session', 'xfce4-terminal', 'mousepad', 'thunar']) requireProgram(program, 'the full desktop (npm run setup -- --desktop)')
+for (const program of ['xfce4-session', 'xfce4-terminal', 'mousepad', 'thunar']) requireProgram(program, 'the full desktop (npm run setup)')
 
 // Three dialects of three tasks, after the session's start: more than tap's default two minutes.
 t.setTimeout(300_000)

@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { ClipboardContent, ClipboardSource, Selection } from '../../src/clipboard/source.ts'
-import { DesktopUnavailable, TooLarge } from '../../src/errors/errors.ts'
+import { ClipboardTimeout, DesktopUnavailable, TooLarge } from '../../src/errors/errors.ts'
 import type { Log } from '../../src/runtime/logger.ts'
 import { stopChild } from '../stop-child.ts'
 import { xEnv } from './authority.ts'
@@ -51,8 +51,10 @@ export class XClipboard implements ClipboardSource {
   async read (selection: Selection, prefer?: 'text' | 'image'): Promise<ClipboardContent> {
     const display = this.#display()
     // Nobody owns it, or its owner answers no TARGETS: nothing we could read.
+    // An owner that never answers is not "empty": xclip then waits, and only our timer ends it.
     const listed = await this.#output(display, selection, 'TARGETS').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') throw new Error('xclip is not installed (scripts/install-system-deps.sh installs it)')
+      if (error instanceof ClipboardTimeout) throw error
       return undefined
     })
     if (!listed) return { kind: 'empty' }
@@ -151,7 +153,8 @@ export class XClipboard implements ClipboardSource {
       let failure: Error | undefined
       let stderr = ''
       const timer = setTimeout(() => {
-        failure = new Error(`the owner of the ${selection} selection did not answer within ${timeoutMs} ms`)
+        failure = new ClipboardTimeout(`the application that owns the ${selection} selection did not answer within ${timeoutMs / 1000} s (it may be hung or stopped), ` +
+          'so its content could not be read; retry, or replace the content with set_clipboard')
         child.kill('SIGKILL')
       }, timeoutMs)
       child.stdout!.on('data', (chunk: Buffer) => {

@@ -89,7 +89,7 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
   // once, not only when stop() is called (the supervisor forgets a session that has exited).
   void exited.then(() => sweep(marker, STOP_GRACE_MS)).catch(() => {})
   let stderr = ''
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-2000) })
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-8000) })
   createInterface({ input: child.stderr! }).on('line', (line) => log.debug({ display, stderr: line }, 'session output'))
   const bus = new Promise<string>((resolve) => {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(line.trim()))
@@ -114,7 +114,11 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
     const ended = exit()
     if (ended) {
       await stop()
-      const tail = stderr.trim().split('\n').filter(Boolean).slice(-2).join(' / ')
+      // Its own complaint (e.g. "xfce4-session: Unable to access file …/.ICEauthority:
+      // Read-only file system") is the reason, when it made one; the bus's services print too.
+      const lines = stderr.trim().split('\n').filter(Boolean)
+      const own = lines.filter((line) => line.startsWith(`${SESSION}: `))
+      const tail = (own.length > 0 ? own.slice(-1) : lines.slice(-2)).join(' / ')
       throw new Error(`${SESSION} exited at start (${ended.signal ?? `code ${ended.code}`})${tail ? `: ${tail}` : ''}` +
         (/not found|No such file/.test(tail) ? '; run `npm run setup -- --desktop`' : ''))
     }

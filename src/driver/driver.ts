@@ -137,6 +137,14 @@ export interface Driver {
    */
   onReplaced?(listener: () => void): void
 
+  /**
+   * Why the desktop that was asked for is not up although the driver takes input (its window
+   * manager or full desktop session died at start, or is being started again), else undefined.
+   * GET /health is not ready while it says something: input alone is not the desktop a client
+   * asked for. Only drivers that start a desktop of their own have it.
+   */
+  desktopDown?(): string | undefined
+
   /** Window management, when the desktop has it; without it the window actions are refused (400). */
   readonly windows?: WindowControl | undefined
 }

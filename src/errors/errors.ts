@@ -73,6 +73,13 @@ export const AppNotAllowed = createError<'ERR_APP_NOT_ALLOWED', 403, [string]>(
 export const AppLaunchTimeout = createError<'ERR_APP_LAUNCH_TIMEOUT', 504, [string]>(
   'ERR_APP_LAUNCH_TIMEOUT', '%s', 504)
 
+/**
+ * get_clipboard: the application that owns the selection did not answer within the wait (it is
+ * hung or stopped). Not "empty": the selection has an owner, whose content could not be had.
+ */
+export const ClipboardTimeout = createError<'ERR_CLIPBOARD_TIMEOUT', 504, [string]>(
+  'ERR_CLIPBOARD_TIMEOUT', '%s', 504)
+
 /** A launched application could not be started, or exited before opening a window. */
 export const AppLaunchFailed = createError<'ERR_APP_LAUNCH_FAILED', 500, [string]>(
   'ERR_APP_LAUNCH_FAILED', '%s', 500)
@@ -116,6 +123,14 @@ export const RecordingEnded = createError<'ERR_RECORDING_ENDED', 409, [string]>(
 /** A new recording refused because the store's disk has too little free space (--record-min-free-mb). */
 export const RecordingStoreFull = createError<'ERR_RECORDING_STORE_FULL', 507, [string]>(
   'ERR_RECORDING_STORE_FULL', '%s', 507)
+
+/**
+ * A new recording refused: as many episodes record as --record-max-active allows, or the
+ * client started --record-max-per-minute in the last minute. Answered with Retry-After; nothing
+ * of the request has run.
+ */
+export const RecordingLimit = createError<'ERR_RECORDING_LIMIT', 429, [string]>(
+  'ERR_RECORDING_LIMIT', '%s', 429)
 
 /** A Range header outside the file (a recording's video or image). */
 export const RangeNotSatisfiable = createError<'ERR_RANGE_NOT_SATISFIABLE', 416, [string]>(

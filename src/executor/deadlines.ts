@@ -52,8 +52,9 @@ export function withDeadlines (driver: Driver, callMs: number): Driver {
       })
     }
   // Every call that acts on or reads the desktop (a member added to Driver is a type error here
-  // until it is timed); starting, closing and window control have deadlines of their own.
-  const calls: Omit<Required<Driver>, 'name' | 'start' | 'close' | 'ready' | 'onReplaced' | 'windows' | 'settle' | 'input' | 'inputInOrder'> = {
+  // until it is timed); starting, closing and window control have deadlines of their own, and
+  // desktopDown reads state held in this process.
+  const calls: Omit<Required<Driver>, 'name' | 'start' | 'close' | 'ready' | 'onReplaced' | 'desktopDown' | 'windows' | 'settle' | 'input' | 'inputInOrder'> = {
     screenSize: timed('screenSize', () => driver.screenSize()),
     moveMouse: timed('moveMouse', (point) => driver.moveMouse(point)),
     cursorPosition: timed('cursorPosition', () => driver.cursorPosition()),

@@ -134,6 +134,9 @@ export class Executor {
 
   ready (): boolean { return this.#driver.ready() }
 
+  /** Why the desktop asked for is not up though the driver is ready (Driver.desktopDown), else undefined. */
+  desktopDown (): string | undefined { return this.#driver.desktopDown?.() }
+
   held (): HeldSnapshot { return this.#held.snapshot() }
 
   /** Requests waiting for or holding the desktop. */

@@ -19,6 +19,7 @@ export interface LaunchTarget {
 }
 
 export function launchTarget (app: string, kind: TargetKind, target: string, home: string | undefined): LaunchTarget {
+  if (target.includes('\0')) throw new InvalidAction(`target of app '${app}' holds a NUL character, which no path or URL may contain`)
   if (target.startsWith('-')) throw new InvalidAction(`target ${JSON.stringify(target)} of app '${app}' begins with '-', which the program would read as an option; give a path or URL`)
   switch (kind) {
     case 'url': {
@@ -30,7 +31,7 @@ export function launchTarget (app: string, kind: TargetKind, target: string, hom
       }
       if (url.protocol === 'http:' || url.protocol === 'https:') return { args: [url.href] }
       if (url.protocol === 'file:') {
-        underHome(app, fileURLToPath(url), home)
+        underHome(app, filePath(app, target, url), home)
         return { args: [url.href] }
       }
       throw new TargetNotAllowed(`target of app '${app}' must be an http, https or file URL; ${url.protocol.slice(0, -1)} URLs are not opened`)
@@ -42,6 +43,28 @@ export function launchTarget (app: string, kind: TargetKind, target: string, hom
     default:
       return unreachable(kind, 'target kind')
   }
+}
+
+/**
+ * The local path a file URL names, or a 400 saying why it names none. Checked here rather
+ * than left to fileURLToPath, whose refusals (another host; '/' encoded as %2F, which would
+ * hide a `..` from the URL parser) are plain errors, which would answer 500.
+ */
+function filePath (app: string, target: string, url: URL): string {
+  if (url.hostname !== '' && url.hostname !== 'localhost') {
+    throw new InvalidAction(`target of app '${app}' is a file URL on host '${url.hostname}'; only files on this machine are opened: file:///path (got ${JSON.stringify(target)})`)
+  }
+  if (/%2f/i.test(url.pathname)) {
+    throw new InvalidAction(`target of app '${app}' encodes '/' as %2F, which hides the path's real parts; write the path's slashes as they are (got ${JSON.stringify(target)})`)
+  }
+  let path: string
+  try {
+    path = fileURLToPath(url)
+  } catch (error) {
+    throw new InvalidAction(`target of app '${app}' is not a file URL of a local path: ${(error as Error).message} (got ${JSON.stringify(target)})`)
+  }
+  if (path.includes('\0')) throw new InvalidAction(`target of app '${app}' encodes a NUL character (%00), which no path may contain (got ${JSON.stringify(target)})`)
+  return path
 }
 
 /** The absolute path of `target` (relative ones are relative to the home), refused unless it lies under the home, symbolic links followed. */

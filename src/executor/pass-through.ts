@@ -13,6 +13,7 @@ export function passThrough (driver: Driver, overrides: Partial<Driver>): Driver
     close: () => driver.close(),
     ready: () => driver.ready(),
     ...(driver.onReplaced && { onReplaced: (listener: () => void) => driver.onReplaced!(listener) }),
+    ...(driver.desktopDown && { desktopDown: () => driver.desktopDown!() }),
     get windows () { return driver.windows },
     screenSize: () => driver.screenSize(),
     moveMouse: (point) => driver.moveMouse(point),

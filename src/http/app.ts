@@ -125,6 +125,8 @@ declare module 'fastify' {
     actionSchemas: ReturnType<typeof buildActionSchemas>
     desktopInfo: DesktopInfo
     mcpTools: McpTools
+    /** The recorder with --record, else null (GET /health reports its load). */
+    recorder: Recorder | null
   }
 }
 
@@ -227,6 +229,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     // After auth: a refused request is never recorded.
     recordingHooks(app, recorder)
   }
+  app.decorate('recorder', recorder ?? null)
 
   await app.register(swagger, {
     openapi: openapiInfo,

@@ -48,6 +48,9 @@ export function replyFailure (reply: FastifyReply, body: ErrorBody, cause: unkno
   if (body.statusCode >= 500) reply.log.error({ err: cause }, body.message)
   else reply.log.info({ code: body.code, message: body.message }, 'request refused')
   if (body.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+  // A refusal that knows when to come back (a limit's window) says so itself.
+  const retryAfter = (cause as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds
+  if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
   reply.code(body.statusCode)
 }
 

@@ -38,7 +38,8 @@ export function recordingHooks (app: FastifyInstance, recorder: Recorder): void 
       return
     }
     const step: StepDraft = { episode: id, startedAt: Date.now(), runs: [], error: null }
-    recorder.begin(id).then(() => {
+    // Per client address: behind a proxy, all of its clients are one (the proxy's own limits apply there).
+    recorder.begin(id, request.ip).then(() => {
       request.recordingStep = step
       // The rest of the request (its handler, the pipeline, MCP's tool calls) runs inside the step.
       currentStep.run(step, () => done())

@@ -8,7 +8,7 @@
  * ends the episode and says why in stop_reason.
  */
 import type { Logger } from 'pino'
-import { RecordingEnded, RecordingNotFound, RecordingStoreFull } from '../errors/errors.ts'
+import { RecordingEnded, RecordingLimit, RecordingNotFound, RecordingStoreFull } from '../errors/errors.ts'
 import { mediaTypeOfImage } from './images.ts'
 import { redactPayload, redactUrl } from './redact.ts'
 import type { RecordedRun, RecordingDetail, RecordingStep, RecordingSummary } from './schema.ts'
@@ -29,8 +29,25 @@ export interface RecorderOptions {
   /** The desktop's video; without one, episodes have steps and screenshots only. */
   video?: VideoSource
   log: Logger
+  /** Most episodes recording at once (each has its own ffmpeg); a new one beyond is refused with 429. Default DEFAULT_MAX_ACTIVE. */
+  maxActive?: number
+  /** Most new episodes one client (by address) may start in a minute; beyond, 429. Default DEFAULT_MAX_PER_MINUTE. */
+  maxPerMinute?: number
   /** How often the limits are checked while episodes record (default 5 s). */
   checkMs?: number
+}
+
+export const DEFAULT_MAX_ACTIVE = 4
+export const DEFAULT_MAX_PER_MINUTE = 10
+const MINUTE_MS = 60_000
+
+/** What the recorder is doing now, for GET /health. */
+export interface RecorderLoad {
+  /** Episodes recording (and starting). */
+  active: number
+  /** Video encoders (ffmpeg) running for them. */
+  encoders: number
+  max_active: number
 }
 
 /** What the hooks know of a request when it ends. */
@@ -45,6 +62,10 @@ export interface StepRequest {
 
 interface Active {
   capture?: VideoCapture
+  /** The capture's encoder still runs. */
+  encoding: boolean
+  /** When the last request of the episode came (its idle time counts from it). */
+  touchedAt: number
   idle?: NodeJS.Timeout
   /** Steps are written one after the other, in the order their requests ended. */
   writes: Promise<void>
@@ -57,6 +78,10 @@ export class Recorder {
   readonly #bytes = new Map<string, number>()
   readonly #active = new Map<string, Active>()
   readonly #starting = new Map<string, Promise<void>>()
+  /** By client: when it started each episode of the last minute. */
+  readonly #starts = new Map<string, number[]>()
+  /** Episodes ended whose video is being finalised. */
+  readonly #stopping = new Set<Active>()
   #timer?: NodeJS.Timeout
   #closed = false
 
@@ -81,16 +106,52 @@ export class Recorder {
     this.#timer = setInterval(() => { void this.#enforce() }, this.#options.checkMs ?? 5000).unref()
   }
 
-  /** The episode `id`, started if it is new. */
-  async begin (id: string): Promise<void> {
+  /** The episode `id`, started if it is new (for `client`, whose new episodes a minute are limited). */
+  async begin (id: string, client = 'local'): Promise<void> {
     if (this.#active.has(id)) return
     const starting = this.#starting.get(id)
     if (starting) return starting
     const meta = this.#metas.get(id)
     if (meta) throw new RecordingEnded(`recording '${id}' has ended (${meta.stop_reason}); name a new episode in X-Recording-Id, or DELETE /recordings/${id} first`)
+    // Synchronously up to #starting.set below: parallel requests cannot all pass the count.
+    this.#admit(client)
     const started = this.#start(id).finally(() => this.#starting.delete(id))
     this.#starting.set(id, started)
     return started
+  }
+
+  /** Refuses a new episode beyond --record-max-active or the client's --record-max-per-minute (429, Retry-After), else counts it. */
+  #admit (client: string): void {
+    const now = Date.now()
+    const maxActive = this.#options.maxActive ?? DEFAULT_MAX_ACTIVE
+    const busy = this.#active.size + this.#starting.size + [...this.#stopping].filter((active) => active.encoding).length
+    if (busy >= maxActive) {
+      // The soonest an episode ends by itself: the one idle longest reaching --record-idle.
+      const idleEnds = [...this.#active.values()].map((active) => active.touchedAt + this.#options.idleMs - now)
+      const retryAfterSeconds = Math.max(1, Math.ceil(Math.min(this.#options.idleMs, ...idleEnds) / 1000))
+      throw Object.assign(new RecordingLimit(`no new recording: ${busy} are recording, the most --record-max-active allows (${maxActive}). ` +
+        `End one (POST /recordings/{id}/stop), or wait: one without requests ends after --record-idle (${this.#options.idleMs / 1000} s). ` +
+        'Requests without X-Recording-Id, or naming an episode that records, run as usual'), { retryAfterSeconds })
+    }
+    const maxPerMinute = this.#options.maxPerMinute ?? DEFAULT_MAX_PER_MINUTE
+    const recent = (this.#starts.get(client) ?? []).filter((at) => now - at < MINUTE_MS)
+    if (recent.length >= maxPerMinute) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((recent[0]! + MINUTE_MS - now) / 1000))
+      throw Object.assign(new RecordingLimit(`no new recording: this client (${client}) started ${recent.length} in the last minute, the most --record-max-per-minute allows; ` +
+        `retry in ${retryAfterSeconds} s, or keep naming the same episode in X-Recording-Id`), { retryAfterSeconds })
+    }
+    recent.push(now)
+    this.#starts.set(client, recent)
+  }
+
+  /** What is recording now: episodes, and the video encoders running for them. */
+  load (): RecorderLoad {
+    const actives = [...this.#active.values()]
+    return {
+      active: actives.length + this.#starting.size,
+      encoders: [...actives, ...this.#stopping].filter((active) => active.encoding).length,
+      max_active: this.#options.maxActive ?? DEFAULT_MAX_ACTIVE,
+    }
   }
 
   async #start (id: string): Promise<void> {
@@ -105,7 +166,7 @@ export class Recorder {
       id, state: 'recording', started_at: new Date().toISOString(), ended_at: null, stop_reason: null, steps: 0,
       video: false, video_started_at: null, video_error: null, video_file: null,
     }
-    const active: Active = { writes: Promise.resolve() }
+    const active: Active = { writes: Promise.resolve(), encoding: false, touchedAt: Date.now() }
     const video = this.#options.video
     if (video) {
       const file = `video.${video.extension}`
@@ -113,7 +174,11 @@ export class Recorder {
         const capture = await video.start(this.store.path(id, file), this.#options.maxBytes)
         Object.assign(meta, { video: true, video_file: file, video_started_at: new Date(capture.startedAt).toISOString() })
         active.capture = capture
-        void capture.ended.then((reason) => { if (reason && this.#active.has(id)) void this.stop(id, `desktop-gone: ${reason}`) })
+        active.encoding = true
+        void capture.ended.then((reason) => {
+          active.encoding = false
+          if (reason && this.#active.has(id)) void this.stop(id, `desktop-gone: ${reason}`)
+        })
       } catch (error) {
         meta.video_error = (error as Error).message
         this.#options.log.warn({ err: error, recording: id }, 'recording without video')
@@ -195,9 +260,16 @@ export class Recorder {
     if (!meta) throw new RecordingNotFound(`no recording '${id}' (GET /recordings lists them)`)
     if (active) {
       this.#active.delete(id)
+      // Its encoder still counts against --record-max-active until it has finished the file.
+      this.#stopping.add(active)
       clearTimeout(active.idle)
-      await active.writes
-      await active.capture?.stop()
+      try {
+        await active.writes
+        await active.capture?.stop()
+      } finally {
+        active.encoding = false
+        this.#stopping.delete(active)
+      }
       Object.assign(meta, { state: 'stopped', ended_at: new Date().toISOString(), stop_reason: reason })
       this.#bytes.set(id, await this.store.bytes(id))
       await this.store.writeMeta(meta).catch((error: unknown) => this.#options.log.error({ err: error, recording: id }, 'writing the recording\'s end failed'))
@@ -258,12 +330,15 @@ export class Recorder {
     const active = this.#active.get(id)
     if (!active) return
     clearTimeout(active.idle)
+    active.touchedAt = Date.now()
     active.idle = setTimeout(() => { void this.stop(id, 'idle') }, this.#options.idleMs).unref()
   }
 
   /** Drops ended episodes past the age limit, then the oldest until the store fits its size limit. */
   async #enforce (): Promise<void> {
     const now = Date.now()
+    // Clients that started nothing in the last minute are forgotten: the map stays as small as the traffic.
+    for (const [client, starts] of this.#starts) if (starts.every((at) => now - at >= MINUTE_MS)) this.#starts.delete(client)
     for (const meta of [...this.#metas.values()]) {
       if (meta.state === 'stopped' && meta.ended_at && now - Date.parse(meta.ended_at) > this.#options.maxAgeMs) await this.#drop(meta.id, 'age')
     }

@@ -10,11 +10,14 @@ import { isLoopbackAddress, normalizeHostName, normalizeOrigin } from '../http/h
 import { DEFAULT_SETTLE } from '../screen/settle.ts'
 import { launchTarget } from '../executor/launch-target.ts'
 import { DESKTOP_APPS, DESKTOP_KINDS, type Autostart, type DesktopKind, type TargetKind } from './desktop-apps.ts'
+import { readToken, type TokenContext, type TokenSource } from './token.ts'
 
 export interface Config {
   host: string
   port: number
   token?: string
+  /** Where the token came from: 'argument' (--token VALUE) earns a warning at start. */
+  tokenSource?: TokenSource
   /** A name of the driver registry (drivers/index.ts), checked against the names given to loadConfig. */
   driver: string
   screen: { width: number, height: number, depth: number }
@@ -58,7 +61,7 @@ export interface Config {
   /** The live view's browser may send mouse and keyboard input (otherwise it only watches). */
   liveControl: boolean
   /** --record: episodes named by X-Recording-Id are stored (README "Recordings"); undefined: off. */
-  recording?: { dir: string, maxBytes: number, maxAgeMs: number, idleMs: number, minFreeBytes: number, fps: number, screenshots: boolean }
+  recording?: { dir: string, maxBytes: number, maxAgeMs: number, idleMs: number, minFreeBytes: number, maxActive: number, maxPerMinute: number, fps: number, screenshots: boolean }
   /** /files: uploads, downloads, listings and deletions under the home directory. Off by default. */
   files: boolean
   /** Largest file one upload may write, and most bytes the uploads still present may hold together. */
@@ -84,7 +87,12 @@ interface Flag {
 export const FLAGS = {
   host: { env: 'HOST', default: '127.0.0.1', help: 'address to listen on' },
   port: { env: 'PORT', default: '8000', help: 'port to listen on' },
-  token: { env: 'API_TOKEN', help: 'API token; required by every route but GET /health when set' },
+  token: {
+    env: 'API_TOKEN',
+    help: "API token; required by every route but GET /health when set. '-' reads it from stdin. A value given here is on the command line, " +
+      'where every local user can read it: prefer --token-file, API_TOKEN or --token -',
+  },
+  'token-file': { env: 'API_TOKEN_FILE', help: 'a file holding the API token (read once at start, surrounding blanks dropped); refused if every user may read it' },
   driver: { env: 'DRIVER', default: 'nut', help: 'desktop driver' },
   screen: { env: 'SCREEN', default: '1280x800x24', help: 'size of the Xvfb started when DISPLAY is unset (WxHxDEPTH)' },
   'log-level': { env: 'LOG_LEVEL', default: 'info', help: 'fatal | error | warn | info | debug | trace | silent' },
@@ -124,7 +132,7 @@ export const FLAGS = {
     env: 'DESKTOP',
     default: 'minimal',
     help: 'the desktop on the Xvfb the server starts: minimal (a window manager only) | full (an XFCE session: panel, menu, wallpaper, and the applications launch_app knows by name: ' +
-      `${Object.keys(DESKTOP_APPS).join(', ')}; install them with npm run setup -- --desktop)`,
+      `${Object.keys(DESKTOP_APPS).join(', ')}; install them with npm run setup)`,
   },
   home: { env: 'DESKTOP_HOME', help: "the desktop session's home directory, kept across restarts (browser profile, documents); launch_app targets and /files (--files) must lie under it. Default: $HOME (but --files needs it named)" },
   autostart: {
@@ -147,6 +155,8 @@ export const FLAGS = {
   'record-max-age': { env: 'RECORD_MAX_AGE', default: '168', help: 'hours a finished recording is kept' },
   'record-idle': { env: 'RECORD_IDLE', default: '300', help: 'seconds without a request after which a recording ends' },
   'record-min-free-mb': { env: 'RECORD_MIN_FREE_MB', default: '256', help: 'a new recording is refused (507) while the disk of --record-dir has less free, MB' },
+  'record-max-active': { env: 'RECORD_MAX_ACTIVE', default: '4', help: 'most episodes recording at once (each runs a video encoder); a new one beyond is refused with 429' },
+  'record-max-per-minute': { env: 'RECORD_MAX_PER_MINUTE', default: '10', help: 'most new episodes one client address may start in a minute; beyond, 429 with Retry-After' },
   'record-fps': { env: 'RECORD_FPS', default: '5', help: 'frames a second of a recording\'s video; 0: no video' },
   'record-screenshots': { env: 'RECORD_SCREENSHOTS', boolean: true, help: 'also take a screenshot after each recorded action, for the recording only (costs a screenshot per action; the client\'s answers are unchanged)' },
   files: { env: 'FILES', boolean: true, help: 'serve /files: upload, download, list and delete files under the home directory, which --home must name (off by default)' },
@@ -166,6 +176,8 @@ type FlagName = keyof typeof FLAGS
 export interface ConfigContext {
   /** The names --driver takes; without them any name passes here (openDesktop refuses an unknown one). */
   drivers?: readonly string[]
+  /** How `--token -` reads stdin, and whether it may (not under `mcp`). */
+  token?: TokenContext
 }
 
 export function usage (context: ConfigContext = {}): string {
@@ -250,11 +262,11 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
   if (context.drivers && !context.drivers.includes(driver)) throw new InvalidConfig(unknownDriver(driver, context.drivers))
   const port = Number(get('port'))
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidConfig(`--port must be 0..65535 (got '${get('port')}')`)
-  const token = get('token') || undefined
+  const { token, source: tokenSource } = readToken({ flag: values.token as string | undefined, fileFlag: values['token-file'] as string | undefined, env }, context.token)
   const config: Config = {
     host: get('host')!,
     port,
-    ...(token && { token }),
+    ...(token && { token, tokenSource }),
     driver,
     screen: parseScreen(get('screen')!),
     logLevel: get('log-level')!,
@@ -302,6 +314,8 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
       maxAgeMs: Math.round(positiveNumber('record-max-age', get('record-max-age')!) * 3600_000),
       idleMs: Math.round(positiveNumber('record-idle', get('record-idle')!) * 1000),
       minFreeBytes: Math.round(nonNegativeNumber('record-min-free-mb', get('record-min-free-mb')!) * 1024 * 1024),
+      maxActive: positiveInteger('record-max-active', get('record-max-active')!),
+      maxPerMinute: positiveInteger('record-max-per-minute', get('record-max-per-minute')!),
       fps,
       screenshots: on('record-screenshots'),
     }
@@ -325,12 +339,12 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
   if (!isLoopbackAddress(config.host) && config.token !== undefined && config.token.length < MIN_TOKEN_LENGTH) {
     throw new InvalidConfig(
       `refusing to listen on ${config.host} with a ${config.token.length}-character token: anyone who reaches the port can try to guess it. ` +
-      `Use at least ${MIN_TOKEN_LENGTH} random characters (e.g. openssl rand -hex 32) in API_TOKEN (or --token).`)
+      `Use at least ${MIN_TOKEN_LENGTH} random characters (e.g. openssl rand -hex 32) in API_TOKEN (or --token-file).`)
   }
   if (!isLoopbackAddress(config.host) && !config.token && !config.allowUnauthenticated) {
     throw new InvalidConfig(
       `refusing to listen on ${config.host} without a token: anyone who reaches it could drive this desktop. ` +
-      'Set API_TOKEN (or --token), or pass --allow-unauthenticated if the network is yours alone.')
+      'Set API_TOKEN (or --token-file), or pass --allow-unauthenticated if the network is yours alone.')
   }
   return config
 }

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { constants as os } from 'node:os'
 import { instances, InstancesUnreadable, type Instance } from './instances.ts'
+import { forgetTokenEnv } from './token.ts'
 
 const USAGE = 'usage: computer-gateway exec [--display :N] [--detach] [--] PROGRAM [ARGS…]\n'
 
@@ -36,7 +37,8 @@ function parse (args: string[]): ExecArgs {
 }
 
 function choose (display: string | undefined): Instance {
-  const running = instances()
+  // A refused folder beside a good one (a squatted /tmp one, the server in XDG_RUNTIME_DIR's): said, and not read.
+  const running = instances(process.env, (refusal) => process.stderr.write(`computer-gateway exec: warning: ${refusal.message}\n`))
   const uid = process.getuid?.() ?? 0
   if (running.length === 0) throw new ExecRefused(`no running computer-gateway server of this user (uid ${uid}) found: start one (npm start), or run this as the user who started it`)
   if (display) {
@@ -59,6 +61,8 @@ function main (): void {
     }
   }
   const env = { ...process.env, DISPLAY: instance.display, ...(instance.xauthority && { XAUTHORITY: instance.xauthority }) }
+  // The program runs on the desktop a model drives: a token in this shell's environment stays here.
+  forgetTokenEnv(env)
   const [program, ...args] = argv as [string, ...string[]]
   const child = spawn(program, args, detach ? { env, detached: true, stdio: 'ignore' } : { env, stdio: 'inherit' })
   child.once('error', (error: NodeJS.ErrnoException) => {

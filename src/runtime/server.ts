@@ -12,6 +12,7 @@ import { homedir } from 'node:os'
 import { loadConfig, usage, type Config } from './config.ts'
 import { loggerOptions } from './logger.ts'
 import { publish } from './instances.ts'
+import { forgetTokenEnv, hideTokenInTitle, TOKEN_IN_ARGV_WARNING } from './token.ts'
 import { DRIVER_NAMES, openDesktop, type Desktop } from '../../drivers/index.ts'
 import { ffmpegVideo } from '../../drivers/x11/ffmpeg-video.ts'
 
@@ -28,11 +29,15 @@ async function main (): Promise<void> {
   const stdio = args[0] === 'mcp'
   let config
   try {
-    config = loadConfig(stdio ? args.slice(1) : args, process.env, { drivers: DRIVER_NAMES })
+    config = loadConfig(stdio ? args.slice(1) : args, process.env, { drivers: DRIVER_NAMES, token: { stdinIsProtocol: stdio } })
   } catch (error) {
     process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)
     process.exit(2)
+  } finally {
+    // Before anything is started: every child inherits this environment.
+    forgetTokenEnv()
   }
+  if (config.tokenSource === 'argument') hideTokenInTitle(config.token!)
   if (config.help) {
     process.stdout.write(usage({ drivers: DRIVER_NAMES }))
     return
@@ -41,6 +46,7 @@ async function main (): Promise<void> {
   // Written as each line is made, as pino() does by default: pino.destination()'s asynchronous
   // writes cost every request a hop through libuv's thread pool (three context switches).
   const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: stdio ? 2 : 1, sync: true }))
+  if (config.tokenSource === 'argument') log.warn(TOKEN_IN_ARGV_WARNING)
   const desktop = openDesktop(config.driver, {
     screen: config.screen,
     display: process.env.DISPLAY || undefined,
@@ -113,7 +119,8 @@ async function main (): Promise<void> {
       try {
         publish({ display: desktop.display, ...(process.env.XAUTHORITY && { xauthority: process.env.XAUTHORITY }) })
       } catch (error) {
-        log.warn({ err: error }, 'the desktop could not be published for computer-gateway exec')
+        // Loud: a directory another user made is an attack on exec, and the operator has to act.
+        log.error({ err: error }, `NOT published for computer-gateway exec, which will not find this desktop: ${(error as Error).message}`)
       }
     }
     await app.listen({ host: config.host, port: config.port })

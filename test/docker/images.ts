@@ -3,13 +3,17 @@
  * engine runs and the base image exists first; not part of npm test).
  *
  * Both targets are built from the Dockerfile and held to their size budgets and to what they
- * must not ship. Each is then run as deploy/compose.yaml runs it (uid 1000, read-only root file
- * system, every capability dropped, its shared memory and home): /health gets ready and Docker's
+ * must not ship. Slim is then run as deploy/compose.yaml runs it (uid 1000, read-only root file
+ * system, every capability dropped, its shared memory and home volume), the desktop as a careful
+ * user runs it by hand (--read-only, an in-memory /tmp, no capability, no-new-privileges, and no
+ * volume: the home is the image's declared VOLUME): /health gets ready and Docker's
  * own HEALTHCHECK healthy, a click lands in a real X client inside the container, a screenshot
  * decodes at the declared size, the desktop survives its X server being killed, and `docker
  * stop` ends it within the grace with exit code 0. The full desktop shows its panel, passes a
  * task of the task suite (the scripted agent through the published port) and opens a page this
- * test serves in its browser. Last, deploy/compose.yaml comes up with its desktops
+ * test serves in its browser; its session runs and launch_app opens a terminal. Run with a home
+ * it cannot write, its session dies at start and /health answers 503 with that reason, the log
+ * says it in one error line, the HEALTHCHECK turns unhealthy. Last, deploy/compose.yaml comes up with its desktops
  * answering on their ports and goes down leaving nothing.
  *
  * Everything made here carries the label computer-gateway.test=<run>, and is removed on every
@@ -105,16 +109,27 @@ t.test('the images build, within their budgets, shipping only what runs', { time
     t.ok(added <= BUDGET[kind], `${kind} adds ${(added / MB).toFixed(0)} MB to its base (budget ${BUDGET[kind] / MB} MB)`)
     // Listed as root: what the image holds that it does not run.
     const found = await docker(['run', '--rm', '--user', '0', '--entrypoint', 'sh', TAGS[kind], '-c',
-      'ls -d /app/src /app/test /app/tsconfig.json /app/node_modules/typescript /app/node_modules/tap ' +
+      'ls -d /app/src /app/test /app/tsconfig.json /app/node_modules/typescript /app/node_modules/tap /app/node_modules/node ' +
       '/root/.npm /home/node/.npm /usr/local/share/.cache /tmp/install-system-deps.sh 2>/dev/null; ' +
-      'find /var/lib/apt/lists /var/cache/apt -type f 2>/dev/null; true'])
-    t.equal(found, '', `${kind}: no sources, TypeScript, dev dependencies, npm cache or apt lists`)
+      'find /var/lib/apt/lists /var/cache/apt -type f 2>/dev/null; find /app/node_modules -name "*.map" -o -name "*.d.ts" | head -n 3; true'])
+    t.equal(found, '', `${kind}: no sources, TypeScript, dev dependencies (node among them), source maps or declarations, npm cache or apt lists`)
   }
 })
 
-/** The container's flags from deploy/compose.yaml's desktop service, with a port of its own and a faster health interval. */
-function runArgs (name: string, home: string): string[] {
+/**
+ * How a careful user runs the image by hand, as the Dockerfile's header says: read-only, an
+ * in-memory /tmp, no capability, no privilege gained, and no volume (the home is the image's
+ * declared VOLUME, an anonymous one).
+ */
+const HARDENED = ['--read-only', '--tmpfs', '/tmp', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges', '--shm-size', '1g']
+
+/** How a container runs: as deploy/compose.yaml's desktop service does, or hardened by hand with no volume; `extra` flags after. */
+type Run = { as: 'compose' } | { as: 'hardened', extra?: string[] }
+
+/** The container's flags, with a port of its own and a faster health interval. */
+function runArgs (name: string, home: string, run: Run): string[] {
   const args = ['--name', name, '--label', LABEL, '-p', '127.0.0.1::8000', '-e', `API_TOKEN=${TOKEN}`, '--health-interval', '2s']
+  if (run.as === 'hardened') return [...args, ...HARDENED, ...run.extra ?? []]
   for (const [key, value] of Object.entries(service.environment as Record<string, string>)) args.push('-e', `${key}=${value}`)
   if (service.read_only) args.push('--read-only')
   for (const path of service.tmpfs ?? []) args.push('--tmpfs', path)
@@ -185,11 +200,11 @@ class Desktop {
   }
 }
 
-async function start (t: Test, image: string, kind: string): Promise<Desktop> {
+async function start (t: Test, image: string, kind: string, run: Run): Promise<Desktop> {
   const name = `${RUN}-${kind}`
-  const volumes = (service.volumes ?? []).map((v: string) => v.split(':')[0]).filter((v: string) => !v.startsWith('/') && !v.startsWith('.'))
+  const volumes = run.as === 'hardened' ? [] : (service.volumes ?? []).map((v: string) => v.split(':')[0]).filter((v: string) => !v.startsWith('/') && !v.startsWith('.'))
   for (const volume of volumes) await docker(['volume', 'create', '--label', LABEL, `${name}-${volume}`])
-  await docker(['run', '-d', ...runArgs(name, name), image])
+  await docker(['run', '-d', ...runArgs(name, name, run), image])
   const port = (await docker(['port', name, '8000/tcp'])).split('\n')[0]!
   const desktop = new Desktop(name, `http://${port}`)
   t.teardown(() => exec('docker', ['rm', '-f', '-v', name]))
@@ -219,13 +234,17 @@ async function clickProbe (desktop: Desktop, display: string, click: () => Promi
   }
 }
 
-async function checkDesktop (t: Test, kind: 'slim' | 'desktop') {
-  const desktop = await start(t, TAGS[kind], kind)
+async function checkDesktop (t: Test, kind: 'slim' | 'desktop', run: Run) {
+  const desktop = await start(t, TAGS[kind], kind, run)
   const health = await desktop.ready(kind === 'desktop' ? 120_000 : 60_000)
-  t.equal(health.status, 200, `/health ready (${JSON.stringify(health.body)}; logs: ${health.body.ready ? '' : (await exec('docker', ['logs', '--tail', '40', desktop.name])).stderr})`)
+  t.equal(health.status, 200, `/health ready (${JSON.stringify(health.body)}; logs: ${health.body.ready ? '' : (await exec('docker', ['logs', '--tail', '40', desktop.name])).stdout})`)
   t.equal(await desktop.dockerHealth(60_000), 'healthy', 'Docker\'s HEALTHCHECK: healthy')
+  if (run.as === 'hardened') {
+    t.equal(await docker(['inspect', '-f', '{{range .Mounts}}{{.Type}} {{.Destination}} {{.Name}}{{"\\n"}}{{end}}', desktop.name]).then((mounts) => mounts.replace(/ [0-9a-f]{64}$/gm, ' (anonymous)')),
+      'volume /home/node (anonymous)', 'no volume given: the home is the image\'s declared VOLUME, an anonymous one')
+  }
 
-  // As compose runs it.
+  // As it was run.
   t.equal(await docker(['exec', desktop.name, 'id', '-u']), '1000', 'runs as uid 1000')
   t.match((await exec('docker', ['exec', desktop.name, 'touch', '/app/written'])).stderr, /Read-only file system/, 'the root file system is read-only')
   t.match(await docker(['exec', desktop.name, 'grep', 'CapEff', '/proc/1/status']), /CapEff:\s+0+$/, 'no capability left')
@@ -247,6 +266,7 @@ async function checkDesktop (t: Test, kind: 'slim' | 'desktop') {
   t.match(await screenshot(), { format: 'png', width: WIDTH, height: HEIGHT }, `a screenshot decodes at ${WIDTH}x${HEIGHT}`)
 
   if (kind === 'desktop') {
+    await checkSession(t, desktop)
     await checkTask(t, desktop)
     await checkFullDesktop(t, desktop)
   }
@@ -297,6 +317,45 @@ async function checkTask (t: Test, desktop: Desktop) {
   t.equal(reason, undefined, `the task ${task.name} passes inside the container via ${dialect.name} (${agent.steps} steps, ${((Date.now() - started) / 1000).toFixed(1)} s)`)
 }
 
+/** The full desktop's session runs (its session manager and window manager), and launch_app opens a terminal into it. */
+async function checkSession (t: Test, desktop: Desktop) {
+  for (const program of ['xfce4-session', 'xfwm4']) {
+    t.equal((await exec('docker', ['exec', desktop.name, 'pgrep', '-x', program])).code, 0, `${program} runs`)
+  }
+  const launched = await desktop.act({ action: 'launch_app', app: 'terminal' })
+  const body = await launched.json() as { window?: { class: string } }
+  t.equal(launched.status, 200, `launch_app terminal answered (${JSON.stringify(body)})`)
+  t.match(body.window?.class ?? '', /xfce4-terminal/i, 'its window is the terminal\'s')
+}
+
+/**
+ * Hardened, with a home it cannot write (an in-memory, read-only one over the volume): the
+ * session dies at start, and /health says so (503, with the session's own complaint), the
+ * log says it in one error line, and Docker's HEALTHCHECK turns unhealthy.
+ */
+async function checkSessionDown (t: Test) {
+  const desktop = await start(t, TAGS.desktop, 'desktop-down', { as: 'hardened', extra: ['--tmpfs', '/home/node:ro'] })
+  const deadline = Date.now() + 120_000
+  let health = await desktop.health()
+  while (!/session/.test(String(health.body.reason)) && Date.now() < deadline) {
+    await delay(250)
+    health = await desktop.health()
+  }
+  const display = String(health.body.display)
+  const why = 'xfce4-session exited at start (code 1): xfce4-session: Unable to access file /home/node/.ICEauthority: Read-only file system'
+  t.strictSame(health, {
+    status: 503,
+    body: {
+      status: 'unavailable', ready: false, driver: 'nut', display, screen: { width: WIDTH, height: HEIGHT }, held: { keys: [], buttons: [] },
+      queue: 0, oldest_wait_ms: 0, reason: `the full desktop's session is not running on ${display}: ${why}`,
+    },
+  }, '/health: 503, and why')
+  const lines = (await exec('docker', ['logs', desktop.name])).stdout.split('\n').filter((line) => line.startsWith('{'))
+  const errors = lines.map((line) => JSON.parse(line) as { level: number, msg: string }).filter((entry) => entry.level >= 50)
+  t.strictSame(errors.map((entry) => entry.msg), [`the full desktop's session did not start on ${display}: ${why}; GET /health answers 503 and window actions are refused`], 'one error line says it')
+  t.equal(await desktop.dockerHealth(90_000), 'unhealthy', 'Docker\'s HEALTHCHECK: unhealthy')
+}
+
 async function checkFullDesktop (t: Test, desktop: Desktop) {
   const windowsOf = async () => ((await (await desktop.act({ action: 'list_windows' })).json()) as { windows?: Array<{ class: string, title: string }> }).windows ?? []
   t.ok((await windowsOf()).some((w) => /xfce4-panel/i.test(w.class)), 'the XFCE panel is on the screen')
@@ -322,8 +381,9 @@ async function checkFullDesktop (t: Test, desktop: Desktop) {
   t.ok((await windowsOf()).some((w) => w.title.includes(title)), 'its window shows the page\'s title')
 }
 
-t.test('slim, run as compose runs it', { timeout: 10 * 60_000 }, (t) => checkDesktop(t, 'slim'))
-t.test('desktop, run as compose runs it', { timeout: 10 * 60_000 }, (t) => checkDesktop(t, 'desktop'))
+t.test('slim, run as compose runs it', { timeout: 10 * 60_000 }, (t) => checkDesktop(t, 'slim', { as: 'compose' }))
+t.test('desktop, run hardened by hand with no volume', { timeout: 10 * 60_000 }, (t) => checkDesktop(t, 'desktop', { as: 'hardened' }))
+t.test('desktop, hardened with a home it cannot write: /health 503 with the reason', { timeout: 5 * 60_000 }, (t) => checkSessionDown(t))
 
 t.test('deploy/compose.yaml: its desktops answer on their ports, then go down leaving nothing', { timeout: 10 * 60_000 }, async (t) => {
   const ports = Object.values(compose.services).map((s) => Number(/^127\.0\.0\.1:(\d+):/.exec(s.ports[0])![1]))

@@ -26,6 +26,8 @@ export interface FullServer {
   exited: Promise<{ code: number | null, signal: string | null }>
   act: (payload: object) => Promise<{ status: number, body: Record<string, unknown> }>
   get: (path: string) => Promise<{ status: number, body: Record<string, unknown> }>
+  /** Every line the server wrote to stdout (its JSON log), as they come. */
+  lines: string[]
 }
 
 /** The server's living descendants, and every process of its sessions (the marker starts with its PID). */
@@ -41,10 +43,11 @@ export function serverProcesses (serverPid: number): Map<number, string> {
   return found
 }
 
-/** The port a spawned server says it listens at on its stdout; refused if it exits first. */
-export function listeningPort (server: ChildProcess, exited: Promise<unknown>): Promise<number> {
+/** The port a spawned server says it listens at on its stdout; refused if it exits first. Each line goes to `lines` too. */
+export function listeningPort (server: ChildProcess, exited: Promise<unknown>, lines: string[] = []): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     createInterface({ input: server.stdout! }).on('line', (line) => {
+      lines.push(line)
       const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line)
       if (match) resolve(Number(match[1]))
     })
@@ -52,8 +55,10 @@ export function listeningPort (server: ChildProcess, exited: Promise<unknown>): 
   })
 }
 
-export async function startFullServer (t: TestContext, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<FullServer> {
-  const home = mkdtempSync(join(tmpdir(), 'gateway-home-'))
+/** With `home`, the session's home is that directory (left as it is); else a new one, removed at teardown. */
+export async function startFullServer (t: TestContext, args: string[] = [], env: NodeJS.ProcessEnv = {}, options: { home?: string } = {}): Promise<FullServer> {
+  const own = options.home === undefined
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'gateway-home-'))
   const serverEnv: NodeJS.ProcessEnv = { ...process.env, SCREEN: '1024x768x24', LOG_LEVEL: 'info', ...env }
   for (const name of ['ALLOW_APPS', 'DISPLAY', 'XAUTHORITY', 'AUTOSTART', 'DESKTOP', 'DESKTOP_HOME']) delete serverEnv[name]
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/server.ts', '--port', '0', '--desktop', 'full', '--home', home, ...args],
@@ -63,9 +68,10 @@ export async function startFullServer (t: TestContext, args: string[] = [], env:
     const left = serverProcesses(server.pid!)
     await stopOwned(server, false, 15_000)
     for (const pid of left.keys()) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
-    rmSync(home, { recursive: true, force: true })
+    if (own) rmSync(home, { recursive: true, force: true })
   })
-  const port = await listeningPort(server, exited)
+  const lines: string[] = []
+  const port = await listeningPort(server, exited, lines)
   const url = `http://127.0.0.1:${port}`
   const answer = async (response: Response) => ({ status: response.status, body: await response.json() as Record<string, unknown> })
   return {
@@ -75,6 +81,7 @@ export async function startFullServer (t: TestContext, args: string[] = [], env:
     exited,
     act: async (payload) => answer(await fetch(`${url}/computer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })),
     get: async (path) => answer(await fetch(`${url}${path}`)),
+    lines,
   }
 }
 

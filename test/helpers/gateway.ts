@@ -1,5 +1,5 @@
 /**
- * A listening gateway for clients that speak HTTP (clients/*): a real Xvfb, the app over the
+ * A listening gateway for clients that speak HTTP (packages/agent): a real Xvfb, the app over the
  * real nut driver with a token, on an ephemeral loopback port, and the Chromium event oracle
  * on the screen. Set up in `t.before`; every part is ended at teardown.
  */
