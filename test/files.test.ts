@@ -379,3 +379,22 @@ t.test('a download sends exactly the length it promised: a file growing meanwhil
   t.ok(shrunk.received < size, `fewer bytes than promised (${shrunk.received})`)
   t.equal(await next(), 200, 'the server answers on')
 })
+
+t.test('a home named but not there yet is made, private to the server\'s user; one that cannot be made answers 503 saying why', async (t) => {
+  const { root } = scratch(t)
+  const home = join(root, 'not-yet', 'desktop')
+  const { app } = await build(t, { token: TOKEN, files: { home, maxFileSize: MiB, maxTotal: 4 * MiB } })
+  const put = await app.inject({ method: 'PUT', url: '/files/notes.txt', headers: auth, payload: 'hello' })
+  t.strictSame({ status: put.statusCode, body: put.json() }, { status: 201, body: { path: 'notes.txt', size: 5 } })
+  t.equal(statSync(home).mode & 0o777, 0o700, 'made 0700')
+  t.equal(readFileSync(join(home, 'notes.txt'), 'utf8'), 'hello')
+
+  writeFileSync(join(root, 'a-file'), '')
+  const blocked = join(root, 'a-file', 'desktop')
+  const { app: refused } = await build(t, { token: TOKEN, files: { home: blocked, maxFileSize: MiB, maxTotal: 4 * MiB } })
+  const list = await refused.inject({ method: 'GET', url: '/files?path=', headers: auth })
+  t.strictSame({ status: list.statusCode, body: list.json() }, {
+    status: 503,
+    body: { statusCode: 503, code: 'ERR_DESKTOP_UNAVAILABLE', error: 'Service Unavailable', message: `the desktop's home directory ${blocked} cannot be opened (ENOTDIR): /files has nothing to serve until it can` },
+  })
+})

@@ -7,12 +7,12 @@
  * streams: a large file is never held in memory.
  */
 import { constants, createReadStream, createWriteStream, type Stats } from 'node:fs'
-import { lstat, open, realpath, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises'
+import { lstat, mkdir, open, realpath, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import mime from 'mime'
-import { DiskFull, InvalidPath, PathConflict, PathForbidden, TooLarge } from '../errors/errors.ts'
+import { DesktopUnavailable, DiskFull, InvalidPath, PathConflict, PathForbidden, TooLarge } from '../errors/errors.ts'
 import { bytesUnder, changed, errnoOf, nothingAt, READ_FILE, walking, type Leaf, type Owner, type Walk } from './dir-handle.ts'
 import { components } from './paths.ts'
 import { Tally } from './tally.ts'
@@ -65,12 +65,18 @@ export class FileStore {
   /** The home's real path and owner, read at first use (read again after a failure: the home may appear later). */
   #homeInfo (): Promise<Home> {
     this.#home ??= (async () => {
-      const real = await realpath(this.#options.home)
+      const real = await realpath(this.#options.home).catch(async (error: unknown) => {
+        if (errnoOf(error) !== 'ENOENT') throw error
+        // A home named but not there yet (`--files --home ~/desktop`) is made, the server's
+        // user's own and private, as the full desktop's session makes it.
+        await mkdir(this.#options.home, { recursive: true, mode: 0o700 })
+        return realpath(this.#options.home)
+      })
       const info = await stat(real)
       return { real, uid: info.uid, gid: info.gid }
     })().catch((error: unknown) => {
       this.#home = undefined
-      throw new Error(`the desktop's home directory ${this.#options.home} cannot be opened (${errnoOf(error) ?? String(error)})`)
+      throw new DesktopUnavailable(`the desktop's home directory ${this.#options.home} cannot be opened (${errnoOf(error) ?? String(error)}): /files has nothing to serve until it can`)
     })
     return this.#home
   }
