@@ -42,8 +42,11 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
       summary: 'Upload a file into the desktop\'s home directory (raw body)',
       description: 'The body is the file, as is, of any content type. It is written to a temporary file beside the target and renamed onto it ' +
         'once complete: a cut-off upload leaves no file, and nobody sees half of one. Missing parent directories are created. ' +
-        `At most --max-file-size bytes (${store.limits.maxFileSize} here), and uploads still on disk together at most --max-files-total ` +
-        `(${store.limits.maxTotal} here); 413 past either. Paths that leave the home (\`..\`, absolute, a link pointing out) answer 403.`,
+        `At most --max-file-size bytes (${store.limits.maxFileSize} here), and the files under the home together at most --max-files-total ` +
+        `(${store.limits.maxTotal} here; an upload with a Content-Length reserves it when admitted); 413 past either. ` +
+        'Paths that leave the home (`..`, absolute, a link pointing out) answer 403; something there that is neither a file nor a directory, ' +
+        'a loop of links, or a path changed while the upload ran, 409; a full disk, 507 (any file that was there is kept). ' +
+        'A body slower than --request-timeout answers 408.',
       tags: ['files'],
       params: PathParams,
       consumes: ['application/octet-stream'],
@@ -51,8 +54,14 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
     },
   }, async (request, reply) => {
     const length = request.headers['content-length']
-    const written = await store.put(request.params['*'], request.raw, length === undefined ? undefined : Number(length))
-    return reply.code(201).send(written)
+    try {
+      const written = await store.put(request.params['*'], request.raw, length === undefined ? undefined : Number(length))
+      return await reply.code(201).send(written)
+    } catch (error) {
+      // Refused before the whole body came: the rest is never read, so the connection ends with the answer.
+      if (!request.raw.complete) reply.header('connection', 'close')
+      throw error
+    }
   })
 
   fastify.get('/files/*', {
@@ -60,7 +69,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
       operationId: 'downloadFile',
       summary: 'Download a file from the desktop\'s home directory',
       description: 'The file as is, with a content type from its name\'s extension (application/octet-stream when unknown). ' +
-        'A directory answers 409 (list it with GET /files?path=); a path that leaves the home, 403.',
+        'A directory, a FIFO, a socket or a device answers 409 (list a directory with GET /files?path=); a path that leaves the home, 403.',
       tags: ['files'],
       params: PathParams,
       produces: ['application/octet-stream'],

@@ -114,6 +114,16 @@ t.test('the desktop: --desktop, --home and --autostart, with their environment v
   for (const text of ['--desktop', '[env DESKTOP]', '--home', '[env DESKTOP_HOME]', '--autostart', '[env AUTOSTART]']) t.match(usage(), text)
 })
 
+t.test("--files serves only a home named with --home (or DESKTOP_HOME), never the server's own $HOME", async (t) => {
+  const message = "--files needs --home (env DESKTOP_HOME): the directory /files serves; the server's own $HOME is never served by default"
+  for (const [argv, env] of [[['--files'], { HOME: '/root' }], [[], { FILES: '1', HOME: '/root' }], [['--files'], {}]] as const) {
+    t.throws(() => loadConfig([...argv], { ...env }), { code: 'ERR_INVALID_CONFIG', message }, `${argv.join(' ')} ${JSON.stringify(env)}`)
+  }
+  t.match(loadConfig(['--files', '--home', '/srv/desk'], { HOME: '/root' }), { files: true, home: '/srv/desk' }, '--home named')
+  t.match(loadConfig([], { FILES: 'true', DESKTOP_HOME: '/srv/desk', HOME: '/root' }), { files: true, home: '/srv/desk' }, 'DESKTOP_HOME named')
+  t.match(loadConfig([], { HOME: '/root' }), { files: false, home: '/root' }, 'without --files, $HOME stays the default home')
+})
+
 t.test('the token: from a file, the environment or stdin; --token VALUE still works, marked; clear refusals', async (t) => {
   const { chmodSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs')
   const { tmpdir } = await import('node:os')

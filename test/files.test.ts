@@ -5,18 +5,21 @@
  * behind the token and the Origin guard like every route.
  */
 import t from 'tap'
-import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, statSync } from 'node:fs'
-import { request } from 'node:http'
+import { appendFileSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, statSync, truncateSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { Agent, request } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { build } from './helpers/build.ts'
+import { send } from './helpers/files.ts'
 
 interface TestContext { teardown: (fn: () => unknown) => void }
 
 const TOKEN = 'a-token-of-24-characters'
 const auth = { authorization: `Bearer ${TOKEN}` }
+const MiB = 1024 * 1024
 
 /** A scratch directory holding the home and, beside it, what must never be written to. */
 function scratch (t: TestContext) {
@@ -93,7 +96,8 @@ t.test('paths that leave the home, or cannot be paths, are refused and nothing i
   const { app, home, outside, root } = await filesApp(t)
   symlinkSync(outside, join(home, 'out-dir'))
   symlinkSync(join(outside, 'secret.txt'), join(home, 'out-file'))
-  symlinkSync(join(root, 'nowhere'), join(home, 'dangling'))
+  symlinkSync(join(root, 'nowhere'), join(home, 'dangling-out'))
+  symlinkSync('nowhere', join(home, 'dangling'))
   mkdirSync(join(home, 'dir'))
   writeFileSync(join(home, 'plain.txt'), 'plain')
   const before = { root: tree(root), secret: readFileSync(join(outside, 'secret.txt'), 'utf8') }
@@ -106,10 +110,11 @@ t.test('paths that leave the home, or cannot be paths, are refused and nothing i
     ['a symlinked directory pointing out', '/files/out-dir/new.txt', error(403, 'ERR_PATH_FORBIDDEN', "'out-dir' is a symbolic link leading out of the desktop's home directory")],
     ['a symlinked file pointing out', '/files/out-file', error(403, 'ERR_PATH_FORBIDDEN', "'out-file' is a symbolic link leading out of the desktop's home directory")],
     ['a dangling symlink', '/files/dangling', error(403, 'ERR_PATH_FORBIDDEN', "'dangling' is a symbolic link to nothing: it is not followed")],
+    ['a dangling symlink pointing out', '/files/dangling-out', error(403, 'ERR_PATH_FORBIDDEN', "'dangling-out' is a symbolic link leading out of the desktop's home directory")],
     ['a NUL byte', '/files/a%00b.txt', error(400, 'ERR_INVALID_PATH', 'the path contains a NUL byte, which no file name can hold')],
     ['a name over 255 bytes', `/files/${long}`, error(400, 'ERR_INVALID_PATH', `the name '${'x'.repeat(32)}…' is 256 bytes long, over the limit of 255`)],
     ['a directory where a file is expected', '/files/dir', error(409, 'ERR_PATH_CONFLICT', "'dir' is a directory: an upload needs a file name")],
-    ['a file where a directory is expected', '/files/plain.txt/inner.txt', error(409, 'ERR_PATH_CONFLICT', "'plain.txt' is a file, not a directory, so 'plain.txt/inner.txt' cannot be under it")],
+    ['a file where a directory is expected', '/files/plain.txt/inner.txt', error(409, 'ERR_PATH_CONFLICT', "'plain.txt' is a file, not a directory: nothing can be under it")],
     ['the home itself', '/files/', error(403, 'ERR_PATH_FORBIDDEN', 'the home directory itself cannot be replaced by a file: name a file under it')],
   ]
   for (const [name, url, expected] of cases) {
@@ -136,7 +141,7 @@ t.test('uploads over --max-file-size or --max-files-total are refused and leave 
   t.same(declared.json(), error(413, 'ERR_TOO_LARGE', 'the file is over the limit of 1000 bytes (--max-file-size)'))
   for (const name of ['a', 'b']) t.equal((await app.inject({ method: 'PUT', url: `/files/${name}.bin`, headers: auth, payload: Buffer.alloc(1000) })).statusCode, 201)
   const total = await app.inject({ method: 'PUT', url: '/files/c.bin', headers: auth, payload: Buffer.alloc(600) })
-  t.same(total.json(), error(413, 'ERR_TOO_LARGE', 'uploads still on disk hold 2000 bytes; 600 more would pass the limit of 2500 bytes (--max-files-total): delete some first'))
+  t.same(total.json(), error(413, 'ERR_TOO_LARGE', 'the files under the home directory hold 2000 bytes; 600 more would pass the limit of 2500 bytes (--max-files-total): delete some first'))
   // Replacing a file counts its new size, not both.
   t.equal((await app.inject({ method: 'PUT', url: '/files/a.bin', headers: auth, payload: Buffer.alloc(1000) })).statusCode, 201)
   await app.inject({ method: 'DELETE', url: '/files/a.bin', headers: auth })
@@ -204,4 +209,192 @@ t.test("uploads belong to the desktop's user: the home's owner when the server r
     const info = statSync(join(home, path))
     t.same([info.uid, info.gid], owner, path)
   }
+})
+
+t.test('edges answer 4xx or work: a looping link, names of 252 to 255 bytes, a path of exactly 4096 bytes, a FIFO', async (t) => {
+  const { app, home } = await filesApp(t)
+  symlinkSync('loop', join(home, 'loop'))
+  symlinkSync('pong', join(home, 'ping'))
+  symlinkSync('ping', join(home, 'pong'))
+  execFileSync('mkfifo', [join(home, 'fifo')])
+  const loop = (name: string) => error(409, 'ERR_PATH_CONFLICT', `'${name}' leads through more than 40 symbolic links (a loop): it is not followed`)
+  const fifo = error(409, 'ERR_PATH_CONFLICT', "'fifo' is not a regular file")
+  const cases: Array<[string, string, ReturnType<typeof error>]> = [
+    ['GET', '/files/loop', loop('loop')],
+    ['GET', '/files/ping', loop('ping')],
+    ['PUT', '/files/loop', loop('loop')],
+    ['PUT', '/files/ping/inner.txt', loop('ping')],
+    ['GET', '/files?path=pong', loop('pong')],
+    ['DELETE', '/files/loop/inner.txt', loop('loop')],
+    // A FIFO is never opened: nothing blocks waiting for a writer.
+    ['GET', '/files/fifo', fifo],
+    ['PUT', '/files/fifo', fifo],
+    ['GET', '/files/fifo/x', error(409, 'ERR_PATH_CONFLICT', "'fifo' is not a directory: nothing can be under it")],
+    ['PUT', `/files/${'p/'.repeat(2048)}p`, error(400, 'ERR_INVALID_PATH', 'the path is 4097 bytes long, over the limit of 4096')],
+  ]
+  for (const [method, url, expected] of cases) {
+    const response = await app.inject({ method: method as 'GET', url, headers: auth, ...(method === 'PUT' && { payload: 'x' }) })
+    t.same({ status: response.statusCode, body: response.json() }, { status: expected.statusCode, body: expected }, `${method} ${url.slice(0, 40)}`)
+  }
+  t.same((await app.inject({ method: 'DELETE', url: '/files/fifo', headers: auth })).json(), { path: 'fifo', kind: 'other' }, 'a FIFO is deleted, not opened')
+  t.same((await app.inject({ method: 'DELETE', url: '/files/loop', headers: auth })).json(), { path: 'loop', kind: 'symlink' }, 'a looping link is deleted itself')
+
+  // Legal names up to NAME_MAX bytes, in ASCII and in characters of two and three bytes: the temporary name stays within it too.
+  const names = [252, 253, 254, 255].map((length) => 'n'.repeat(length)).concat(['é'.repeat(127) + 'x', '日'.repeat(85)])
+  for (const name of names) {
+    const url = `/files/${encodeURIComponent(name)}`
+    const put = await app.inject({ method: 'PUT', url, headers: auth, payload: name })
+    t.same({ status: put.statusCode, body: put.json() }, { status: 201, body: { path: name, size: Buffer.byteLength(name) } }, `a name of ${Buffer.byteLength(name)} bytes (${name.length} UTF-16 units)`)
+    t.equal((await app.inject({ method: 'GET', url, headers: auth })).body, name)
+  }
+  // 17 names of 240 bytes and 16 slashes: 4096 bytes, the most a path may have (each step opens one name: the kernel never sees it whole).
+  const deep = Array.from({ length: 17 }, (_, i) => String(i % 10).repeat(240))
+  const deepUrl = `/files/${deep.join('/')}`
+  t.equal(Buffer.byteLength(deep.join('/')), 4096)
+  const put = await app.inject({ method: 'PUT', url: deepUrl, headers: auth, payload: 'deep' })
+  t.same({ status: put.statusCode, body: put.json() }, { status: 201, body: { path: deep.join('/'), size: 4 } }, 'a path of 4096 bytes is written')
+  t.equal((await app.inject({ method: 'GET', url: deepUrl, headers: auth })).body, 'deep')
+  t.same((await app.inject({ method: 'DELETE', url: deepUrl, headers: auth })).json(), { path: deep.join('/'), kind: 'file' })
+  t.notOk(tree(home).some((entry) => entry.endsWith('.upload')), 'no temporary file is left')
+
+  // Deep: 300 directories, and links whose targets climb back up through more of them than a walk holds open.
+  const depth = Array.from({ length: 300 }, (_, i) => `d${i}`)
+  const fds = readdirSync('/proc/self/fd').length
+  t.equal((await app.inject({ method: 'PUT', url: `/files/${depth.join('/')}/f.txt`, headers: auth, payload: 'deepest' })).statusCode, 201, '300 directories deep')
+  writeFileSync(join(home, 'top.txt'), 'top')
+  symlinkSync(`${'../'.repeat(300)}top.txt`, join(home, ...depth, 'up'))
+  symlinkSync(`${'../'.repeat(301)}top.txt`, join(home, ...depth, 'out'))
+  t.equal((await app.inject({ method: 'GET', url: `/files/${depth.join('/')}/up`, headers: auth })).body, 'top', 'a link climbing 300 levels back to the home is followed')
+  t.same((await app.inject({ method: 'GET', url: `/files/${depth.join('/')}/out`, headers: auth })).json(),
+    error(403, 'ERR_PATH_FORBIDDEN', `'${depth.join('/')}/out' is a symbolic link leading out of the desktop's home directory`), 'one level more leads out')
+  t.equal((await app.inject({ method: 'GET', url: `/files/${depth.join('/')}/f.txt`, headers: auth })).body, 'deepest')
+  // A download's file is closed by its stream just after the answer ends.
+  for (let i = 0; i < 100 && readdirSync('/proc/self/fd').length !== fds; i++) await delay(20)
+  t.equal(readdirSync('/proc/self/fd').length, fds, 'every descriptor the walks opened is closed')
+})
+
+t.test('--max-files-total counts what is on disk at start: a restart forgets nothing', async (t) => {
+  const dirs = scratch(t)
+  const options = { token: TOKEN, files: { home: dirs.home, maxFileSize: MiB, maxTotal: 3 * MiB } }
+  const first = await build(t, options)
+  for (const name of ['a', 'b']) t.equal((await first.app.inject({ method: 'PUT', url: `/files/${name}.bin`, headers: auth, payload: Buffer.alloc(MiB) })).statusCode, 201)
+  await first.app.close()
+  // Something the desktop's own programs wrote counts too.
+  writeFileSync(join(dirs.home, 'notes.txt'), 'x'.repeat(1000))
+  const { app } = await build(t, options)
+  t.equal((await app.inject({ method: 'PUT', url: '/files/c.bin', headers: auth, payload: Buffer.alloc(MiB - 1000) })).statusCode, 201, 'what is left fits')
+  const refused = await app.inject({ method: 'PUT', url: '/files/d.bin', headers: auth, payload: Buffer.alloc(1) })
+  t.same(refused.json(), error(413, 'ERR_TOO_LARGE', `the files under the home directory hold ${3 * MiB} bytes; 1 more would pass the limit of ${3 * MiB} bytes (--max-files-total): delete some first`))
+  // Deleted behind the server's back: counted again before refusing.
+  rmSync(join(dirs.home, 'notes.txt'))
+  t.equal((await app.inject({ method: 'PUT', url: '/files/d.bin', headers: auth, payload: Buffer.alloc(1000) })).statusCode, 201, 'room freed on the disk is found')
+  t.same(tree(dirs.home), ['a.bin', 'b.bin', 'c.bin', 'd.bin'])
+})
+
+t.test('uploads at once reserve their declared length: of ten 1 MiB uploads with room for three, three are written and seven refused', async (t) => {
+  const { app, home } = await filesApp(t, { maxFileSize: MiB, maxTotal: 3 * MiB })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as { port: number }
+  for (let round = 0; round < 3; round++) {
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send(port, 'PUT', `/files/r${round}-${i}.bin`, { token: TOKEN, body: Buffer.alloc(MiB, i) })))
+    const statuses = answers.map((answer) => answer.status).sort()
+    t.same(statuses, [201, 201, 201, 413, 413, 413, 413, 413, 413, 413], `round ${round}: three written, seven refused`)
+    for (const answer of answers.filter((a) => a.status === 413)) {
+      t.match(JSON.parse(String(answer.body)), { statusCode: 413, code: 'ERR_TOO_LARGE', message: new RegExp(`^the files under the home directory hold \\d+ bytes( and uploads under way \\d+ more)?; ${MiB} more would pass the limit of ${3 * MiB} bytes \\(--max-files-total\\): delete some first$`) })
+    }
+    const written = tree(home)
+    t.equal(written.length, 3, 'three files, no temporary file')
+    t.equal(written.reduce((sum, name) => sum + statSync(join(home, name)).size, 0), 3 * MiB)
+    for (const name of written) rmSync(join(home, name))
+  }
+  // Without a declared length (chunked), each upload counts its own bytes as they come: together never past the limit.
+  const chunked = await Promise.all(Array.from({ length: 10 }, (_, i) => chunkedPut(port, `/files/c${i}.bin`, 8, MiB / 8)))
+  const kept = tree(home)
+  t.ok(chunked.every((status) => status === 201 || status === 413), `each is written or refused: ${chunked.join(' ')}`)
+  t.equal(kept.length, chunked.filter((status) => status === 201).length, 'one file per upload written, no temporary file')
+  t.ok(kept.length <= 3, `at most three fit (${kept.length})`)
+})
+
+
+/** A PUT without Content-Length, its body sent in `chunks` pieces of `size` bytes; the status. */
+async function chunkedPut (port: number, path: string, chunks: number, size: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'PUT', path, headers: { ...auth, 'transfer-encoding': 'chunked' } }, (res) => {
+      res.resume()
+      resolve(res.statusCode!)
+    })
+    req.setTimeout(20_000, () => req.destroy(new Error(`${path} was not answered within 20 s`)))
+    // A refusal may close the socket before the whole body is sent; the status already came.
+    req.on('error', (error) => reject(error))
+    let sent = 0
+    const next = () => {
+      if (sent === chunks) return req.end()
+      sent++
+      req.write(Buffer.alloc(size), () => setImmediate(next))
+    }
+    next()
+  })
+}
+
+t.test('a download sends exactly the length it promised: a file growing meanwhile is cut there, one shrinking ends the connection', async (t) => {
+  const { app, home } = await filesApp(t)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as { port: number }
+  const size = 16 * MiB
+  // One connection kept alive: a byte sent past the promised length would be read as the next answer's start.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  t.teardown(() => agent.destroy())
+  const next = () => new Promise<number>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/files?path=', headers: auth, agent }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)) })
+    req.setTimeout(10_000, () => req.destroy(new Error('not answered within 10 s')))
+    req.on('error', reject).end()
+  })
+  const download = (name: string, meanwhile: () => void) => new Promise<{ length: string | undefined, received: number, complete: boolean }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: `/files/${name}`, headers: auth, agent }, (res) => {
+      let received = 0
+      let first = true
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length
+        if (!first) return
+        first = false
+        res.pause()
+        meanwhile()
+        setTimeout(() => res.resume(), 50)
+      })
+      const done = () => resolve({ length: res.headers['content-length'], received, complete: res.complete })
+      res.on('end', done)
+      res.on('close', done)
+    })
+    req.setTimeout(20_000, () => req.destroy(new Error('the download was not answered within 20 s')))
+    req.on('error', reject)
+    req.end()
+  })
+  writeFileSync(join(home, 'growing.bin'), Buffer.alloc(size, 1))
+  t.same(await download('growing.bin', () => appendFileSync(join(home, 'growing.bin'), Buffer.alloc(MiB, 2))),
+    { length: String(size), received: size, complete: true }, 'bytes appended meanwhile are not sent')
+  t.equal(await next(), 200, 'the next answer on the same connection is read whole: nothing was sent past the promised length')
+  writeFileSync(join(home, 'shrinking.bin'), Buffer.alloc(size, 1))
+  const shrunk = await download('shrinking.bin', () => truncateSync(join(home, 'shrinking.bin'), 10))
+  t.same({ length: shrunk.length, complete: shrunk.complete }, { length: String(size), complete: false }, 'cut short: the client sees an incomplete answer, not a wrong one')
+  t.ok(shrunk.received < size, `fewer bytes than promised (${shrunk.received})`)
+  t.equal(await next(), 200, 'the server answers on')
+})
+
+t.test('a home named but not there yet is made, private to the server\'s user; one that cannot be made answers 503 saying why', async (t) => {
+  const { root } = scratch(t)
+  const home = join(root, 'not-yet', 'desktop')
+  const { app } = await build(t, { token: TOKEN, files: { home, maxFileSize: MiB, maxTotal: 4 * MiB } })
+  const put = await app.inject({ method: 'PUT', url: '/files/notes.txt', headers: auth, payload: 'hello' })
+  t.strictSame({ status: put.statusCode, body: put.json() }, { status: 201, body: { path: 'notes.txt', size: 5 } })
+  t.equal(statSync(home).mode & 0o777, 0o700, 'made 0700')
+  t.equal(readFileSync(join(home, 'notes.txt'), 'utf8'), 'hello')
+
+  writeFileSync(join(root, 'a-file'), '')
+  const blocked = join(root, 'a-file', 'desktop')
+  const { app: refused } = await build(t, { token: TOKEN, files: { home: blocked, maxFileSize: MiB, maxTotal: 4 * MiB } })
+  const list = await refused.inject({ method: 'GET', url: '/files?path=', headers: auth })
+  t.strictSame({ status: list.statusCode, body: list.json() }, {
+    status: 503,
+    body: { statusCode: 503, code: 'ERR_DESKTOP_UNAVAILABLE', error: 'Service Unavailable', message: `the desktop's home directory ${blocked} cannot be opened (ENOTDIR): /files has nothing to serve until it can` },
+  })
 })

@@ -92,13 +92,17 @@ export const PathForbidden = createError<'ERR_PATH_FORBIDDEN', 403, [string]>(
 export const FileNotFound = createError<'ERR_FILE_NOT_FOUND', 404, [string]>(
   'ERR_FILE_NOT_FOUND', '%s', 404)
 
-/** A directory where a file is expected, a file where a directory is, or a directory that is not empty. */
+/** A directory where a file is expected, a file where a directory is, a directory that is not empty, something that is neither a file nor a directory (a FIFO, a socket), a loop of symbolic links, or a path that changed while it was being opened. */
 export const PathConflict = createError<'ERR_PATH_CONFLICT', 409, [string]>(
   'ERR_PATH_CONFLICT', '%s', 409)
 
 /** An upload over --max-file-size, uploads over --max-files-total together, or a clipboard over --max-clipboard-bytes. */
 export const TooLarge = createError<'ERR_TOO_LARGE', 413, [string]>(
   'ERR_TOO_LARGE', '%s', 413)
+
+/** An upload the disk holding the desktop's home directory has no room for (ENOSPC, or the user's quota): the file it would replace is kept. */
+export const DiskFull = createError<'ERR_DISK_FULL', 507, [string]>(
+  'ERR_DISK_FULL', '%s', 507)
 
 /** A method the route does not answer (GET or DELETE on the stateless /mcp); Allow names the one it does. */
 export const MethodNotAllowed = createError<'ERR_METHOD_NOT_ALLOWED', 405, [string]>(

@@ -134,7 +134,7 @@ export const FLAGS = {
     help: 'the desktop on the Xvfb the server starts: minimal (a window manager only) | full (an XFCE session: panel, menu, wallpaper, and the applications launch_app knows by name: ' +
       `${Object.keys(DESKTOP_APPS).join(', ')}; install them with npm run setup)`,
   },
-  home: { env: 'DESKTOP_HOME', help: "the desktop session's home directory, kept across restarts (browser profile, documents); launch_app targets and /files (--files) must lie under it. Default: $HOME" },
+  home: { env: 'DESKTOP_HOME', help: "the desktop session's home directory, kept across restarts (browser profile, documents); launch_app targets and /files (--files) must lie under it. Default: $HOME (but --files needs it named)" },
   autostart: {
     env: 'AUTOSTART',
     multiple: true,
@@ -159,9 +159,9 @@ export const FLAGS = {
   'record-max-per-minute': { env: 'RECORD_MAX_PER_MINUTE', default: '10', help: 'most new episodes one client address may start in a minute; beyond, 429 with Retry-After' },
   'record-fps': { env: 'RECORD_FPS', default: '5', help: 'frames a second of a recording\'s video; 0: no video' },
   'record-screenshots': { env: 'RECORD_SCREENSHOTS', boolean: true, help: 'also take a screenshot after each recorded action, for the recording only (costs a screenshot per action; the client\'s answers are unchanged)' },
-  files: { env: 'FILES', boolean: true, help: 'serve /files: upload, download, list and delete files under the home directory (off by default)' },
+  files: { env: 'FILES', boolean: true, help: 'serve /files: upload, download, list and delete files under the home directory, which --home must name (off by default)' },
   'max-file-size': { env: 'MAX_FILE_SIZE', default: String(100 * 1024 * 1024), help: 'largest file one upload to /files may write, bytes' },
-  'max-files-total': { env: 'MAX_FILES_TOTAL', default: String(1024 * 1024 * 1024), help: 'most bytes the files uploaded through /files and still there may hold together' },
+  'max-files-total': { env: 'MAX_FILES_TOTAL', default: String(1024 * 1024 * 1024), help: 'most bytes the files under the home directory may hold together: an upload that would pass it is refused (413). Counted from the disk at start and again before any refusal' },
   clipboard: { env: 'CLIPBOARD', boolean: true, help: 'allow the get_clipboard and set_clipboard actions (off by default)' },
   'max-clipboard-bytes': { env: 'MAX_CLIPBOARD_BYTES', default: String(10 * 1024 * 1024), help: 'most bytes get_clipboard reads and set_clipboard sets' },
   help: { env: '', boolean: true, help: 'print this help' },
@@ -322,6 +322,10 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
   }
   const home = get('home') || env.HOME
   if (home) config.home = resolve(home)
+  // $HOME is the server's own user's (for root, /root and its .ssh): never served unless named.
+  if (config.files && !get('home')) {
+    throw new InvalidConfig("--files needs --home (env DESKTOP_HOME): the directory /files serves; the server's own $HOME is never served by default")
+  }
   config.autostart = list(values.autostart, env.AUTOSTART).map((text) => autostartEntry(text, config))
   if (config.settle.maxMs < config.settle.quietMs) {
     throw new InvalidConfig(`--settle-max-ms (${config.settle.maxMs}) must not be below --settle-quiet-ms (${config.settle.quietMs}): the screen could never count as settled`)

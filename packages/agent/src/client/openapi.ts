@@ -667,12 +667,12 @@ export interface paths {
         };
         /**
          * Download a file from the desktop's home directory
-         * @description The file as is, with a content type from its name's extension (application/octet-stream when unknown). A directory answers 409 (list it with GET /files?path=); a path that leaves the home, 403.
+         * @description The file as is, with a content type from its name's extension (application/octet-stream when unknown). A directory, a FIFO, a socket or a device answers 409 (list a directory with GET /files?path=); a path that leaves the home, 403.
          */
         get: operations["downloadFile"];
         /**
          * Upload a file into the desktop's home directory (raw body)
-         * @description The body is the file, as is, of any content type. It is written to a temporary file beside the target and renamed onto it once complete: a cut-off upload leaves no file, and nobody sees half of one. Missing parent directories are created. At most --max-file-size bytes (104857600 here), and uploads still on disk together at most --max-files-total (1073741824 here); 413 past either. Paths that leave the home (`..`, absolute, a link pointing out) answer 403.
+         * @description The body is the file, as is, of any content type. It is written to a temporary file beside the target and renamed onto it once complete: a cut-off upload leaves no file, and nobody sees half of one. Missing parent directories are created. At most --max-file-size bytes (104857600 here), and the files under the home together at most --max-files-total (1073741824 here; an upload with a Content-Length reserves it when admitted); 413 past either. Paths that leave the home (`..`, absolute, a link pointing out) answer 403; something there that is neither a file nor a directory, a loop of links, or a path changed while the upload ran, 409; a full disk, 507 (any file that was there is kept). A body slower than --request-timeout answers 408.
          */
         put: operations["uploadFile"];
         post?: never;
