@@ -106,9 +106,11 @@ export class Fleet {
       try {
         await this.options.backend.claim(warm.facts.id, claim)
       } catch (error) {
+        // A claim the engine may not hold would be lost on a restart: that desktop is not handed out.
         this.live.delete(warm.facts.id)
         void this.options.backend.remove(warm.facts.id).catch(() => {})
-        throw error
+        this.refill()
+        throw new DesktopUnavailable(`the engine could not record the claim of a desktop: ${(error as Error).message}; retry`)
       }
       this.log('claimed a warm desktop', { id: warm.facts.id })
       this.refill()

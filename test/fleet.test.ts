@@ -290,6 +290,19 @@ t.test('an engine that cannot start a desktop: 503 on create, the pool retried a
   t.equal((await call('POST', '/desktops')).statusCode, 201, 'a create with no body at all')
 })
 
+t.test('a claim the engine does not record: 503, that desktop is ended and replaced; a claim is write-once', async (t) => {
+  const { call, backend, fleet } = await startFleet(t, { warm: 1, max: 2 })
+  await until(t, 'the pool is ready', () => fleet.health().ready)
+  const [warm] = [...backend.held.keys()]
+  const original = backend.claim.bind(backend)
+  backend.claim = async () => { throw new Error('no space left') }
+  t.strictSame((await call('POST', '/desktops', {})).json(), errorBody(503, 'ERR_DESKTOP_UNAVAILABLE', 'the engine could not record the claim of a desktop: no space left; retry'))
+  backend.claim = original
+  await until(t, 'a new warm desktop', () => fleet.health().ready && !backend.held.has(warm!))
+  const desktop = (await call('POST', '/desktops', {})).json()
+  await t.rejects(backend.claim(desktop.id, { claimedAt: 0, expiresAt: 1, labels: {} }), { message: `desktop ${desktop.id} is already claimed` })
+})
+
 t.test('a fleet with warm above max, or max below 1, is refused', async (t) => {
   const backend = new MemoryBackend()
   const base = { backend, screen: { width: 1280, height: 800 }, probe: healthReady, startTimeoutMs: 1, sweepMs: 1 }

@@ -22,6 +22,7 @@ import { parse } from 'yaml'
 import { freePort } from '../helpers/net.ts'
 import { clickProbe } from './click-probe.ts'
 import { DEFAULT_IMAGE } from '../../fleet/config.ts'
+import { DockerBackend } from '../../fleet/backends/docker/docker-backend.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const FLEET_ID = `t-${process.pid}-${randomBytes(3).toString('hex')}`
@@ -130,6 +131,11 @@ t.test('the fleet on the Docker engine: pool, forwarding, isolation, --max, adop
   const hostConfig = JSON.parse((await run('docker', ['inspect', '-f', '{{json .HostConfig}}', container])).stdout)
   t.match(hostConfig, { ReadonlyRootfs: true, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges:true'], NanoCpus: 1e9, PidsLimit: 1024, Memory: 2048 * 1024 * 1024, PortBindings: { '8000/tcp': [{ HostIp: '127.0.0.1' }] } }, 'hardened, limited, published on loopback only')
   t.equal((await run('docker', ['exec', container, 'id', '-u'])).stdout, '1000', 'runs as uid 1000')
+
+  // A claim is written once: the engine refuses a second one (the fleet never makes it).
+  const engine = new DockerBackend({ fleetId: FLEET_ID, image: IMAGE, cpus: 1, memoryBytes: 512e6, pids: 100 })
+  await t.rejects(engine.claim(a.id, { claimedAt: 0, expiresAt: 1, labels: {} }), { message: `desktop ${a.id} is already claimed` }, 'a second claim refused by the engine')
+  t.match(await engine.inspect(a.id), { facts: { id: a.id, token: a.token }, claim: { labels: { agent: 'one' } }, state: 'running', url: a.url }, 'the engine holds its facts and claim')
 
   // The pool refills; a second create claims it; a third is over --max.
   if (!await first.ready()) return
