@@ -11,6 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { authHook } from '../src/http/auth.ts'
 import { errorBody, replyFailure } from '../src/http/error-handler.ts'
+import { guardHook } from '../src/http/http-guard.ts'
 import { InvalidDesktopRequest } from '../src/errors/errors.ts'
 import { ErrorBody } from '../src/schemas/error-body.ts'
 import { RETRY_AFTER_FULL_SECONDS, type Fleet } from './fleet.ts'
@@ -20,6 +21,8 @@ export interface FleetAppOptions {
   fleet: Fleet
   /** The fleet's API key; without one (loopback only, config.ts) every route is open. */
   token?: string
+  /** The address it listens on: the Host and Origin guard's rule depends on it, as the server's does. */
+  listenHost?: string
   /** Where requests are logged (main.ts's pino); none in tests. */
   logger?: FastifyBaseLogger
 }
@@ -45,6 +48,8 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({ statusCode: 404, code: 'ERR_NOT_FOUND', error: 'Not Found', message: `no route ${request.method} ${request.url.split('?')[0]} on this fleet (GET /openapi.json lists them)` })
   })
+  // A web page whose DNS name points here, or any other site's page, is refused before the key is looked at.
+  app.addHook('onRequest', guardHook({ ...(options.listenHost && { listenHost: options.listenHost }), token: Boolean(options.token) }))
   if (options.token) app.addHook('onRequest', authHook(options.token))
 
   await app.register(swagger, {

@@ -46,7 +46,7 @@ const fleet = new Fleet({
   log: (message, fields) => log.info(fields ?? {}, message),
 })
 await fleet.start()
-const app = await buildFleetApp({ fleet, ...(config.token && { token: config.token }), logger: log as FastifyBaseLogger })
+const app = await buildFleetApp({ fleet, ...(config.token && { token: config.token }), listenHost: config.host, logger: log as FastifyBaseLogger })
 await app.listen({ host: config.host, port: config.port })
 log.info({ fleetId: config.fleetId, image: config.image, warm: config.warm, max: config.max, onExit: config.onExit }, 'fleet ready')
 

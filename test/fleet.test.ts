@@ -70,6 +70,10 @@ t.test('paths: a malformed id is a 400, an unknown one a 404, an unknown route a
     t.equal(response.statusCode, 401, JSON.stringify(headers))
   }
   t.equal((await app.inject({ method: 'GET', url: '/health' })).statusCode, 200, '/health needs no key')
+  const rebound = await app.inject({ method: 'POST', url: '/desktops', headers: { authorization: `Bearer ${KEY}`, host: 'evil.example' } })
+  t.strictSame([rebound.statusCode, rebound.json().code], [403, 'ERR_FORBIDDEN_HOST'], 'a DNS name pointed at the fleet is refused')
+  const page = await app.inject({ method: 'POST', url: '/desktops', headers: { authorization: `Bearer ${KEY}`, origin: 'https://evil.example' } })
+  t.strictSame([page.statusCode, page.json().code], [403, 'ERR_FORBIDDEN_ORIGIN'], "another site's page is refused")
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> }
   t.strictSame(Object.keys(doc.paths).filter((path) => !path.startsWith('/desktops/{id}/')), ['/health', '/desktops', '/desktops/{id}'], 'the OpenAPI document lists the lifecycle routes')
   t.strictSame(Object.keys(doc.paths['/desktops']!), ['post', 'get'])
