@@ -137,6 +137,11 @@ export class Fleet {
     } finally {
       desktop.creating = false
     }
+    if (this.live.get(facts.id) !== desktop) {
+      // Ended while the engine created it (close with --on-exit end): nothing may outlive that.
+      await this.options.backend.remove(facts.id)
+      throw new DesktopUnavailable('the fleet is shutting down')
+    }
     this.log('started a desktop', { id: facts.id, warm: !claim })
     void this.awaitReady(desktop)
     return desktop

@@ -307,6 +307,20 @@ t.test('a claim the engine does not record: 503, that desktop is ended and repla
   await t.rejects(backend.claim(desktop.id, { claimedAt: 0, expiresAt: 1, labels: {} }), { message: `desktop ${desktop.id} is already claimed` })
 })
 
+t.test('close with end while the engine creates a desktop: that one is removed too', async (t) => {
+  const backend = new MemoryBackend()
+  let release = () => {}
+  backend.gate = new Promise((resolve) => { release = resolve })
+  const { call, fleet } = await startFleet(t, { backend, warm: 0, max: 2 })
+  const creating = call('POST', '/desktops', {})
+  await until(t, 'the create reached the engine', () => backend.calls.length === 1)
+  const closing = fleet.close(true)
+  release()
+  await closing
+  t.strictSame((await creating).json(), errorBody(503, 'ERR_DESKTOP_UNAVAILABLE', 'the fleet is shutting down'))
+  t.equal(backend.held.size, 0, 'nothing left in the engine')
+})
+
 t.test('a fleet with warm above max, or max below 1, is refused', async (t) => {
   const backend = new MemoryBackend()
   const base = { backend, screen: { width: 1280, height: 800 }, probe: healthReady, startTimeoutMs: 1, sweepMs: 1 }

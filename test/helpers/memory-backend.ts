@@ -30,12 +30,15 @@ export class MemoryBackend implements Backend {
   /** Makes the next creates, or lists, reject, as an engine that fails would. */
   failCreate = false
   failList = false
+  /** While set, creates wait for it (a slow engine). */
+  gate?: Promise<void>
   /** Every call, in order, for tests that check what the control plane asked of the engine. */
   readonly calls: string[] = []
 
   async create (facts: DesktopFacts, claim?: ClaimFacts): Promise<Instance> {
     this.calls.push(`create ${facts.id}`)
     if (this.failCreate) throw new Error('the engine refused the create')
+    await this.gate
     if (this.held.has(facts.id)) throw new Error(`desktop ${facts.id} exists`)
     const held: Held = { facts: structuredClone(facts), ...(claim && { claim: structuredClone(claim) }), state: 'running', ready: this.readyAtStart }
     this.held.set(facts.id, held)
