@@ -28,7 +28,7 @@ export interface FleetAppOptions {
 }
 
 /** Everything of a desktop's API the fleet forwards, under /desktops/{id}/. */
-export const FORWARDED = ['computer', 'computer/*', 'accessibility', 'accessibility/*', 'files', 'files/*', 'health', 'mcp', 'recordings', 'recordings/*', 'openapi.json'] as const
+export const FORWARDED = ['computer', 'computer/*', 'adapters', 'accessibility', 'accessibility/*', 'files', 'files/*', 'health', 'mcp', 'recordings', 'recordings/*', 'openapi.json'] as const
 
 export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -103,7 +103,9 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
         handler (request, reply) {
           const { id } = request.params as { id: string }
           const { url, token } = fleet.target(id)
-          const path = request.url.slice(`/desktops/${id}`.length)
+          // The path after the id as the client wrote it (the id may have come percent-encoded): it
+          // starts with '/', so the desktop's URL keeps its host and port.
+          const path = request.url.replace(/^\/desktops\/[^/?#]*/, '')
           return reply.from(`${url}${path}`, {
             rewriteRequestHeaders: (_request, headers) => {
               const { 'x-api-key': _key, host: _host, ...rest } = headers

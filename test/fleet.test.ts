@@ -143,11 +143,13 @@ t.test('a desktop\'s routes are forwarded with its own token; one desktop\'s tok
     status: 200,
     echo: { method: 'PUT', url: '/files/docs/a%20b.txt', authorization: `Bearer ${a.token}`, contentType: 'application/octet-stream', body: 'bytes\u0000\u00ff', desktop: a.id },
   }, 'an upload passes unparsed')
-  for (const path of ['/computer/anthropic', '/accessibility', '/health', '/files']) {
+  for (const path of ['/computer/anthropic', '/computer/openai/translate', '/adapters', '/accessibility', '/health', '/files', '/mcp', '/recordings/r1/video']) {
     const { status, echo } = await forwarded('GET', path)
     t.equal(status, 200, path)
     t.equal(path === '/health' ? 'health' : echo.url, path === '/health' ? 'health' : path, path)
   }
+  const encoded = (await call('GET', `/desktops/${[...a.id].map((c: string) => `%${c.charCodeAt(0).toString(16)}`).join('')}/computer/x?y=1`)).json() as Echo
+  t.strictSame([encoded.desktop, encoded.url], [a.id, '/computer/x?y=1'], 'a percent-encoded id reaches the same desktop and path')
   const direct = await fetch(`${b.url}/computer`, { method: 'POST', headers: { authorization: `Bearer ${a.token}` } })
   t.strictSame([direct.status, await direct.json()], [401, { code: 'ERR_UNAUTHORIZED', desktop: b.id }], 'a\'s token at b: refused')
   t.not(a.token, b.token)
