@@ -130,6 +130,12 @@ export class DockerBackend implements Backend {
     let stream: NodeJS.ReadableStream | undefined
     let retry: NodeJS.Timeout | undefined
     const filters = { type: ['container' as const], event: ['die', 'destroy'], label: [`${LABEL.fleet}=${this.options.fleetId}`, `${LABEL.kind}=desktop`] }
+    // The engine restarted or the connection broke: watch again (the control plane's own sweep
+    // finds what died in between). Once per stream, whichever of end, error or close comes first.
+    const again = () => {
+      if (stopped || retry) return
+      retry = setTimeout(() => { retry = undefined; open() }, 1000)
+    }
     const open = () => {
       if (stopped) return
       this.docker.getEvents({ filters }).then((events) => {
@@ -145,11 +151,12 @@ export class DockerBackend implements Backend {
             if (id) onExit(id)
           }
         })
-        // The engine restarted or the connection broke: watch again (the control plane's own
-        // sweep finds what died in between).
-        events.on('end', () => { retry = setTimeout(open, 1000) })
-        events.on('error', () => {})
-      }, () => { retry = setTimeout(open, 1000) })
+        let lost = false
+        const broken = () => { if (!lost) { lost = true; again() } }
+        events.on('end', broken)
+        events.on('error', broken)
+        events.on('close', broken)
+      }, again)
     }
     open()
     return () => {
