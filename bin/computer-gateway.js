@@ -5,7 +5,8 @@
 // thread alone (V8's helper threads doubled the CPU a collection costs). --optimize-for-size
 // saved memory but cost ~0.5 ms of CPU a move; bench/memory-flags.ts measures each setting.
 // env -S execs node in its own place, so a signal to this PID reaches the server itself.
-// `computer-gateway exec -- PROGRAM…` starts a program on a running server's desktop instead.
+// `computer-gateway exec -- PROGRAM…` starts a program on a running server's desktop instead;
+// `computer-gateway fleet` runs desktops on demand on the Docker engine (fleet/README.md).
 import { existsSync, readFileSync } from 'node:fs'
 
 // On a Node older than engines the server would start and then fail on real work (Node 20 has
@@ -20,8 +21,9 @@ if (m < major || (m === major && n < minor)) {
   process.exit(1)
 }
 
-const entry = process.argv[2] === 'exec' ? 'exec' : 'server'
-const compiled = new URL(`../dist/src/runtime/${entry}.js`, import.meta.url)
+// `computer-gateway fleet …` runs the fleet's control plane (fleet/main.ts) instead of a desktop.
+const entry = { exec: 'src/runtime/exec', fleet: 'fleet/main' }[process.argv[2]] ?? 'src/runtime/server'
+const compiled = new URL(`../dist/${entry}.js`, import.meta.url)
 if (!existsSync(compiled)) {
   process.stderr.write('computer-gateway is not built: run `npm run build` (or `npm run setup`) first\n')
   process.exit(1)

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const FOLDERS = ['src', 'routes', 'adapters', 'drivers', 'scripts', 'bin', 'test', 'bench', 'stress', 'packages/agent/src', 'packages/agent/test', 'packages/agent/examples']
+const FOLDERS = ['src', 'routes', 'adapters', 'drivers', 'fleet', 'scripts', 'bin', 'test', 'bench', 'stress', 'packages/agent/src', 'packages/agent/test', 'packages/agent/examples']
 const MAX_CLONES = 0
 const JSCPD = join(ROOT, 'node_modules/.bin/jscpd')
 

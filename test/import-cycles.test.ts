@@ -1,5 +1,5 @@
 /**
- * No import cycle among the project's own modules (src, routes, adapters, drivers, scripts,
+ * No import cycle among the project's own modules (src, routes, adapters, drivers, fleet, scripts,
  * bin, packages/agent/src): a cycle makes a module's exports undefined while the other half of the cycle is still
  * loading, an error that depends on which file was imported first. Every import, type-only
  * ones too, is an edge: a type cycle is the same tangle of concerns.
@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const FOLDERS = ['src', 'routes', 'adapters', 'drivers', 'scripts', 'bin', 'packages/agent/src']
+const FOLDERS = ['src', 'routes', 'adapters', 'drivers', 'fleet', 'scripts', 'bin', 'packages/agent/src']
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g
 
 function files (dir: string): string[] {

@@ -193,3 +193,19 @@ export function failedIndexOf (error: unknown): number | undefined {
   const index = (error as Partial<AtAction> | undefined)?.failedIndex
   return typeof index === 'number' ? index : undefined
 }
+
+/** A fleet create or desktop id that does not fit the lifecycle API (fleet/schemas.ts). */
+export const InvalidDesktopRequest = createError<'ERR_INVALID_DESKTOP_REQUEST', 400, [string]>(
+  'ERR_INVALID_DESKTOP_REQUEST', '%s', 400)
+
+/** No desktop of that id in the fleet. */
+export const DesktopNotFound = createError<'ERR_DESKTOP_NOT_FOUND', 404, [string]>(
+  'ERR_DESKTOP_NOT_FOUND', '%s', 404)
+
+/** The desktop ended (its TTL, its container exited); it is never served again. */
+export const DesktopEnded = createError<'ERR_DESKTOP_ENDED', 410, [string]>(
+  'ERR_DESKTOP_ENDED', '%s', 410)
+
+/** The fleet holds --max desktops; sent with Retry-After. */
+export const FleetFull = createError<'ERR_FLEET_FULL', 429, [string]>(
+  'ERR_FLEET_FULL', '%s', 429)

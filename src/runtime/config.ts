@@ -335,18 +335,26 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new InvalidConfig(`--headers-timeout (${config.headersTimeoutMs / 1000} s) must not exceed --request-timeout (${config.requestTimeoutMs / 1000} s): the headers are part of the request`)
   }
+  checkListenToken(config.host, config.token, config.allowUnauthenticated, 'drive this desktop')
+  return config
+}
+
+/**
+ * Refuses a token too short, or none, on an address beyond loopback (the server's and the
+ * fleet's rule). `what` says what a stranger could then do.
+ */
+export function checkListenToken (host: string, token: string | undefined, allowUnauthenticated: boolean, what: string): void {
   // On loopback only this machine can guess; beyond it, anyone who reaches the port can.
-  if (!isLoopbackAddress(config.host) && config.token !== undefined && config.token.length < MIN_TOKEN_LENGTH) {
+  if (!isLoopbackAddress(host) && token !== undefined && token.length < MIN_TOKEN_LENGTH) {
     throw new InvalidConfig(
-      `refusing to listen on ${config.host} with a ${config.token.length}-character token: anyone who reaches the port can try to guess it. ` +
+      `refusing to listen on ${host} with a ${token.length}-character token: anyone who reaches the port can try to guess it. ` +
       `Use at least ${MIN_TOKEN_LENGTH} random characters (e.g. openssl rand -hex 32) in API_TOKEN (or --token-file).`)
   }
-  if (!isLoopbackAddress(config.host) && !config.token && !config.allowUnauthenticated) {
+  if (!isLoopbackAddress(host) && !token && !allowUnauthenticated) {
     throw new InvalidConfig(
-      `refusing to listen on ${config.host} without a token: anyone who reaches it could drive this desktop. ` +
+      `refusing to listen on ${host} without a token: anyone who reaches it could ${what}. ` +
       'Set API_TOKEN (or --token-file), or pass --allow-unauthenticated if the network is yours alone.')
   }
-  return config
 }
 
 const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/

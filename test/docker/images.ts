@@ -19,7 +19,7 @@
  * Everything made here carries the label computer-gateway.test=<run>, and is removed on every
  * path. The images themselves stay: they are the builder's layer cache for the next run.
  */
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { createServer, get as httpGet } from 'node:http'
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -34,6 +34,7 @@ import { Agent } from '../../tasks/agent/agent.ts'
 import { DIALECTS } from '../../tasks/agent/dialects.ts'
 import { attempt, taskContext } from '../../tasks/suite.ts'
 import { terminalFromPanel } from '../../tasks/terminal-from-panel.ts'
+import { clickProbe } from './click-probe.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const RUN = `cg-image-test-${process.pid}`
@@ -211,29 +212,6 @@ async function start (t: Test, image: string, kind: string, run: Run): Promise<D
   return desktop
 }
 
-/** The click probe (x-click-probe.cjs) inside the container, on the server's display; resolves with its first line after "ready". */
-async function clickProbe (desktop: Desktop, display: string, click: () => Promise<void>) {
-  const script = await readFile(new URL('./x-click-probe.cjs', import.meta.url), 'utf8')
-  const probe = spawn('docker', ['exec', '-i', '-e', `DISPLAY=${display}`, desktop.name, 'sh', '-c',
-    'XAUTHORITY=$(ls /tmp/computer-gateway-xauth-*/Xauthority | head -n 1) exec node -'], { stdio: ['pipe', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  probe.stderr.on('data', (chunk) => { err += chunk })
-  const exited = new Promise<number | null>((resolve) => probe.on('close', resolve))
-  probe.stdin.end(script)
-  try {
-    await new Promise<void>((resolve, reject) => {
-      probe.stdout.on('data', (chunk) => { out += chunk; if (out.includes('ready\n')) resolve() })
-      void exited.then(() => reject(new Error(`the probe ended before it was ready: ${err}`)))
-    })
-    await click()
-    const code = await Promise.race([exited, delay(35_000).then(() => 'timeout')])
-    return { code, line: out.split('\n')[1] ?? '', stderr: err }
-  } finally {
-    if (probe.exitCode === null) probe.kill('SIGKILL')
-  }
-}
-
 async function checkDesktop (t: Test, kind: 'slim' | 'desktop', run: Run) {
   const desktop = await start(t, TAGS[kind], kind, run)
   const health = await desktop.ready(kind === 'desktop' ? 120_000 : 60_000)
@@ -251,7 +229,7 @@ async function checkDesktop (t: Test, kind: 'slim' | 'desktop', run: Run) {
   t.match(await docker(['exec', desktop.name, 'sh', '-c', 'touch "$HOME/written" && stat -c %u "$HOME/written"']), '1000', 'the home is writable')
 
   const display = health.body.display as string
-  const probed = await clickProbe(desktop, display, async () => {
+  const probed = await clickProbe(desktop.name, display, async () => {
     const clicked = await desktop.act({ action: 'click_mouse', button: 'left', coordinates: [500, 400] })
     t.equal(clicked.status, 200, 'click_mouse answered')
   })

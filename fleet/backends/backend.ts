@@ -1,0 +1,65 @@
+/**
+ * The one contract between the fleet's control plane and an engine that runs desktops. The
+ * control plane (fleet/fleet.ts) keeps no state of its own that a restart could lose: what a
+ * desktop is (its facts) and whether a client holds it (its claim) are written to the engine,
+ * once each, and read back by `list` when a new fleet process adopts what runs.
+ *
+ * Implementations: docker/ (the Docker Engine API through dockerode), and the in-memory one the
+ * unit tests use (test/helpers/memory-backend.ts), which keeps the same promises.
+ */
+
+/** What a desktop is, fixed when it is created. */
+export interface DesktopFacts {
+  /** The fleet's own name for it: 16 lowercase hex digits. */
+  id: string
+  /** The bearer token its server takes; every desktop has its own. */
+  token: string
+  screen: { width: number, height: number }
+  /** Epoch ms. */
+  createdAt: number
+}
+
+/** That a client holds the desktop, and on what terms; written once, when it is handed out. */
+export interface ClaimFacts {
+  /** Epoch ms. */
+  claimedAt: number
+  /** Epoch ms after which the fleet ends the desktop (its TTL). */
+  expiresAt: number
+  /** The client's labels, already validated (fleet/schemas.ts). */
+  labels: Record<string, string>
+}
+
+/**
+ * The engine's view of one desktop. `running`: its process runs (its server may not be ready
+ * yet: readiness is the control plane's to probe); `exited`: it stopped or died and will not
+ * come back by itself.
+ */
+export interface Instance {
+  facts: DesktopFacts
+  claim?: ClaimFacts
+  state: 'running' | 'exited'
+  /** Base URL of the desktop's own server (http://127.0.0.1:PORT), while it runs. */
+  url?: string
+}
+
+export interface Backend {
+  /** Creates and starts a desktop, with its claim when it is created for a client; resolves once the engine runs it. */
+  create (facts: DesktopFacts, claim?: ClaimFacts): Promise<Instance>
+  /** Records the claim of a desktop created without one. Write-once: a second claim of the same desktop rejects. */
+  claim (id: string, claim: ClaimFacts): Promise<void>
+  /** The desktop as the engine sees it now; undefined once it is removed (or was never this fleet's). */
+  inspect (id: string): Promise<Instance | undefined>
+  /** Every desktop of this fleet the engine holds, running or exited. */
+  list (): Promise<Instance[]>
+  /** Ends the desktop and removes everything it had (home, claim). Idempotent: an unknown id resolves. */
+  remove (id: string): Promise<void>
+  /** Calls onExit with a desktop's id whenever one of this fleet's desktops stops; returns the way to stop watching. */
+  watch (onExit: (id: string) => void): () => void
+}
+
+/** A second claim of one desktop: the control plane never does it, so it is a bug if it happens. */
+export class AlreadyClaimed extends Error {
+  constructor (id: string) {
+    super(`desktop ${id} is already claimed`)
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * `computer-gateway fleet`'s flags, each with an environment fallback, checked up front as the
+ * server's are (src/runtime/config.ts, whose listening rule this shares).
+ */
+import { parseArgs } from 'node:util'
+import { InvalidConfig } from '../src/errors/errors.ts'
+import { checkListenToken } from '../src/runtime/config.ts'
+
+export interface FleetConfig {
+  host: string
+  port: number
+  token?: string
+  allowUnauthenticated: boolean
+  /** Names this fleet's desktops in the engine; a fleet started with the same id adopts them. */
+  fleetId: string
+  image: string
+  warm: number
+  max: number
+  screen: { width: number, height: number }
+  cpus: number
+  memoryBytes: number
+  pids: number
+  startTimeoutMs: number
+  /** On SIGTERM/SIGINT: leave the desktops running for the next fleet to adopt, or end them all. */
+  onExit: 'leave' | 'end'
+  logLevel: string
+  help: boolean
+}
+
+interface Flag { env: string, help: string, default?: string, boolean?: boolean }
+
+/** The image `npm run test:image` builds and deploy/compose.yaml runs: the full desktop. */
+export const DEFAULT_IMAGE = 'computer-gateway:0.1.0'
+
+export const FLEET_FLAGS = {
+  host: { env: 'HOST', default: '127.0.0.1', help: 'address to listen on' },
+  port: { env: 'PORT', default: '8100', help: 'port to listen on' },
+  token: { env: 'API_TOKEN', help: "the fleet's API key; required by every route but GET /health when set" },
+  'allow-unauthenticated': { env: 'ALLOW_UNAUTHENTICATED', boolean: true, help: 'allow a non-loopback host without a key' },
+  'fleet-id': { env: 'FLEET_ID', default: 'default', help: "this fleet's name in the engine (lowercase letters, digits, '-'); a fleet started with the same name adopts its desktops" },
+  image: { env: 'FLEET_IMAGE', default: DEFAULT_IMAGE, help: 'the desktop image' },
+  warm: { env: 'FLEET_WARM', default: '0', help: 'desktops kept started ahead, ready to be claimed' },
+  max: { env: 'FLEET_MAX', default: '4', help: 'most desktops at once, the warm ones included; a create beyond it answers 429' },
+  screen: { env: 'SCREEN', default: '1280x800', help: "the warm desktops' screen, and a create's default (WxH)" },
+  cpus: { env: 'FLEET_CPUS', default: '2', help: 'CPUs each desktop may use' },
+  memory: { env: 'FLEET_MEMORY_MB', default: '2048', help: 'memory each desktop may use, MB' },
+  pids: { env: 'FLEET_PIDS', default: '1024', help: 'processes each desktop may run' },
+  'start-timeout': { env: 'FLEET_START_TIMEOUT', default: '180', help: 'seconds a desktop may take to become ready before it counts as failed' },
+  'on-exit': { env: 'FLEET_ON_EXIT', default: 'leave', help: 'on SIGTERM/SIGINT: leave (desktops keep running; the next fleet with this --fleet-id adopts them) | end (every desktop is removed first)' },
+  'log-level': { env: 'LOG_LEVEL', default: 'info', help: 'fatal | error | warn | info | debug | trace | silent' },
+  help: { env: '', boolean: true, help: 'print this help' },
+} satisfies Record<string, Flag>
+
+export function fleetUsage (): string {
+  const rows = Object.entries(FLEET_FLAGS).map(([name, flag]: [string, Flag]) =>
+    `  --${name}${flag.boolean ? '' : ' <value>'}\n      ${flag.help}${flag.default ? ` (default ${flag.default})` : ''}${flag.env ? ` [env ${flag.env}]` : ''}`)
+  return 'Usage: computer-gateway fleet [options]\n\nDesktops on demand on the Docker engine (DOCKER_HOST, else the local socket): POST /desktops, and each desktop\'s API under /desktops/{id}/.\n\n' +
+    `Options:\n${rows.join('\n')}\n`
+}
+
+function integer (name: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const number = Number(value)
+  if (value.trim() === '' || !Number.isInteger(number) || number < min || number > max) throw new InvalidConfig(`--${name} must be an integer ${min}..${max} (got '${value}')`)
+  return number
+}
+
+export function loadFleetConfig (argv: string[], env: NodeJS.ProcessEnv): FleetConfig {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    const options = Object.fromEntries(Object.entries(FLEET_FLAGS).map(([name, flag]: [string, Flag]) => [name, { type: flag.boolean ? 'boolean' as const : 'string' as const }]))
+    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as typeof values
+  } catch (error) {
+    throw new InvalidConfig(`${(error as Error).message}\n\n${fleetUsage()}`)
+  }
+  const get = (name: keyof typeof FLEET_FLAGS): string => {
+    const flag: Flag = FLEET_FLAGS[name]
+    return String(values[name] ?? (flag.env ? env[flag.env] : undefined) ?? flag.default ?? '')
+  }
+  const on = (name: keyof typeof FLEET_FLAGS) => ['1', 'true', 'yes'].includes(get(name).toLowerCase())
+
+  const fleetId = get('fleet-id')
+  if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(fleetId)) throw new InvalidConfig(`--fleet-id must be 1..32 lowercase letters, digits or '-', starting with a letter or digit (got '${fleetId}')`)
+  const screen = /^(\d+)x(\d+)$/.exec(get('screen'))
+  if (!screen) throw new InvalidConfig(`--screen must look like 1280x800 (got '${get('screen')}')`)
+  const onExit = get('on-exit')
+  if (onExit !== 'leave' && onExit !== 'end') throw new InvalidConfig(`--on-exit must be leave or end (got '${onExit}')`)
+  const image = get('image')
+  if (!image.trim()) throw new InvalidConfig('--image must name an image')
+  const token = get('token') || undefined
+  const config: FleetConfig = {
+    host: get('host'),
+    port: integer('port', get('port'), 0, 65535),
+    ...(token && { token }),
+    allowUnauthenticated: on('allow-unauthenticated'),
+    fleetId,
+    image,
+    warm: integer('warm', get('warm'), 0, 64),
+    max: integer('max', get('max'), 1, 1024),
+    screen: { width: integer('screen', screen[1]!, 320, 3840), height: integer('screen', screen[2]!, 320, 2160) },
+    cpus: Number(get('cpus')),
+    memoryBytes: integer('memory', get('memory'), 256) * 1024 * 1024,
+    pids: integer('pids', get('pids'), 64),
+    startTimeoutMs: integer('start-timeout', get('start-timeout'), 1) * 1000,
+    onExit,
+    logLevel: get('log-level'),
+    help: on('help'),
+  }
+  if (!Number.isFinite(config.cpus) || config.cpus <= 0 || config.cpus > 256) throw new InvalidConfig(`--cpus must be a number above 0, at most 256 (got '${get('cpus')}')`)
+  if (config.warm > config.max) throw new InvalidConfig(`--warm (${config.warm}) must not exceed --max (${config.max}): the pool counts toward the maximum`)
+  checkListenToken(config.host, config.token, config.allowUnauthenticated, 'create desktops and drive every one')
+  return config
+}

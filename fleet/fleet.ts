@@ -1,0 +1,306 @@
+/**
+ * The control plane: the warm pool, --max, TTLs, adoption after a restart, and what happens
+ * when a desktop dies. It holds only a cache of what the engine says (backend.list), so a new
+ * process rebuilds it whole. Every engine call goes through the Backend contract.
+ *
+ * A desktop here is `starting` (created, its server not ready yet) or `ready`; it is in the pool
+ * while it has no claim. Ended desktops are remembered (bounded) so a client asking after one
+ * learns that it ended and why, rather than a bare 404.
+ */
+import { randomBytes } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
+import type { Backend, ClaimFacts, DesktopFacts, Instance } from './backends/backend.ts'
+import { DesktopEnded, DesktopNotFound, DesktopUnavailable, FleetFull } from '../src/errors/errors.ts'
+import { LIMITS, type DesktopView } from './schemas.ts'
+
+export interface FleetOptions {
+  backend: Backend
+  /** Desktops kept started ahead, unclaimed. */
+  warm: number
+  /** Most desktops at once, pool included. */
+  max: number
+  /** The pool's screen; a create asking for another starts a desktop of its own. */
+  screen: { width: number, height: number }
+  /** Whether a desktop's server answers ready (GET /health). */
+  probe: (url: string) => Promise<boolean>
+  /** How long a desktop may take to become ready before it counts as failed. */
+  startTimeoutMs: number
+  /** How often TTLs are checked and the engine's view is compared with ours. */
+  sweepMs: number
+  now?: () => number
+  log?: (message: string, fields?: Record<string, unknown>) => void
+}
+
+interface Desktop {
+  facts: DesktopFacts
+  claim?: ClaimFacts
+  url?: string
+  status: 'starting' | 'ready'
+  /** Being created: the engine may not list it yet, so the sweep leaves it alone. */
+  creating: boolean
+}
+
+interface Ended { facts: DesktopFacts, claim: ClaimFacts, reason: string }
+
+/** Ended desktops remembered for GET; the oldest are forgotten first. */
+const REMEMBERED = 1000
+export const RETRY_AFTER_FULL_SECONDS = 5
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const screenText = (s: { width: number, height: number }) => `${s.width}x${s.height}`
+
+export class Fleet {
+  private readonly live = new Map<string, Desktop>()
+  private readonly ended = new Map<string, Ended>()
+  private readonly now: () => number
+  private readonly log: NonNullable<FleetOptions['log']>
+  private unwatch?: () => void
+  private sweeper?: NodeJS.Timeout
+  private refilling?: Promise<void>
+  private closed = false
+
+  constructor (private readonly options: FleetOptions) {
+    this.now = options.now ?? Date.now
+    this.log = options.log ?? (() => {})
+    if (!Number.isInteger(options.warm) || options.warm < 0) throw new RangeError('warm must be an integer, 0 or more')
+    if (!Number.isInteger(options.max) || options.max < 1 || options.max < options.warm) throw new RangeError('max must be an integer, at least 1 and at least warm')
+  }
+
+  /** Adopts what the engine runs for this fleet, then watches it and fills the pool. */
+  async start (): Promise<void> {
+    for (const instance of await this.options.backend.list()) await this.adopt(instance)
+    this.unwatch = this.options.backend.watch((id) => { void this.died(id, 'its container exited') })
+    this.sweeper = setInterval(() => { void this.sweep() }, this.options.sweepMs)
+    this.sweeper.unref()
+    this.refill()
+  }
+
+  private async adopt (instance: Instance): Promise<void> {
+    const { facts, claim } = instance
+    const poolMismatch = !claim && screenText(facts.screen) !== screenText(this.options.screen)
+    const reason = instance.state === 'exited'
+      ? 'its container exited'
+      : claim && claim.expiresAt <= this.now() ? 'its TTL passed' : poolMismatch ? 'the pool screen changed' : undefined
+    if (reason) {
+      if (claim) this.remember(facts, claim, reason)
+      this.log('ending a desktop found at start', { id: facts.id, reason })
+      await this.options.backend.remove(facts.id)
+      return
+    }
+    const desktop: Desktop = { facts, ...(claim && { claim }), ...(instance.url && { url: instance.url }), status: 'starting', creating: false }
+    this.live.set(facts.id, desktop)
+    this.log('adopted a desktop', { id: facts.id, claimed: Boolean(claim) })
+    void this.awaitReady(desktop)
+  }
+
+  /** Hands out a desktop: a warm one when the screen is the pool's, else a new one; 429 at --max. */
+  async create (request: { screen?: { width: number, height: number }, ttlSeconds?: number, labels?: Record<string, string> }): Promise<DesktopView> {
+    const screen = request.screen ?? this.options.screen
+    const claimedAt = this.now()
+    const claim: ClaimFacts = { claimedAt, expiresAt: claimedAt + (request.ttlSeconds ?? LIMITS.defaultTtlSeconds) * 1000, labels: request.labels ?? {} }
+    const pool = [...this.live.values()].filter((d) => !d.claim && !d.creating && screenText(d.facts.screen) === screenText(screen))
+    const warm = pool.find((d) => d.status === 'ready') ?? pool[0]
+    if (warm) {
+      // Claimed here, before any await, so two creates never take the same one.
+      warm.claim = claim
+      try {
+        await this.options.backend.claim(warm.facts.id, claim)
+      } catch (error) {
+        // A claim the engine may not hold would be lost on a restart: that desktop is not handed out.
+        this.live.delete(warm.facts.id)
+        void this.options.backend.remove(warm.facts.id).catch(() => {})
+        this.refill()
+        throw new DesktopUnavailable(`the engine could not record the claim of a desktop: ${(error as Error).message}; retry`)
+      }
+      this.log('claimed a warm desktop', { id: warm.facts.id })
+      this.refill()
+      return this.view(warm)
+    }
+    if (this.live.size >= this.options.max) {
+      throw new FleetFull(`the fleet holds its maximum of ${this.options.max} desktops (--max); end one (DELETE /desktops/{id}) or retry in ${RETRY_AFTER_FULL_SECONDS} s`)
+    }
+    const desktop = await this.launch(screen, claim)
+    return this.view(desktop)
+  }
+
+  /** Creates a desktop (reserving its place first), then waits for it in the background. */
+  private async launch (screen: { width: number, height: number }, claim?: ClaimFacts): Promise<Desktop> {
+    const facts: DesktopFacts = { id: randomBytes(8).toString('hex'), token: randomBytes(24).toString('base64url'), screen, createdAt: this.now() }
+    const desktop: Desktop = { facts, ...(claim && { claim }), status: 'starting', creating: true }
+    this.live.set(facts.id, desktop)
+    try {
+      const instance = await this.options.backend.create(facts, claim)
+      if (instance.url) desktop.url = instance.url
+    } catch (error) {
+      this.live.delete(facts.id)
+      throw new DesktopUnavailable(`the engine could not start a desktop: ${(error as Error).message}`)
+    } finally {
+      desktop.creating = false
+    }
+    if (this.live.get(facts.id) !== desktop) {
+      // Ended while the engine created it (close with --on-exit end): nothing may outlive that.
+      await this.options.backend.remove(facts.id)
+      throw new DesktopUnavailable('the fleet is shutting down')
+    }
+    this.log('started a desktop', { id: facts.id, warm: !claim })
+    void this.awaitReady(desktop)
+    return desktop
+  }
+
+  private async awaitReady (desktop: Desktop): Promise<void> {
+    const deadline = this.now() + this.options.startTimeoutMs
+    while (this.live.get(desktop.facts.id) === desktop && !this.closed) {
+      if (desktop.url && await this.options.probe(desktop.url).catch(() => false)) {
+        if (this.live.get(desktop.facts.id) === desktop) desktop.status = 'ready'
+        return
+      }
+      if (this.now() >= deadline) {
+        await this.died(desktop.facts.id, `its server was not ready within ${this.options.startTimeoutMs / 1000} s`)
+        return
+      }
+      await delay(250)
+    }
+  }
+
+  /** Starts warm desktops until the pool is full or --max is reached; one pass at a time, in the background. */
+  private refill (): void {
+    if (this.refilling || this.closed) return
+    this.refilling = (async () => {
+      while (!this.closed && this.poolSize() < this.options.warm && this.live.size < this.options.max) {
+        try {
+          await this.launch(this.options.screen)
+        } catch (error) {
+          this.log('could not start a warm desktop; retrying at the next sweep', { error: (error as Error).message })
+          break
+        }
+      }
+    })().finally(() => { this.refilling = undefined })
+  }
+
+  private poolSize () {
+    return [...this.live.values()].filter((d) => !d.claim).length
+  }
+
+  /** A desktop that stopped, or failed to start: never served again, its remains removed, the pool refilled. */
+  private async died (id: string, reason: string): Promise<void> {
+    const desktop = this.live.get(id)
+    if (!desktop || desktop.creating) return
+    this.live.delete(id)
+    if (desktop.claim) this.remember(desktop.facts, desktop.claim, reason)
+    this.log('a desktop ended', { id, reason })
+    await this.options.backend.remove(id).catch((error: Error) => this.log('could not remove an ended desktop', { id, error: error.message }))
+    this.refill()
+  }
+
+  private remember (facts: DesktopFacts, claim: ClaimFacts, reason: string) {
+    this.ended.set(facts.id, { facts, claim, reason })
+    for (const oldest of this.ended.keys()) {
+      if (this.ended.size <= REMEMBERED) break
+      this.ended.delete(oldest)
+    }
+  }
+
+  /** Ends what passed its TTL, and what the engine no longer runs (a missed event); refills. */
+  async sweep (): Promise<void> {
+    if (this.closed) return
+    for (const desktop of [...this.live.values()]) {
+      if (desktop.claim && desktop.claim.expiresAt <= this.now()) await this.died(desktop.facts.id, 'its TTL passed')
+    }
+    let instances: Instance[]
+    try {
+      instances = await this.options.backend.list()
+    } catch (error) {
+      // Nothing is ended on a failed read: an engine that does not answer has not lost its desktops.
+      this.log('could not list the desktops; the sweep waits for the next pass', { error: (error as Error).message })
+      return
+    }
+    const running = new Set(instances.filter((i) => i.state === 'running').map((i) => i.facts.id))
+    for (const desktop of [...this.live.values()]) {
+      if (!desktop.creating && !running.has(desktop.facts.id)) await this.died(desktop.facts.id, 'its container exited')
+    }
+    this.refill()
+  }
+
+  get (id: string): DesktopView {
+    const desktop = this.live.get(id)
+    if (desktop?.claim) return this.view(desktop)
+    const ended = this.ended.get(id)
+    if (ended) return this.endedView(ended)
+    throw new DesktopNotFound(`no desktop ${id} in this fleet (GET /desktops lists them)`)
+  }
+
+  list (): DesktopView[] {
+    return [...this.live.values()].filter((d) => d.claim).map((d) => this.view(d))
+  }
+
+  /** Ends a desktop a client holds; afterwards the id is unknown. */
+  async remove (id: string): Promise<void> {
+    const desktop = this.live.get(id)
+    if (desktop?.claim) {
+      this.live.delete(id)
+      await this.options.backend.remove(id)
+      this.refill()
+      return
+    }
+    if (this.ended.delete(id)) return
+    throw new DesktopNotFound(`no desktop ${id} in this fleet (GET /desktops lists them)`)
+  }
+
+  /** Where the fleet sends a desktop's routes, and the token it adds. */
+  target (id: string): { url: string, token: string } {
+    const desktop = this.live.get(id)
+    if (!desktop?.claim) {
+      const ended = this.ended.get(id)
+      if (ended) throw new DesktopEnded(`desktop ${id} ended (${ended.reason}); create another with POST /desktops`)
+      throw new DesktopNotFound(`no desktop ${id} in this fleet (GET /desktops lists them)`)
+    }
+    if (desktop.status !== 'ready' || !desktop.url) throw new DesktopUnavailable(`desktop ${id} is starting; retry shortly (GET /desktops/${id} says when it is running)`)
+    return { url: desktop.url, token: desktop.facts.token }
+  }
+
+  health () {
+    const pool = [...this.live.values()].filter((d) => !d.claim)
+    const ready = pool.filter((d) => d.status === 'ready').length
+    return {
+      ready: ready >= this.options.warm,
+      warm: { ready, starting: pool.length - ready, wanted: this.options.warm },
+      desktops: this.live.size - pool.length,
+      max: this.options.max,
+    }
+  }
+
+  /**
+   * Stops watching. With `end`, every desktop (pool included) is removed first and the promise
+   * rejects if any could not be: the caller exits non-zero rather than claim a clean end.
+   */
+  async close (end: boolean): Promise<void> {
+    this.closed = true
+    clearInterval(this.sweeper)
+    this.unwatch?.()
+    await this.refilling
+    if (!end) return
+    const ids = [...this.live.keys()]
+    this.live.clear()
+    const results = await Promise.allSettled(ids.map((id) => this.options.backend.remove(id)))
+    const failed = results.filter((r) => r.status === 'rejected')
+    if (failed.length) throw new Error(`${failed.length} of ${ids.length} desktops could not be removed: ${failed.map((r) => String((r as PromiseRejectedResult).reason)).join('; ')}`)
+  }
+
+  private view (desktop: Desktop): DesktopView {
+    const claim = desktop.claim!
+    return {
+      ...this.common(desktop.facts, claim),
+      status: desktop.status === 'ready' ? 'running' : 'starting',
+      ...(desktop.url && { url: desktop.url }),
+      token: desktop.facts.token,
+    }
+  }
+
+  private endedView ({ facts, claim, reason }: Ended): DesktopView {
+    return { ...this.common(facts, claim), status: 'terminated', reason }
+  }
+
+  private common (facts: DesktopFacts, claim: ClaimFacts) {
+    return { id: facts.id, screen: screenText(facts.screen), created_at: iso(facts.createdAt), expires_at: iso(claim.expiresAt), labels: claim.labels }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * `computer-gateway fleet` (and `npm run fleet`): the only file of the fleet that listens and
+ * owns shutdown. SIGTERM/SIGINT stop taking requests, then either leave every desktop running
+ * for the next fleet of the same --fleet-id to adopt (--on-exit leave, the default) or remove
+ * every one (--on-exit end), exiting non-zero if any could not be: never some of them silently.
+ */
+import type { FastifyBaseLogger } from 'fastify'
+import pino from 'pino'
+import { loggerOptions } from '../src/runtime/logger.ts'
+import { fleetUsage, loadFleetConfig } from './config.ts'
+import { DockerBackend } from './backends/docker/docker-backend.ts'
+import { Fleet } from './fleet.ts'
+import { buildFleetApp } from './app.ts'
+import { healthReady } from './probe.ts'
+
+const SWEEP_MS = 2000
+
+let config
+try {
+  config = loadFleetConfig(process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === 'fleet')), process.env)
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`)
+  process.exit(2)
+}
+if (config.help) {
+  process.stdout.write(fleetUsage())
+  process.exit(0)
+}
+const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: 1, sync: true }))
+const backend = new DockerBackend({ fleetId: config.fleetId, image: config.image, cpus: config.cpus, memoryBytes: config.memoryBytes, pids: config.pids })
+try {
+  await backend.docker.ping()
+  await backend.docker.getImage(config.image).inspect()
+} catch (error) {
+  log.fatal(`the Docker engine (${process.env.DOCKER_HOST ?? 'the local socket'}) cannot run ${config.image}: ${(error as Error).message}`)
+  process.exit(1)
+}
+const fleet = new Fleet({
+  backend,
+  warm: config.warm,
+  max: config.max,
+  screen: config.screen,
+  probe: healthReady,
+  startTimeoutMs: config.startTimeoutMs,
+  sweepMs: SWEEP_MS,
+  log: (message, fields) => log.info(fields ?? {}, message),
+})
+await fleet.start()
+const app = await buildFleetApp({ fleet, ...(config.token && { token: config.token }), listenHost: config.host, logger: log as FastifyBaseLogger })
+await app.listen({ host: config.host, port: config.port })
+log.info({ fleetId: config.fleetId, image: config.image, warm: config.warm, max: config.max, onExit: config.onExit }, 'fleet ready')
+
+let stopping = false
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return
+    stopping = true
+    log.info({ signal, onExit: config.onExit }, 'stopping')
+    void (async () => {
+      await app.close()
+      await fleet.close(config.onExit === 'end')
+      log.info(config.onExit === 'end' ? 'every desktop removed' : 'desktops left running for the next fleet')
+      process.exit(0)
+    })().catch((error: Error) => {
+      log.error({ err: error }, 'the fleet did not stop cleanly')
+      process.exit(1)
+    })
+  })
+}

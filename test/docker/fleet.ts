@@ -1,0 +1,178 @@
+/**
+ * The fleet (fleet/) on a real Docker engine, with the desktop image test/docker/images.ts
+ * built in the same run (npm run test:image runs this file after it; nothing is built here).
+ * The fleet runs as its own process with --warm 1 --max 2: a create claims the warm desktop, a
+ * click through /desktops/{id}/computer lands in a real X client inside its container, a
+ * screenshot decodes; two desktops are isolated (one's token refused by the other); a third
+ * create answers 429; the fleet SIGKILLed and started again adopts both with the same ids and
+ * tokens; a desktop's container killed is reported terminated and the pool refills; SIGTERM
+ * with --on-exit end removes everything.
+ *
+ * Everything the fleet makes carries computer-gateway.fleet=<this run's fleet id>, and every
+ * container and volume with it is removed on every path; nothing else in the engine is touched.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { readFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
+import sharp from 'sharp'
+import t, { type Test } from 'tap'
+import { parse } from 'yaml'
+import { freePort } from '../helpers/net.ts'
+import { clickProbe } from './click-probe.ts'
+import { DEFAULT_IMAGE } from '../../fleet/config.ts'
+import { DockerBackend } from '../../fleet/backends/docker/docker-backend.ts'
+
+const ROOT = new URL('../..', import.meta.url).pathname
+const FLEET_ID = `t-${process.pid}-${randomBytes(3).toString('hex')}`
+const LABEL = `computer-gateway.fleet=${FLEET_ID}`
+const KEY = randomBytes(24).toString('hex')
+// The tag images.ts builds and runs: deploy/compose.yaml's desktop image.
+const compose = parse(await readFile(new URL('../../deploy/compose.yaml', import.meta.url), 'utf8'), { merge: true }) as { services: Record<string, { image: string }> }
+const IMAGE = Object.values(compose.services)[0]!.image
+
+function run (command: string, args: string[], timeoutMs = 60_000): Promise<{ code: number, stdout: string, stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64e6 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout).trim(), stderr: String(stderr) })
+    })
+  })
+}
+
+/** This fleet's containers (all, with their desktop id) and volumes, as the engine lists them. */
+async function owned () {
+  const containers = (await run('docker', ['ps', '-a', '--filter', `label=${LABEL}`, '--format', '{{.ID}} {{.Label "computer-gateway.fleet.desktop"}} {{.State}}'])).stdout.split('\n').filter(Boolean)
+  const volumes = (await run('docker', ['volume', 'ls', '-q', '--filter', `label=${LABEL}`])).stdout.split('\n').filter(Boolean)
+  return { containers, volumes }
+}
+
+async function sweep () {
+  const { containers, volumes } = await owned()
+  if (containers.length) await run('docker', ['rm', '-f', '-v', ...containers.map((line) => line.split(' ')[0]!)])
+  if (volumes.length) await run('docker', ['volume', 'rm', '-f', ...volumes])
+}
+
+const fleets = new Set<ChildProcess>()
+t.teardown(async () => {
+  for (const child of fleets) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  await sweep()
+})
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void sweep().finally(() => process.exit(1)) })
+
+/** The fleet as a process of its own (fleet/main.ts through tsx: the same code the bin runs compiled). */
+async function startFleet (t: Test, port: number, extra: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'fleet/main.ts', '--fleet-id', FLEET_ID, '--image', IMAGE, '--warm', '1', '--max', '2', '--port', String(port), '--cpus', '1', ...extra], {
+    cwd: ROOT,
+    env: { ...process.env, API_TOKEN: KEY, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  fleets.add(child)
+  let log = ''
+  child.stdout!.on('data', (chunk) => { log += chunk })
+  child.stderr!.on('data', (chunk) => { log += chunk })
+  const base = `http://127.0.0.1:${port}`
+  const call = async (method: string, path: string, body?: unknown, token = KEY) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(60_000),
+    })
+    const text = await response.text()
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined }
+  }
+  /** Polls until check() holds, or fails with the fleet's log after the deadline. */
+  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 180_000) => {
+    const deadline = Date.now() + timeoutMs
+    while (Date.now() < deadline) {
+      if (await check().catch(() => false)) return true
+      if (child.exitCode !== null) break
+      await delay(500)
+    }
+    t.fail(`${what}: not within ${timeoutMs / 1000} s (exit ${child.exitCode}; log: ${log.slice(-3000)})`)
+    return false
+  }
+  const ready = () => until('the pool ready', async () => (await call('GET', '/health')).body?.ready === true)
+  return { child, call, until, ready, log: () => log }
+}
+
+const running = (call: Awaited<ReturnType<typeof startFleet>>['call'], id: string) => async () => (await call('GET', `/desktops/${id}`)).body?.status === 'running'
+
+t.test('the fleet on the Docker engine: pool, forwarding, isolation, --max, adoption, deaths, ending', { timeout: 20 * 60_000 }, async (t) => {
+  t.equal(DEFAULT_IMAGE, IMAGE, "the fleet's default --image is the desktop image the image tests build")
+  const inspected = await run('docker', ['image', 'inspect', '-f', '{{.Id}}', IMAGE])
+  if (!t.equal(inspected.code, 0, `${IMAGE} exists (built by test/docker/images.ts in this run): ${inspected.stderr}`)) return
+
+  const port = await freePort()
+  const first = await startFleet(t, port)
+  if (!await first.ready()) return
+  const [warm] = (await owned()).containers
+  const warmId = warm!.split(' ')[1]
+
+  // A create claims the warm desktop and is ready to act at once.
+  const created = await first.call('POST', '/desktops', { labels: { agent: 'one' }, ttl_seconds: 3600 })
+  t.equal(created.status, 201, 'created')
+  const a = created.body
+  t.match(a, { id: warmId, status: 'running', screen: '1280x800', labels: { agent: 'one' }, url: /^http:\/\/127\.0\.0\.1:\d+$/, token: /^[\w-]{32}$/ }, 'the warm desktop, claimed')
+
+  const health = await first.call('GET', `/desktops/${a.id}/health`)
+  const container = `cg-fleet-${FLEET_ID}-${a.id}`
+  const probed = await clickProbe(container, health.body.display, async () => {
+    const clicked = await first.call('POST', `/desktops/${a.id}/computer`, { action: 'click_mouse', button: 'left', coordinates: [500, 400] })
+    t.equal(clicked.status, 200, `a click through the fleet (${JSON.stringify(clicked.body)})`)
+  })
+  t.equal(probed.code, 0, `the probe saw a click (${probed.stderr})`)
+  t.strictSame(JSON.parse(probed.line || '{}'), { button: 1, x: 500, y: 400 }, 'a left press at (500, 400) in a real X client of that desktop')
+  const shot = await first.call('POST', `/desktops/${a.id}/computer`, { action: 'take_screenshot' })
+  t.match(await sharp(Buffer.from(shot.body.base64_image ?? '', 'base64')).metadata(), { format: 'png', width: 1280, height: 800 }, 'a screenshot through the fleet decodes at 1280x800')
+
+  // The container as the image tests run it, and as nobody else reaches it.
+  const hostConfig = JSON.parse((await run('docker', ['inspect', '-f', '{{json .HostConfig}}', container])).stdout)
+  t.match(hostConfig, { ReadonlyRootfs: true, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges:true'], NanoCpus: 1e9, PidsLimit: 1024, Memory: 2048 * 1024 * 1024, PortBindings: { '8000/tcp': [{ HostIp: '127.0.0.1' }] } }, 'hardened, limited, published on loopback only')
+  t.equal((await run('docker', ['exec', container, 'id', '-u'])).stdout, '1000', 'runs as uid 1000')
+
+  // A claim is written once: the engine refuses a second one (the fleet never makes it).
+  const engine = new DockerBackend({ fleetId: FLEET_ID, image: IMAGE, cpus: 1, memoryBytes: 512e6, pids: 100 })
+  await t.rejects(engine.claim(a.id, { claimedAt: 0, expiresAt: 1, labels: {} }), { message: `desktop ${a.id} is already claimed` }, 'a second claim refused by the engine')
+  t.match(await engine.inspect(a.id), { facts: { id: a.id, token: a.token }, claim: { labels: { agent: 'one' } }, state: 'running', url: a.url }, 'the engine holds its facts and claim')
+
+  // The pool refills; a second create claims it; a third is over --max.
+  if (!await first.ready()) return
+  const b = (await first.call('POST', '/desktops', {})).body
+  if (!await first.until('the second desktop runs', running(first.call, b.id))) return
+  t.not(b.token, a.token, 'each desktop its own token')
+  const crossed = await fetch(`${b.url}/computer`, { method: 'POST', headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' }, body: '{"action":"get_cursor_position"}' })
+  t.equal(crossed.status, 401, "a's token refused by b")
+  const own = await fetch(`${b.url}/computer`, { method: 'POST', headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json' }, body: '{"action":"get_cursor_position"}' })
+  t.equal(own.status, 200, "b's own token taken directly")
+  const full = await first.call('POST', '/desktops', {})
+  t.equal(full.status, 429, 'a third create: over --max')
+  t.equal(full.headers.get('retry-after'), '5', 'with Retry-After')
+  t.equal(full.body.code, 'ERR_FLEET_FULL', 'and its code')
+
+  // The fleet dies without a word; a new one adopts both.
+  first.child.kill('SIGKILL')
+  await once(first.child, 'exit')
+  const second = await startFleet(t, port, ['--on-exit', 'end'])
+  const listed = async () => (await second.call('GET', '/desktops')).body?.desktops?.map((d: { id: string, token: string, status: string }) => `${d.id} ${d.token} ${d.status}`).sort()
+  if (!await second.until('both adopted and running', async () => JSON.stringify(await listed()) === JSON.stringify([`${a.id} ${a.token} running`, `${b.id} ${b.token} running`].sort()))) return
+  const again = await second.call('POST', `/desktops/${b.id}/computer`, { action: 'take_screenshot' })
+  t.match(await sharp(Buffer.from(again.body.base64_image ?? '', 'base64')).metadata(), { width: 1280, height: 800 }, 'an adopted desktop answers through the new fleet')
+
+  // a's container dies: reported, never served, and the pool refills into its place.
+  t.equal((await run('docker', ['kill', container])).code, 0, "a's container killed")
+  if (!await second.until('a reported terminated', async () => (await second.call('GET', `/desktops/${a.id}`)).body?.status === 'terminated', 30_000)) return
+  t.match((await second.call('GET', `/desktops/${a.id}`)).body, { id: a.id, status: 'terminated', reason: 'its container exited' }, 'reported with its reason')
+  t.equal((await second.call('POST', `/desktops/${a.id}/computer`, { action: 'get_cursor_position' })).status, 410, 'never served again')
+  if (!await second.ready()) return
+  const after = await owned()
+  t.equal(after.containers.length, 2, `b and a new warm desktop: ${after.containers.join(', ')}`)
+  t.notOk(after.containers.some((line) => line.includes(a.id)), "a's container is gone")
+
+  // SIGTERM with --on-exit end: every desktop and volume removed, exit 0.
+  second.child.kill('SIGTERM')
+  const [code] = await Promise.race([once(second.child, 'exit'), delay(60_000).then(() => ['timeout'])])
+  t.equal(code, 0, `the fleet exited cleanly (${second.log().slice(-2000)})`)
+  t.strictSame(await owned(), { containers: [], volumes: [] }, 'nothing of the fleet left in the engine')
+})

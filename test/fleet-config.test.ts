@@ -1,0 +1,83 @@
+/**
+ * `computer-gateway fleet`'s flags (fleet/config.ts), the readiness probe (fleet/probe.ts) and
+ * the Docker labels a desktop's facts and claim are kept in (fleet/backends/docker/labels.ts).
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { readFile } from 'node:fs/promises'
+import t from 'tap'
+import { parse } from 'yaml'
+import { DEFAULT_IMAGE, fleetUsage, loadFleetConfig } from '../fleet/config.ts'
+import { healthReady } from '../fleet/probe.ts'
+import { claimLabels, factLabels, LABEL, ownership, readClaim, readFacts } from '../fleet/backends/docker/labels.ts'
+import { freePort } from './helpers/net.ts'
+
+t.test('the defaults, and each flag with its environment fallback', async (t) => {
+  t.strictSame(loadFleetConfig([], {}), {
+    host: '127.0.0.1', port: 8100, allowUnauthenticated: false, fleetId: 'default', image: DEFAULT_IMAGE, warm: 0, max: 4,
+    screen: { width: 1280, height: 800 }, cpus: 2, memoryBytes: 2048 * 1024 * 1024, pids: 1024, startTimeoutMs: 180_000, onExit: 'leave', logLevel: 'info', help: false,
+  })
+  const config = loadFleetConfig(['--warm', '2', '--max', '3', '--image', 'other:1', '--on-exit', 'end', '--screen', '1024x768', '--fleet-id', 'f-1'],
+    { API_TOKEN: 'k'.repeat(16), HOST: '0.0.0.0', FLEET_CPUS: '0.5', FLEET_MEMORY_MB: '512', FLEET_PIDS: '100', FLEET_START_TIMEOUT: '30', PORT: '0' })
+  t.match(config, { host: '0.0.0.0', port: 0, token: 'k'.repeat(16), warm: 2, max: 3, image: 'other:1', onExit: 'end', screen: { width: 1024, height: 768 }, fleetId: 'f-1', cpus: 0.5, memoryBytes: 512 * 1024 * 1024, pids: 100, startTimeoutMs: 30_000 })
+  t.match(fleetUsage(), /--on-exit <value>\n\s+on SIGTERM\/SIGINT: leave .*\(default leave\) \[env FLEET_ON_EXIT\]/)
+  const compose = parse(await readFile(new URL('../deploy/compose.yaml', import.meta.url), 'utf8'), { merge: true }) as { services: Record<string, { image: string }> }
+  t.equal(DEFAULT_IMAGE, Object.values(compose.services)[0]!.image, 'the default image is the one the image tests build and compose runs')
+})
+
+t.test('a bad flag stops the fleet with a message that says what is right', async (t) => {
+  const cases: Array<[string[], Record<string, string>, string | RegExp]> = [
+    [['--host', '0.0.0.0'], {}, 'refusing to listen on 0.0.0.0 without a token: anyone who reaches it could create desktops and drive every one. Set API_TOKEN (or --token), or pass --allow-unauthenticated if the network is yours alone.'],
+    [['--host', '0.0.0.0'], { API_TOKEN: 'short' }, /^refusing to listen on 0\.0\.0\.0 with a 5-character token/],
+    [['--warm', '3', '--max', '2'], {}, '--warm (3) must not exceed --max (2): the pool counts toward the maximum'],
+    [['--max', '0'], {}, "--max must be an integer 1..1024 (got '0')"],
+    [['--warm', 'many'], {}, "--warm must be an integer 0..64 (got 'many')"],
+    [['--port', '70000'], {}, "--port must be an integer 0..65535 (got '70000')"],
+    [['--fleet-id', 'Bad_Id'], {}, "--fleet-id must be 1..32 lowercase letters, digits or '-', starting with a letter or digit (got 'Bad_Id')"],
+    [['--screen', '1280'], {}, "--screen must look like 1280x800 (got '1280')"],
+    [['--screen', '100x100'], {}, "--screen must be an integer 320..3840 (got '100')"],
+    [['--on-exit', 'half'], {}, "--on-exit must be leave or end (got 'half')"],
+    [['--image', ' '], {}, '--image must name an image'],
+    [['--cpus', '0'], {}, "--cpus must be a number above 0, at most 256 (got '0')"],
+    [['--memory', '10'], {}, "--memory must be an integer 256..9007199254740991 (got '10')"],
+    [['--nope'], {}, /^Unknown option '--nope'[^]*Usage: computer-gateway fleet/],
+  ]
+  for (const [argv, env, message] of cases) t.throws(() => loadFleetConfig(argv, env), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
+})
+
+t.test('ready means GET /health answered 200 with ready: true; anything else is not ready', async (t) => {
+  let answer: [number, string] = [200, '{"ready":true}']
+  const server = createServer((_request, response) => { response.writeHead(answer[0]); response.end(answer[1]) })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => server.close(resolve)))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const cases: Array<[[number, string], boolean]> = [
+    [[200, '{"ready":true}'], true],
+    [[200, '{"ready":false}'], false],
+    [[503, '{"ready":true}'], false],
+    [[200, 'not json'], false],
+    [[200, '{"ready":"yes"}'], false],
+  ]
+  for (const [given, expected] of cases) {
+    answer = given
+    t.equal(await healthReady(url), expected, JSON.stringify(given))
+  }
+  t.equal(await healthReady(`http://127.0.0.1:${await freePort()}`), false, 'a refused connection')
+})
+
+t.test('facts and claims round-trip through labels; labels not written by the fleet read as nothing', async (t) => {
+  const facts = { id: '0123456789abcdef', token: 'tok', screen: { width: 1024, height: 768 }, createdAt: 1_700_000_000_000 }
+  const claim = { claimedAt: 1_700_000_001_000, expiresAt: 1_700_003_601_000, labels: { agent: 'a "quoted" value' } }
+  const labels = { ...ownership('f', 'desktop', facts.id), ...factLabels(facts), ...claimLabels(claim) }
+  t.strictSame(readFacts(labels), facts)
+  t.strictSame(readClaim(labels), claim)
+  t.equal(readClaim(ownership('f', 'desktop', facts.id)), undefined, 'no claim yet')
+  const cases: Array<Record<string, string>> = [
+    { ...labels, [LABEL.screen]: 'big' },
+    { ...labels, [LABEL.token]: '' },
+    { ...labels, [LABEL.createdAt]: 'yesterday' },
+  ]
+  for (const broken of cases) t.equal(readFacts(broken), undefined, JSON.stringify(broken).slice(0, 80))
+  for (const value of ['[1]', '{"a":1}', '{', 'null']) t.equal(readClaim({ ...labels, [LABEL.labels]: value }), undefined, value)
+  t.equal(readClaim({ ...labels, [LABEL.expiresAt]: 'never' }), undefined)
+})

@@ -1,0 +1,136 @@
+/**
+ * The fleet's Backend contract (fleet/backends/backend.ts) in memory, for the control plane's
+ * unit tests. It keeps the contract's promises as the Docker backend does: facts and claims are
+ * write-once, `list` returns what was created and not removed (exited ones too), `remove` is
+ * idempotent, and `watch` hears every desktop that stops. Each running desktop is a real HTTP
+ * server on loopback that takes only its own token (GET /health open, as the desktop's is) and
+ * answers any other request with what it received, so forwarding and isolation are tested
+ * through real sockets. A test ends a desktop's process with kill(), as `docker kill` would.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { AlreadyClaimed, type Backend, type ClaimFacts, type DesktopFacts, type Instance } from '../../fleet/backends/backend.ts'
+
+interface Held {
+  facts: DesktopFacts
+  claim?: ClaimFacts
+  state: 'running' | 'exited'
+  server?: Server
+  url?: string
+  ready: boolean
+}
+
+export interface Echo { method: string, url: string, authorization?: string, apiKey?: string, contentType?: string, body: string, desktop: string }
+
+export class MemoryBackend implements Backend {
+  readonly held = new Map<string, Held>()
+  private readonly watchers = new Set<(id: string) => void>()
+  /** Whether a new desktop's server answers ready at once (else a test calls setReady). */
+  readyAtStart = true
+  /** Makes the next creates, or lists, reject, as an engine that fails would. */
+  failCreate = false
+  failList = false
+  /** While set, creates wait for it (a slow engine). */
+  gate?: Promise<void>
+  /** Every call, in order, for tests that check what the control plane asked of the engine. */
+  readonly calls: string[] = []
+
+  async create (facts: DesktopFacts, claim?: ClaimFacts): Promise<Instance> {
+    this.calls.push(`create ${facts.id}`)
+    if (this.failCreate) throw new Error('the engine refused the create')
+    await this.gate
+    if (this.held.has(facts.id)) throw new Error(`desktop ${facts.id} exists`)
+    const held: Held = { facts: structuredClone(facts), ...(claim && { claim: structuredClone(claim) }), state: 'running', ready: this.readyAtStart }
+    this.held.set(facts.id, held)
+    held.server = createServer((request, response) => {
+      const chunks: Buffer[] = []
+      request.on('data', (chunk: Buffer) => chunks.push(chunk))
+      request.on('end', () => {
+        const answer = (status: number, body: unknown) => {
+          response.writeHead(status, { 'content-type': 'application/json' })
+          response.end(JSON.stringify(body))
+        }
+        if (request.url === '/health') { answer(held.ready ? 200 : 503, { ready: held.ready }); return }
+        if (request.headers.authorization !== `Bearer ${held.facts.token}`) { answer(401, { code: 'ERR_UNAUTHORIZED', desktop: held.facts.id }); return }
+        const echo: Echo = {
+          method: request.method ?? '',
+          url: request.url ?? '',
+          authorization: request.headers.authorization,
+          ...(typeof request.headers['x-api-key'] === 'string' && { apiKey: request.headers['x-api-key'] }),
+          ...(request.headers['content-type'] && { contentType: request.headers['content-type'] }),
+          body: Buffer.concat(chunks).toString('utf8'),
+          desktop: held.facts.id,
+        }
+        answer(200, echo)
+      })
+    })
+    await new Promise<void>((resolve) => held.server!.listen(0, '127.0.0.1', resolve))
+    held.url = `http://127.0.0.1:${(held.server.address() as AddressInfo).port}`
+    return this.instance(held)
+  }
+
+  async claim (id: string, claim: ClaimFacts): Promise<void> {
+    this.calls.push(`claim ${id}`)
+    const held = this.held.get(id)
+    if (!held) throw new Error(`no desktop ${id}`)
+    if (held.claim) throw new AlreadyClaimed(id)
+    held.claim = structuredClone(claim)
+  }
+
+  async inspect (id: string): Promise<Instance | undefined> {
+    const held = this.held.get(id)
+    return held && this.instance(held)
+  }
+
+  async list (): Promise<Instance[]> {
+    if (this.failList) throw new Error('the engine did not answer')
+    return [...this.held.values()].map((held) => this.instance(held))
+  }
+
+  async remove (id: string): Promise<void> {
+    this.calls.push(`remove ${id}`)
+    const held = this.held.get(id)
+    if (!held) return
+    this.held.delete(id)
+    await this.stop(held)
+  }
+
+  watch (onExit: (id: string) => void): () => void {
+    this.watchers.add(onExit)
+    return () => this.watchers.delete(onExit)
+  }
+
+  /** The desktop's process ends by itself (as `docker kill`): it stays listed, exited, and the watchers hear of it. */
+  async kill (id: string, { silently = false } = {}): Promise<void> {
+    const held = this.held.get(id)
+    if (!held) throw new Error(`no desktop ${id}`)
+    await this.stop(held)
+    if (!silently) for (const watcher of this.watchers) watcher(id)
+  }
+
+  setReady (id: string, ready: boolean): void {
+    this.held.get(id)!.ready = ready
+  }
+
+  /** Ends every desktop's server (a test's teardown). */
+  async close (): Promise<void> {
+    await Promise.all([...this.held.values()].map((held) => this.stop(held)))
+  }
+
+  private async stop (held: Held) {
+    held.state = 'exited'
+    delete held.url
+    const server = held.server
+    delete held.server
+    if (server) await new Promise((resolve) => { server.closeAllConnections(); server.close(resolve) })
+  }
+
+  private instance (held: Held): Instance {
+    return {
+      facts: structuredClone(held.facts),
+      ...(held.claim && { claim: structuredClone(held.claim) }),
+      state: held.state,
+      ...(held.url && { url: held.url }),
+    }
+  }
+}
