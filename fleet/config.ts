@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util'
 import { InvalidConfig } from '../src/errors/errors.ts'
 import { checkListenToken } from '../src/runtime/config.ts'
+import { readToken } from '../src/runtime/token.ts'
 
 export interface FleetConfig {
   host: string
@@ -35,7 +36,8 @@ export const DEFAULT_IMAGE = 'computer-gateway:0.1.0'
 export const FLEET_FLAGS = {
   host: { env: 'HOST', default: '127.0.0.1', help: 'address to listen on' },
   port: { env: 'PORT', default: '8100', help: 'port to listen on' },
-  token: { env: 'API_TOKEN', help: "the fleet's API key; required by every route but GET /health when set" },
+  token: { env: 'API_TOKEN', help: "the fleet's API key; required by every route but GET /health when set. Taken as the server takes its token: prefer API_TOKEN, --token-file or --token - (stdin) to --token VALUE, which every local user can read in ps" },
+  'token-file': { env: 'API_TOKEN_FILE', help: 'a file holding the API key, read once at start; refused if every user may read it' },
   'allow-unauthenticated': { env: 'ALLOW_UNAUTHENTICATED', boolean: true, help: 'allow a non-loopback host without a key' },
   'fleet-id': { env: 'FLEET_ID', default: 'default', help: "this fleet's name in the engine (lowercase letters, digits, '-'); a fleet started with the same name adopts its desktops" },
   image: { env: 'FLEET_IMAGE', default: DEFAULT_IMAGE, help: 'the desktop image' },
@@ -86,7 +88,8 @@ export function loadFleetConfig (argv: string[], env: NodeJS.ProcessEnv): FleetC
   if (onExit !== 'leave' && onExit !== 'end') throw new InvalidConfig(`--on-exit must be leave or end (got '${onExit}')`)
   const image = get('image')
   if (!image.trim()) throw new InvalidConfig('--image must name an image')
-  const token = get('token') || undefined
+  // The key is read as the server reads its token (src/runtime/token.ts): one rule for both.
+  const { token } = readToken({ flag: values.token as string | undefined, fileFlag: values['token-file'] as string | undefined, env })
   const config: FleetConfig = {
     host: get('host'),
     port: integer('port', get('port'), 0, 65535),

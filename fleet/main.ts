@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import { loggerOptions } from '../src/runtime/logger.ts'
+import { forgetTokenEnv } from '../src/runtime/token.ts'
 import { fleetUsage, loadFleetConfig } from './config.ts'
 import { DockerBackend } from './backends/docker/docker-backend.ts'
 import { Fleet } from './fleet.ts'
@@ -27,6 +28,8 @@ if (config.help) {
   process.exit(0)
 }
 const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: 1, sync: true }))
+// As the server does: the key leaves the environment (nothing the fleet starts inherits it).
+forgetTokenEnv()
 const backend = new DockerBackend({ fleetId: config.fleetId, image: config.image, cpus: config.cpus, memoryBytes: config.memoryBytes, pids: config.pids })
 try {
   await backend.docker.ping()

@@ -4,7 +4,9 @@
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { readFile } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import t from 'tap'
 import { parse } from 'yaml'
 import { DEFAULT_IMAGE, fleetUsage, loadFleetConfig } from '../fleet/config.ts'
@@ -20,6 +22,15 @@ t.test('the defaults, and each flag with its environment fallback', async (t) =>
   const config = loadFleetConfig(['--warm', '2', '--max', '3', '--image', 'other:1', '--on-exit', 'end', '--screen', '1024x768', '--fleet-id', 'f-1'],
     { API_TOKEN: 'k'.repeat(16), HOST: '0.0.0.0', FLEET_CPUS: '0.5', FLEET_MEMORY_MB: '512', FLEET_PIDS: '100', FLEET_START_TIMEOUT: '30', PORT: '0' })
   t.match(config, { host: '0.0.0.0', port: 0, token: 'k'.repeat(16), warm: 2, max: 3, image: 'other:1', onExit: 'end', screen: { width: 1024, height: 768 }, fleetId: 'f-1', cpus: 0.5, memoryBytes: 512 * 1024 * 1024, pids: 100, startTimeoutMs: 30_000 })
+  // The key as the server takes its token: a file of the user's own, not one every user reads.
+  const dir = await mkdtemp(join(tmpdir(), 'fleet-key-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const keyFile = join(dir, 'key')
+  await writeFile(keyFile, `${'f'.repeat(32)}\n`, { mode: 0o600 })
+  t.equal(loadFleetConfig(['--token-file', keyFile], {}).token, 'f'.repeat(32), '--token-file')
+  t.equal(loadFleetConfig([], { API_TOKEN_FILE: keyFile }).token, 'f'.repeat(32), 'API_TOKEN_FILE')
+  await chmod(keyFile, 0o644)
+  t.throws(() => loadFleetConfig(['--token-file', keyFile], {}), { code: 'ERR_INVALID_CONFIG', message: `--token-file ${keyFile} is readable by every user (mode 0644), so the token in it is not secret: chmod 600 ${keyFile}` })
   t.match(fleetUsage(), /--on-exit <value>\n\s+on SIGTERM\/SIGINT: leave .*\(default leave\) \[env FLEET_ON_EXIT\]/)
   const compose = parse(await readFile(new URL('../deploy/compose.yaml', import.meta.url), 'utf8'), { merge: true }) as { services: Record<string, { image: string }> }
   t.equal(DEFAULT_IMAGE, Object.values(compose.services)[0]!.image, 'the default image is the one the image tests build and compose runs')
@@ -27,7 +38,7 @@ t.test('the defaults, and each flag with its environment fallback', async (t) =>
 
 t.test('a bad flag stops the fleet with a message that says what is right', async (t) => {
   const cases: Array<[string[], Record<string, string>, string | RegExp]> = [
-    [['--host', '0.0.0.0'], {}, 'refusing to listen on 0.0.0.0 without a token: anyone who reaches it could create desktops and drive every one. Set API_TOKEN (or --token), or pass --allow-unauthenticated if the network is yours alone.'],
+    [['--host', '0.0.0.0'], {}, 'refusing to listen on 0.0.0.0 without a token: anyone who reaches it could create desktops and drive every one. Set API_TOKEN (or --token-file), or pass --allow-unauthenticated if the network is yours alone.'],
     [['--host', '0.0.0.0'], { API_TOKEN: 'short' }, /^refusing to listen on 0\.0\.0\.0 with a 5-character token/],
     [['--warm', '3', '--max', '2'], {}, '--warm (3) must not exceed --max (2): the pool counts toward the maximum'],
     [['--max', '0'], {}, "--max must be an integer 1..1024 (got '0')"],
