@@ -28,7 +28,8 @@ export interface FleetOptions {
   /** How often TTLs are checked and the engine's view is compared with ours. */
   sweepMs: number
   now?: () => number
-  log?: (message: string, fields?: Record<string, unknown>) => void
+  /** `level` is 'info' unless said: a desktop that dies before it was ever ready is an 'error' (an image or engine that cannot run one). */
+  log?: (message: string, fields?: Record<string, unknown>, level?: 'info' | 'warn' | 'error') => void
 }
 
 interface Desktop {
@@ -187,7 +188,10 @@ export class Fleet {
     if (!desktop || desktop.creating) return
     this.live.delete(id)
     if (desktop.claim) this.remember(desktop.facts, desktop.claim, reason)
-    this.log('a desktop ended', { id, reason })
+    // One that never became ready says the image or the engine cannot run a desktop (a bad flag,
+    // a missing volume): an operator must see it, the pool would only start another like it.
+    if (desktop.status === 'ready') this.log('a desktop ended', { id, reason })
+    else this.log('a desktop ended before it was ready: the image or the engine cannot run one as asked', { id, reason }, 'error')
     await this.options.backend.remove(id).catch((error: Error) => this.log('could not remove an ended desktop', { id, error: error.message }))
     this.refill()
   }

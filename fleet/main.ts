@@ -46,7 +46,7 @@ const fleet = new Fleet({
   probe: healthReady,
   startTimeoutMs: config.startTimeoutMs,
   sweepMs: SWEEP_MS,
-  log: (message, fields) => log.info(fields ?? {}, message),
+  log: (message, fields, level = 'info') => log[level](fields ?? {}, message),
 })
 await fleet.start()
 const app = await buildFleetApp({ fleet, ...(config.token && { token: config.token }), listenHost: config.host, logger: log as FastifyBaseLogger })

@@ -159,7 +159,8 @@ t.test('a desktop\'s routes are forwarded with its own token; one desktop\'s tok
 t.test('a starting desktop answers 503 with Retry-After until ready; one never ready ends', async (t) => {
   const backend = new MemoryBackend()
   backend.readyAtStart = false
-  const { call, clock, fleet } = await startFleet(t, { backend, startTimeoutMs: 30_000 })
+  const logged: Array<[string, string]> = []
+  const { call, clock, fleet } = await startFleet(t, { backend, startTimeoutMs: 30_000, log: (message, _fields, level = 'info') => { logged.push([level, message]) } })
   const desktop = (await call('POST', '/desktops', {})).json()
   t.equal(desktop.status, 'starting')
   const early = await call('POST', `/desktops/${desktop.id}/computer`, {})
@@ -174,6 +175,8 @@ t.test('a starting desktop answers 503 with Retry-After until ready; one never r
   t.equal((await call('GET', `/desktops/${never.id}`)).json().reason, 'its server was not ready within 30 s')
   t.notOk(backend.held.has(never.id), 'removed from the engine')
   t.equal(fleet.list().length, 1)
+  t.strictSame(logged.filter(([level]) => level !== 'info'), [['error', 'a desktop ended before it was ready: the image or the engine cannot run one as asked']],
+    'a desktop that never became ready is an error in the log (an operator must see it), once')
 })
 
 t.test('TTL: a desktop past its TTL ends, is reported, and is never served again', async (t) => {
