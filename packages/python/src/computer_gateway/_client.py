@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Optional
+from urllib.parse import quote
 
 import httpx
 
@@ -309,7 +310,7 @@ class FleetClient(_SyncHTTP, FleetSyncRoutes):
         """A Client for one desktop's API, through the fleet with the fleet's key."""
         s = self._settings
         return Client(
-            f"{s.base_url}/desktops/{desktop_id}",
+            f"{s.base_url}/desktops/{quote(desktop_id, safe='')}",
             token=s.token,
             timeout=s.timeout,
             retries=s.retries,
@@ -328,7 +329,7 @@ class AsyncFleetClient(_AsyncHTTP, FleetAsyncRoutes):
         """An AsyncClient for one desktop's API, through the fleet with the fleet's key."""
         s = self._settings
         return AsyncClient(
-            f"{s.base_url}/desktops/{desktop_id}",
+            f"{s.base_url}/desktops/{quote(desktop_id, safe='')}",
             token=s.token,
             timeout=s.timeout,
             retries=s.retries,
