@@ -7,7 +7,9 @@
 #   2. the npm dependencies exactly as locked, among them the project's own Node (the npm
 #      registry's `node` package, on the Docker image's LTS line), which npm's scripts run on;
 #   3. tap's plugins built as package.json's "tap" config names them;
-#   4. the server compiled to dist/ (npm start runs it: no TypeScript compiled at start-up).
+#   4. the server compiled to dist/ (npm start runs it: no TypeScript compiled at start-up);
+#   5. the Python package's virtual environment, packages/python/.venv, with its pinned
+#      development tools from PyPI (scripts/test-python.sh --setup; nothing system-wide).
 #   npm run setup                    # all of it
 #   npm run setup -- --no-desktop    # without the full desktop (--desktop full) and its applications
 set -euo pipefail
@@ -66,5 +68,6 @@ step "npm dependencies (npm ci)" npm_install
 step "the project's Node ($(node_modules/.bin/node --version 2>/dev/null || echo missing))" project_node
 step "tap's plugins (tap build)" npx --no-install tap build
 step "the server compiled to dist/ (npm run build)" npm run build
+step "the Python package's environment (packages/python/.venv)" bash scripts/test-python.sh --setup
 rm -f "$log"
 echo "setup: ready: npm start runs the server, npm test the suite"

@@ -177,9 +177,13 @@ def operations(document: Schema) -> list[tuple[str, str, Schema]]:
     return found
 
 
+def operation_name(method: str, path: str) -> str:
+    """The fleet names no operation: get /desktops/{id} is get_desktops_by_id, as the server's are."""
+    return method + "_" + re.sub(r"\{(\w+)\}", r"by_\1", path)
+
+
 def method_source(method: str, path: str, operation: Schema, types: Types, is_async: bool) -> str:
-    # The server's operationIds; the fleet names none: get /desktops/{id} is get_desktops_by_id.
-    name = snake(operation.get("operationId") or method + "_" + re.sub(r"\{(\w+)\}", r"by_\1", path))
+    name = snake(operation.get("operationId") or operation_name(method, path))
     hint = types.prefix + pascal(name)
     args: list[str] = ["self"]
     keyword_args: list[str] = []
@@ -298,12 +302,8 @@ def generate() -> str:
     server, fleet = read_documents()
     server_types = Types("", server["components"]["schemas"])
     fleet_types = Types("Fleet", fleet.get("components", {}).get("schemas", {}))
-    server_routes = routes_classes(
-        server, server_types, "SyncRoutes", "Every route of the desktop's server (openapi.yaml)."
-    )
-    fleet_routes = routes_classes(
-        fleet, fleet_types, "FleetSyncRoutes", "The fleet's own routes (its GET /openapi.json)."
-    )
+    server_routes = routes_classes(server, server_types, "SyncRoutes", "Every route of the desktop's server (openapi.yaml).")
+    fleet_routes = routes_classes(fleet, fleet_types, "FleetSyncRoutes", "The fleet's own routes (its GET /openapi.json).")
     definitions = [d for d in list(server_types.definitions.values()) + list(fleet_types.definitions.values())]
     return "\n\n\n".join([HEADER.rstrip(), *definitions, server_routes, fleet_routes]) + "\n"
 

@@ -6,6 +6,7 @@ exec`), so a test reads exactly what the keyboard sent; it is ended by its PID a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
@@ -19,7 +20,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from replay import ModelServer
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -111,10 +111,8 @@ class Terminal:
 
     def wait_for(self, expected: str, timeout: float = 10.0) -> str:
         """What the terminal sent on once it equals `expected` (or, after the deadline, whatever it holds)."""
-        try:
+        with contextlib.suppress(AssertionError):
             until(lambda: self.content() == expected, timeout, f"the terminal to hold {expected!r}")
-        except AssertionError:
-            pass
         return self.content()
 
 

@@ -12,6 +12,8 @@ from typing import Any
 
 import anthropic
 import pytest
+from conftest import Gateway, Terminal
+from replay import ModelServer, anthropic_message
 
 from computer_gateway import AsyncClient, Client
 from computer_gateway.anthropic import (
@@ -20,8 +22,6 @@ from computer_gateway.anthropic import (
     GatewayComputerTool,
     GatewayComputerToolset,
 )
-from conftest import Gateway, Terminal
-from replay import ModelServer, anthropic_message
 
 TEXT = "héllo from tool_runner 世界"
 PROMPT: list[Any] = [{"role": "user", "content": "Type into the terminal"}]

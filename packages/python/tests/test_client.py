@@ -15,13 +15,13 @@ from typing import Any
 
 import httpx
 import pytest
+from conftest import Gateway
 from PIL import Image
 
 from computer_gateway import AsyncClient, AsyncFleetClient, Client, FleetClient, GatewayError, retry_after_seconds
-from conftest import Gateway
+from computer_gateway._generated import ActionResponse
 
 CLICK = [{"action": "click_mouse", "button": "left", "coordinates": [100, 200]}]
-GRID = {"display_width_px": 1000, "display_height_px": 1000}
 
 
 @pytest.fixture
@@ -32,23 +32,92 @@ def client(gateway: Gateway) -> Iterator[Client]:
 
 # One model's call per dialect, and the unified actions it becomes (on a 1000x1000 grid).
 DIALECTS: list[tuple[str, Callable[[Client], Any], list[dict[str, Any]]]] = [
-    ("anthropic", lambda c: c.post_computer_anthropic_translate(
-        {"type": "tool_use", "id": "toolu_1", "name": "left_click", "toolset_name": "computer", "input": {"coordinate": [100, 200]}}, **GRID), CLICK),
-    ("openai", lambda c: c.post_computer_openai_translate({"type": "click", "x": 100, "y": 200, "button": "left"}, **GRID), CLICK),
-    ("gemini", lambda c: c.post_computer_gemini_translate({"name": "click_at", "args": {"x": 100, "y": 200}}, **GRID),
-     [{**CLICK[0], "screenshot": True}]),
-    ("uitars", lambda c: c.post_computer_uitars_translate("Thought: the box.\nAction: click(start_box='(100,200)')", **GRID), CLICK),
-    ("qwen", lambda c: c.post_computer_qwen_translate(
-        '<tool_call>\n{"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [100, 200]}}\n</tool_call>',
-        display_width_px=1008, display_height_px=1008), CLICK),
-    ("pyautogui", lambda c: c.post_computer_pyautogui_translate("pyautogui.click(100, 200)", **GRID), CLICK),
-    ("glm", lambda c: c.post_computer_glm_translate("<|begin_of_box|>left_click(start_box=[100,200])<|end_of_box|>", **GRID), CLICK),
-    ("hud", lambda c: c.post_computer_hud_translate({"type": "click", "point": {"x": 100, "y": 200}, "button": "left"}, **GRID), CLICK),
-    ("conatus", lambda c: c.post_computer_conatus_translate({"xy": [100, 200], "type": "left_mouse_click"}, **GRID), CLICK),
-    ("cup", lambda c: c.post_computer_cup_translate({"action": "press_keys", "keys": "ctrl+s"}, **GRID),
-     [{"action": "press_key", "keys": ["ctrl+s"]}]),
-    ("operator", lambda c: c.post_computer_operator_translate({"action": "click", "x": 100, "y": 200, "button": "left"}, **GRID), CLICK),
-]  # fmt: skip
+    (
+        "anthropic",
+        lambda c: c.post_computer_anthropic_translate(
+            {
+                "type": "tool_use",
+                "id": "toolu_1",
+                "name": "left_click",
+                "toolset_name": "computer",
+                "input": {"coordinate": [100, 200]},
+            },
+            display_width_px=1000,
+            display_height_px=1000,
+        ),
+        CLICK,
+    ),
+    (
+        "openai",
+        lambda c: c.post_computer_openai_translate(
+            {"type": "click", "x": 100, "y": 200, "button": "left"}, display_width_px=1000, display_height_px=1000
+        ),
+        CLICK,
+    ),
+    (
+        "gemini",
+        lambda c: c.post_computer_gemini_translate(
+            {"name": "click_at", "args": {"x": 100, "y": 200}}, display_width_px=1000, display_height_px=1000
+        ),
+        [{**CLICK[0], "screenshot": True}],
+    ),
+    (
+        "uitars",
+        lambda c: c.post_computer_uitars_translate(
+            "Thought: the box.\nAction: click(start_box='(100,200)')", display_width_px=1000, display_height_px=1000
+        ),
+        CLICK,
+    ),
+    (
+        "qwen",
+        lambda c: c.post_computer_qwen_translate(
+            '<tool_call>\n{"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [100, 200]}}\n</tool_call>',
+            display_width_px=1008,
+            display_height_px=1008,
+        ),
+        CLICK,
+    ),
+    (
+        "pyautogui",
+        lambda c: c.post_computer_pyautogui_translate("pyautogui.click(100, 200)", display_width_px=1000, display_height_px=1000),
+        CLICK,
+    ),
+    (
+        "glm",
+        lambda c: c.post_computer_glm_translate(
+            "<|begin_of_box|>left_click(start_box=[100,200])<|end_of_box|>", display_width_px=1000, display_height_px=1000
+        ),
+        CLICK,
+    ),
+    (
+        "hud",
+        lambda c: c.post_computer_hud_translate(
+            {"type": "click", "point": {"x": 100, "y": 200}, "button": "left"}, display_width_px=1000, display_height_px=1000
+        ),
+        CLICK,
+    ),
+    (
+        "conatus",
+        lambda c: c.post_computer_conatus_translate(
+            {"xy": [100, 200], "type": "left_mouse_click"}, display_width_px=1000, display_height_px=1000
+        ),
+        CLICK,
+    ),
+    (
+        "cup",
+        lambda c: c.post_computer_cup_translate(
+            {"action": "press_keys", "keys": "ctrl+s"}, display_width_px=1000, display_height_px=1000
+        ),
+        [{"action": "press_key", "keys": ["ctrl+s"]}],
+    ),
+    (
+        "operator",
+        lambda c: c.post_computer_operator_translate(
+            {"action": "click", "x": 100, "y": 200, "button": "left"}, display_width_px=1000, display_height_px=1000
+        ),
+        CLICK,
+    ),
+]
 
 
 @pytest.mark.parametrize(("adapter", "call", "actions"), DIALECTS, ids=[d[0] for d in DIALECTS])
@@ -65,10 +134,23 @@ def test_dialect_execute_routes_act(client: Client) -> None:
     client.post_computer_uitars("Action: hover(start_box='(250,250)')", screenshot=False)
     assert client.post_computer({"action": "get_cursor_position"})["cursor_position"] == [320, 200]
     results = client.post_computer_anthropic(
-        [{"type": "tool_use", "id": "toolu_9", "name": "mouse_move", "toolset_name": "computer", "input": {"coordinate": [10, 20]}}]
+        [
+            {
+                "type": "tool_use",
+                "id": "toolu_9",
+                "name": "mouse_move",
+                "toolset_name": "computer",
+                "input": {"coordinate": [10, 20]},
+            }
+        ]
     )
     assert results == [
-        {"type": "tool_result", "tool_use_id": "toolu_9", "toolset_name": "computer", "content": [{"type": "text", "text": "Moved the mouse."}]}
+        {
+            "type": "tool_result",
+            "tool_use_id": "toolu_9",
+            "toolset_name": "computer",
+            "content": [{"type": "text", "text": "Moved the mouse."}],
+        }
     ]
 
 
@@ -83,7 +165,9 @@ def test_actions_batch_and_the_seed_path(client: Client) -> None:
         ],
         "failed_index": None,
     }  # fmt: skip
-    assert client.post_v1_instance_by_instance_id_computer("any", {"action": "move_mouse", "coordinates": [7, 8]})["cursor_position"] == [7, 8]
+    assert client.post_v1_instance_by_instance_id_computer("any", {"action": "move_mouse", "coordinates": [7, 8]})[
+        "cursor_position"
+    ] == [7, 8]
 
 
 def test_health_adapters_and_accessibility(client: Client) -> None:
@@ -161,6 +245,7 @@ def scripted(answers: list[httpx.Response], seen: list[httpx.Request]) -> httpx.
     return httpx.MockTransport(handle)
 
 
+WAITED: ActionResponse = {"output": "waited 0 ms", "error": None, "base64_image": None, "cursor_position": [1, 2]}
 BUSY = {"statusCode": 503, "code": "ERR_DESKTOP_STARTING", "error": "Service Unavailable", "message": "the desktop is starting"}
 
 
@@ -170,10 +255,10 @@ def test_503_and_429_are_retried_after_retry_after() -> None:
     answers = [
         httpx.Response(503, json=BUSY, headers={"retry-after": "0"}),
         httpx.Response(429, json={**BUSY, "statusCode": 429}, headers={"retry-after": past}),
-        httpx.Response(200, json={"output": "ok"}),
+        httpx.Response(200, json=WAITED),
     ]
     with Client("http://gateway.test", token="t" * 16, transport=scripted(answers, seen)) as c:
-        assert c.post_computer({"action": "wait", "duration": 0}) == {"output": "ok"}
+        assert c.post_computer({"action": "wait", "duration": 0}) == WAITED
     assert [json.loads(r.content) for r in seen] == [{"action": "wait", "duration": 0}] * 3
     assert {r.headers["authorization"] for r in seen} == {"Bearer " + "t" * 16}
 
@@ -182,7 +267,10 @@ def test_retry_waits_are_bounded_and_the_last_answer_raises() -> None:
     seen: list[httpx.Request] = []
     answers = [httpx.Response(503, json=BUSY, headers={"retry-after": "3600"}) for _ in range(3)]
     started = time.monotonic()
-    with Client("http://gateway.test", retries=2, max_retry_delay=0.05, transport=scripted(answers, seen)) as c, pytest.raises(GatewayError) as caught:
+    with (
+        Client("http://gateway.test", retries=2, max_retry_delay=0.05, transport=scripted(answers, seen)) as c,
+        pytest.raises(GatewayError) as caught,
+    ):
         c.get_health()
     assert time.monotonic() - started < 2
     assert (len(seen), caught.value.status, caught.value.code, caught.value.body) == (3, 503, "ERR_DESKTOP_STARTING", BUSY)
@@ -190,7 +278,14 @@ def test_retry_waits_are_bounded_and_the_last_answer_raises() -> None:
 
 @pytest.mark.parametrize(
     ("header", "seconds"),
-    [(None, None), ("7", 7.0), (" 0 ", 0.0), ("soon", None), ("Thu, 01 Jan 1970 00:01:40 GMT", 0.0), ("Thu, 01 Jan 1970 00:01:40 GMT", 40.0)],
+    [
+        (None, None),
+        ("7", 7.0),
+        (" 0 ", 0.0),
+        ("soon", None),
+        ("Thu, 01 Jan 1970 00:01:40 GMT", 0.0),
+        ("Thu, 01 Jan 1970 00:01:40 GMT", 40.0),
+    ],
 )
 def test_retry_after_values(header: str | None, seconds: float | None) -> None:
     now = 60.0 if seconds == 40.0 else 1e9
@@ -212,7 +307,7 @@ def test_the_fleet_lifecycle_routes() -> None:
         assert fleet.post_desktops({"screen": "1280x800"}) == FLEET_DESKTOP
         assert fleet.get_desktops() == {"desktops": [FLEET_DESKTOP]}
         assert fleet.get_desktops_by_id("d1") == FLEET_DESKTOP
-        assert fleet.delete_desktops_by_id("d1") is None
+        fleet.delete_desktops_by_id("d1")
         desktop = fleet.desktop("d1")
         assert isinstance(desktop, Client)
         desktop.close()
@@ -230,7 +325,7 @@ async def test_the_async_fleet_client_reaches_a_desktop_through_the_fleet() -> N
     fleet = AsyncFleetClient("http://fleet.test", token="k" * 16)
     desktop = fleet.desktop("d/1")
     desktop._http = httpx.AsyncClient(transport=scripted([httpx.Response(200, json={"ready": True})], seen))
-    assert await desktop.get_health() == {"ready": True}
+    assert dict(await desktop.get_health()) == {"ready": True}
     assert [(r.method, str(r.url), r.headers["authorization"]) for r in seen] == [
         ("GET", "http://fleet.test/desktops/d%2F1/health", "Bearer " + "k" * 16)
     ]

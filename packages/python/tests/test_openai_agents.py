@@ -9,14 +9,14 @@ from __future__ import annotations
 import base64
 
 import pytest
-from agents import Agent, ComputerTool, Runner, RunConfig
+from agents import Agent, ComputerTool, RunConfig, Runner
 from agents.models.openai_responses import OpenAIResponsesModel
+from conftest import Gateway, Terminal
 from openai import AsyncOpenAI
+from replay import ModelServer, openai_computer_call, openai_message, openai_response
 
 from computer_gateway import Client
 from computer_gateway.openai_agents import AsyncGatewayComputer, GatewayComputer
-from conftest import Gateway, Terminal
-from replay import ModelServer, openai_computer_call, openai_message, openai_response
 
 TEXT = "héllo from Runner.run 世界\n"
 
@@ -55,7 +55,9 @@ def test_runner_run_with_the_blocking_computer(gateway: Gateway, terminal: Termi
     computer = GatewayComputer.connect(gateway.url, token=gateway.token, display=(1024, 640))
     try:
         assert computer.dimensions == (1024, 640)
-        result = Runner.run_sync(agent(model_server, ComputerTool(computer)), "Type into the terminal", run_config=RunConfig(tracing_disabled=True))
+        result = Runner.run_sync(
+            agent(model_server, ComputerTool(computer)), "Type into the terminal", run_config=RunConfig(tracing_disabled=True)
+        )
     finally:
         computer.close()
     check(gateway, terminal, model_server, result.final_output)
@@ -66,7 +68,9 @@ async def test_runner_run_with_the_async_computer(gateway: Gateway, terminal: Te
     script(model_server)
     computer = await AsyncGatewayComputer.connect(gateway.url, token=gateway.token, display=(1024, 640))
     try:
-        result = await Runner.run(agent(model_server, ComputerTool(computer)), "Type into the terminal", run_config=RunConfig(tracing_disabled=True))
+        result = await Runner.run(
+            agent(model_server, ComputerTool(computer)), "Type into the terminal", run_config=RunConfig(tracing_disabled=True)
+        )
     finally:
         await computer.aclose()
     check(gateway, terminal, model_server, result.final_output)

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from conftest import Gateway, Terminal
 
 import computer_gateway.pyautogui as pyautogui
 from computer_gateway import Client, GatewayError
-from conftest import Gateway, Terminal
 
 
 @pytest.fixture

@@ -53,9 +53,7 @@ class _Settings:
     ) -> None:
         url = httpx.URL(base_url)
         if url.scheme not in ("http", "https"):
-            raise ValueError(
-                f"computer-gateway: base_url must be http(s), e.g. http://127.0.0.1:8000; got {base_url!r}"
-            )
+            raise ValueError(f"computer-gateway: base_url must be http(s), e.g. http://127.0.0.1:8000; got {base_url!r}")
         if retries < 0 or retry_delay < 0 or max_retry_delay < 0:
             raise ValueError("computer-gateway: retries, retry_delay and max_retry_delay must be 0 or more")
         self.base_url = str(url).rstrip("/")
@@ -101,9 +99,7 @@ def _answer(response: httpx.Response, read: str) -> Any:
         if read == "bytes":
             return response.content
         return parse_body(response.content, response.headers.get("content-type", ""))
-    raise error_from_answer(
-        response.status_code, parse_body(response.content, response.headers.get("content-type", ""))
-    )
+    raise error_from_answer(response.status_code, parse_body(response.content, response.headers.get("content-type", "")))
 
 
 def _no_answer(url: str, error: httpx.TransportError, timeout: float) -> GatewayError:
@@ -124,9 +120,7 @@ def to_image(data: bytes) -> Image:
     try:
         from PIL import Image as PILImage
     except ImportError as error:
-        raise ImportError(
-            "computer-gateway: screenshots as images need Pillow: pip install 'computer-gateway[image]'"
-        ) from error
+        raise ImportError("computer-gateway: screenshots as images need Pillow: pip install 'computer-gateway[image]'") from error
     import io
 
     image = PILImage.open(io.BytesIO(data))
@@ -230,9 +224,7 @@ class _AsyncHTTP:
     async def __aenter__(self) -> Any:
         return self
 
-    async def __aexit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    async def __aexit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
         await self.aclose()
 
 
@@ -261,9 +253,7 @@ class Client(_SyncHTTP, SyncRoutes):
             raise GatewayError(200, "ERR_NO_IMAGE", "the gateway answered a screenshot without an image", answer)
         return decode_image(image)
 
-    def screenshot_image(
-        self, *, display_width_px: Optional[int] = None, display_height_px: Optional[int] = None
-    ) -> Image:
+    def screenshot_image(self, *, display_width_px: Optional[int] = None, display_height_px: Optional[int] = None) -> Image:
         """The screen now as a PIL image (needs Pillow)."""
         return to_image(self.screenshot(display_width_px=display_width_px, display_height_px=display_height_px))
 
@@ -293,9 +283,7 @@ class AsyncClient(_AsyncHTTP, AsyncRoutes):
             raise GatewayError(200, "ERR_NO_IMAGE", "the gateway answered a screenshot without an image", answer)
         return decode_image(image)
 
-    async def screenshot_image(
-        self, *, display_width_px: Optional[int] = None, display_height_px: Optional[int] = None
-    ) -> Image:
+    async def screenshot_image(self, *, display_width_px: Optional[int] = None, display_height_px: Optional[int] = None) -> Image:
         """The screen now as a PIL image (needs Pillow)."""
         return to_image(await self.screenshot(display_width_px=display_width_px, display_height_px=display_height_px))
 

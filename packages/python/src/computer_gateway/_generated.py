@@ -565,9 +565,7 @@ AnthropicToolsetResultItem = TypedDict(
         "tool_use_id": Required[str],
         "toolset_name": Required[Literal["computer"]],
         "content": Required[
-            Union[
-                str, list[Union["AnthropicToolsetResultItemContent1Item0", "AnthropicToolsetResultItemContent1Item1"]]
-            ]
+            Union[str, list[Union["AnthropicToolsetResultItemContent1Item0", "AnthropicToolsetResultItemContent1Item1"]]]
         ],
         "is_error": Literal[True],
     },
@@ -4667,10 +4665,7 @@ class SyncRoutes(_Transport):
     def post_computer_anthropic(
         self,
         body: Union[
-            AnthropicComputerToolset20260801,
-            AnthropicComputer20251124,
-            AnthropicComputer20250124,
-            AnthropicComputer20241022,
+            AnthropicComputerToolset20260801, AnthropicComputer20251124, AnthropicComputer20250124, AnthropicComputer20241022
         ],
         *,
         screenshot: Optional[bool] = None,
@@ -4713,10 +4708,7 @@ class SyncRoutes(_Transport):
     def post_computer_anthropic_translate(
         self,
         body: Union[
-            AnthropicComputerToolset20260801,
-            AnthropicComputer20251124,
-            AnthropicComputer20250124,
-            AnthropicComputer20241022,
+            AnthropicComputerToolset20260801, AnthropicComputer20251124, AnthropicComputer20250124, AnthropicComputer20241022
         ],
         *,
         screenshot: Optional[bool] = None,
@@ -4996,9 +4988,7 @@ class SyncRoutes(_Transport):
 
     def post_computer_qwen(
         self,
-        body: Union[
-            Union[QwenComputerUse25Input, QwenComputerUse3Input, QwenComputer35Input, QwenKimiInput, QwenFaraInput], str
-        ],
+        body: Union[Union[QwenComputerUse25Input, QwenComputerUse3Input, QwenComputer35Input, QwenKimiInput, QwenFaraInput], str],
         *,
         screenshot: Optional[bool] = None,
         display_width_px: Optional[int] = None,
@@ -5035,9 +5025,7 @@ class SyncRoutes(_Transport):
 
     def post_computer_qwen_translate(
         self,
-        body: Union[
-            Union[QwenComputerUse25Input, QwenComputerUse3Input, QwenComputer35Input, QwenKimiInput, QwenFaraInput], str
-        ],
+        body: Union[Union[QwenComputerUse25Input, QwenComputerUse3Input, QwenComputer35Input, QwenKimiInput, QwenFaraInput], str],
         *,
         screenshot: Optional[bool] = None,
         display_width_px: Optional[int] = None,
@@ -5552,9 +5540,7 @@ class SyncRoutes(_Transport):
         )
         return cast(bytes, answer)
 
-    def get_recordings_by_id_images_by_name(
-        self, id: str, name: str, *, headers: Optional[Mapping[str, str]] = None
-    ) -> bytes:
+    def get_recordings_by_id_images_by_name(self, id: str, name: str, *, headers: Optional[Mapping[str, str]] = None) -> bytes:
         """GET /recordings/{id}/images/{name}: One screenshot of the episode, by the name a step lists in `images`."""
         answer = self._request(
             "GET",
@@ -5590,9 +5576,7 @@ class SyncRoutes(_Transport):
 
     def download_file(self, path: str, *, headers: Optional[Mapping[str, str]] = None) -> bytes:
         """GET /files/{path}: Download a file from the desktop's home directory."""
-        answer = self._request(
-            "GET", f"/files/{_segment(path)}", query={}, body=None, media=None, read="bytes", headers=headers
-        )
+        answer = self._request("GET", f"/files/{_segment(path)}", query={}, body=None, media=None, read="bytes", headers=headers)
         return cast(bytes, answer)
 
     def delete_file(self, path: str, *, headers: Optional[Mapping[str, str]] = None) -> FileDeleted:
@@ -5604,9 +5588,7 @@ class SyncRoutes(_Transport):
 
     def list_files(self, *, path: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> FileListing:
         """GET /files: List a directory of the desktop's home directory."""
-        answer = self._request(
-            "GET", "/files", query={"path": path}, body=None, media=None, read="auto", headers=headers
-        )
+        answer = self._request("GET", "/files", query={"path": path}, body=None, media=None, read="auto", headers=headers)
         return cast(FileListing, answer)
 
 
@@ -5732,10 +5714,7 @@ class AsyncRoutes(_AsyncTransport):
     async def post_computer_anthropic(
         self,
         body: Union[
-            AnthropicComputerToolset20260801,
-            AnthropicComputer20251124,
-            AnthropicComputer20250124,
-            AnthropicComputer20241022,
+            AnthropicComputerToolset20260801, AnthropicComputer20251124, AnthropicComputer20250124, AnthropicComputer20241022
         ],
         *,
         screenshot: Optional[bool] = None,
@@ -5778,10 +5757,7 @@ class AsyncRoutes(_AsyncTransport):
     async def post_computer_anthropic_translate(
         self,
         body: Union[
-            AnthropicComputerToolset20260801,
-            AnthropicComputer20251124,
-            AnthropicComputer20250124,
-            AnthropicComputer20241022,
+            AnthropicComputerToolset20260801, AnthropicComputer20251124, AnthropicComputer20250124, AnthropicComputer20241022
         ],
         *,
         screenshot: Optional[bool] = None,
@@ -6061,9 +6037,7 @@ class AsyncRoutes(_AsyncTransport):
 
     async def post_computer_qwen(
         self,
-        body: Union[
-            Union[QwenComputerUse25Input, QwenComputerUse3Input, QwenComputer35Input, QwenKimiInput, QwenFaraInput], str
-        ],
+        body: Union[Union[QwenComputerUse25Input, QwenComputerUse3Input, QwenComputer35Input, QwenKimiInput, QwenFaraInput], str],
         *,
         screenshot: Optional[bool] = None,
         display_width_px: Optional[int] = None,
@@ -6100,9 +6074,7 @@ class AsyncRoutes(_AsyncTransport):
 
     async def post_computer_qwen_translate(
         self,
-        body: Union[
-            Union[QwenComputerUse25Input, QwenComputerUse3Input, QwenComputer35Input, QwenKimiInput, QwenFaraInput], str
-        ],
+        body: Union[Union[QwenComputerUse25Input, QwenComputerUse3Input, QwenComputer35Input, QwenKimiInput, QwenFaraInput], str],
         *,
         screenshot: Optional[bool] = None,
         display_width_px: Optional[int] = None,
@@ -6593,9 +6565,7 @@ class AsyncRoutes(_AsyncTransport):
 
     async def get_recordings(self, *, headers: Optional[Mapping[str, str]] = None) -> RecordingList:
         """GET /recordings: The recorded episodes, newest first, and the store's size and limit."""
-        answer = await self._request(
-            "GET", "/recordings", query={}, body=None, media=None, read="auto", headers=headers
-        )
+        answer = await self._request("GET", "/recordings", query={}, body=None, media=None, read="auto", headers=headers)
         return cast(RecordingList, answer)
 
     async def get_recordings_by_id(self, id: str, *, headers: Optional[Mapping[str, str]] = None) -> RecordingDetail:
@@ -6641,9 +6611,7 @@ class AsyncRoutes(_AsyncTransport):
         )
         return cast(bytes, answer)
 
-    async def post_recordings_by_id_stop(
-        self, id: str, *, headers: Optional[Mapping[str, str]] = None
-    ) -> RecordingSummary:
+    async def post_recordings_by_id_stop(self, id: str, *, headers: Optional[Mapping[str, str]] = None) -> RecordingSummary:
         """POST /recordings/{id}/stop: End the episode: its video is finalised; later requests naming it are refused (409)."""
         answer = await self._request(
             "POST", f"/recordings/{_segment(id)}/stop", query={}, body=None, media=None, read="auto", headers=headers
@@ -6671,13 +6639,9 @@ class AsyncRoutes(_AsyncTransport):
         )
         return cast(FileDeleted, answer)
 
-    async def list_files(
-        self, *, path: Optional[str] = None, headers: Optional[Mapping[str, str]] = None
-    ) -> FileListing:
+    async def list_files(self, *, path: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> FileListing:
         """GET /files: List a directory of the desktop's home directory."""
-        answer = await self._request(
-            "GET", "/files", query={"path": path}, body=None, media=None, read="auto", headers=headers
-        )
+        answer = await self._request("GET", "/files", query={"path": path}, body=None, media=None, read="auto", headers=headers)
         return cast(FileListing, answer)
 
 
@@ -6703,9 +6667,7 @@ class FleetSyncRoutes(_Transport):
 
     def get_desktops_by_id(self, id: str, *, headers: Optional[Mapping[str, str]] = None) -> FleetGetDesktopsByIdAnswer:
         """GET /desktops/{id}: One desktop: starting, running, or terminated (and why)."""
-        answer = self._request(
-            "GET", f"/desktops/{_segment(id)}", query={}, body=None, media=None, read="auto", headers=headers
-        )
+        answer = self._request("GET", f"/desktops/{_segment(id)}", query={}, body=None, media=None, read="auto", headers=headers)
         return cast(FleetGetDesktopsByIdAnswer, answer)
 
     def delete_desktops_by_id(self, id: str, *, headers: Optional[Mapping[str, str]] = None) -> None:
@@ -6728,9 +6690,7 @@ class FleetAsyncRoutes(_AsyncTransport):
         self, body: FleetPostDesktopsBody, *, headers: Optional[Mapping[str, str]] = None
     ) -> FleetPostDesktopsAnswer:
         """POST /desktops: Create a desktop (from the warm pool when its screen is the pool's)."""
-        answer = await self._request(
-            "POST", "/desktops", query={}, body=body, media="json", read="auto", headers=headers
-        )
+        answer = await self._request("POST", "/desktops", query={}, body=body, media="json", read="auto", headers=headers)
         return cast(FleetPostDesktopsAnswer, answer)
 
     async def get_desktops(self, *, headers: Optional[Mapping[str, str]] = None) -> FleetGetDesktopsAnswer:
@@ -6738,9 +6698,7 @@ class FleetAsyncRoutes(_AsyncTransport):
         answer = await self._request("GET", "/desktops", query={}, body=None, media=None, read="auto", headers=headers)
         return cast(FleetGetDesktopsAnswer, answer)
 
-    async def get_desktops_by_id(
-        self, id: str, *, headers: Optional[Mapping[str, str]] = None
-    ) -> FleetGetDesktopsByIdAnswer:
+    async def get_desktops_by_id(self, id: str, *, headers: Optional[Mapping[str, str]] = None) -> FleetGetDesktopsByIdAnswer:
         """GET /desktops/{id}: One desktop: starting, running, or terminated (and why)."""
         answer = await self._request(
             "GET", f"/desktops/{_segment(id)}", query={}, body=None, media=None, read="auto", headers=headers

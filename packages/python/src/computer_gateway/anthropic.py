@@ -168,9 +168,7 @@ class AsyncGatewayComputerToolset(BetaAsyncAbstractComputerToolset20260801):
 class GatewayComputerTool(BetaBuiltinFunctionTool):
     """An older `computer` tool (computer_20251124 by default) on a desktop of computer-gateway."""
 
-    def __init__(
-        self, client: Client, *, display: tuple[int, int], version: ComputerToolVersion = "computer_20251124"
-    ) -> None:
+    def __init__(self, client: Client, *, display: tuple[int, int], version: ComputerToolVersion = "computer_20251124") -> None:
         self.client = client
         self.version: ComputerToolVersion = version
         self.display = display

@@ -9,9 +9,6 @@ Where the desktop is: `configure(base_url, token=...)`, else the environment's
 COMPUTER_GATEWAY_URL (default http://127.0.0.1:8000) and COMPUTER_GATEWAY_TOKEN. Coordinates are
 the real screen's pixels, as pyautogui's are. A refused call raises a GatewayError."""
 
-# pyautogui's own names (doubleClick, keyDown, …) are the point of this module.
-# ruff: noqa: N802, N803
-
 from __future__ import annotations
 
 import os
@@ -210,9 +207,10 @@ def size() -> Size:
 
 def position() -> Point:
     """Where the pointer is."""
-    answer = _connection().post_computer({"action": "get_cursor_position"})
-    x, y = answer["cursor_position"]
-    return Point(x, y)
+    cursor = _connection().post_computer({"action": "get_cursor_position"}).get("cursor_position")
+    if not cursor:
+        raise GatewayError(200, "ERR_NO_CURSOR", "the server answered get_cursor_position without a cursor")
+    return Point(cursor[0], cursor[1])
 
 
 def onScreen(x: Any, y: Optional[Number] = None) -> bool:
