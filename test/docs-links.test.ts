@@ -46,7 +46,7 @@ t.test('README.md is a landing page', async (t) => {
   t.ok(lines <= 300, `${lines} lines, at most 300`)
   t.ok(anchors(join(ROOT, 'README.md')).has('quick-start'), 'a "Quick start" heading')
   const quickStart = /^## Quick start\n[\s\S]*?^```bash\n([\s\S]*?)^```/m.exec(text)
-  t.strictSame(quickStart?.[1]?.trim().split('\n'), ['npm run setup', 'npm start', 'npm test', 'npm run test:image'], 'the quick start is the four commands, one a line')
+  t.strictSame(quickStart?.[1]?.trim().split('\n'), ['npm run setup', 'npm start', 'npm test', 'npm run test:python', 'npm run test:image'], 'the quick start is the five commands, one a line')
   t.match(text, /!\[[^\]]*\]\(docs\/full-desktop\.png\)/, 'the picture')
   const targets = new Set(links(join(ROOT, 'README.md')).map((link) => link.target.split('#')[0]))
   for (const name of docs) t.ok(targets.has(`docs/${name}`), `links docs/${name}`)

@@ -16,7 +16,7 @@ t.test('the README\'s quick start commands are .ci/run\'s', async (t) => {
   t.ok(section, 'the README has a Quick start section')
   const block = /```bash\n([\s\S]*?)```/.exec(section ?? '')?.[1] ?? ''
   const commands = block.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'))
-  t.strictSame(commands, ['npm run setup', 'npm start', 'npm test', 'npm run test:image'], 'set up, start, test, test the images')
+  t.strictSame(commands, ['npm run setup', 'npm start', 'npm test', 'npm run test:python', 'npm run test:image'], 'set up, start, test, test the Python package, test the images')
 
   const ci = (await readFile(join(ROOT, '.ci/run'), 'utf8')).split('\n').filter((line) => /^\S/.test(line) && !line.startsWith('#'))
   const ran = commands.filter((command) => command !== 'npm start').map((command) => ci.findIndex((line) => line === command || line.startsWith(`${command} `)))
