@@ -8,7 +8,7 @@ import { execFile, execFileSync } from 'node:child_process'
 import { cp, link, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import sharp from 'sharp'
@@ -124,7 +124,8 @@ async function imageCopy (t: { teardown: (fn: () => unknown) => void }): Promise
   const ignore = new Set(await ignored())
   for (const entry of await readdir(ROOT)) {
     if (ignore.has(entry) || entry.startsWith('.tap')) continue
-    await cp(join(ROOT, entry), join(app, entry), { recursive: true })
+    // A nested entry without a wildcard (packages/python, with its virtual environment) stays out too.
+    await cp(join(ROOT, entry), join(app, entry), { recursive: true, filter: (source) => !ignore.has(relative(ROOT, source)) })
   }
   // npm ci's result, without the network: links to the packages the lock file installed here.
   await linkTree(join(ROOT, 'node_modules'), join(app, 'node_modules'))

@@ -9,7 +9,7 @@ import type { Backend } from '../../../fleet/backends/backend.ts'
 
 // Never called: the document is read before anything is started.
 const backend = {} as Backend
-const fleet = new Fleet({ backend, warm: 0, max: 1, screen: { width: 1280, height: 800 }, probe: async () => false, startTimeoutMs: 1000, sweepMs: 60_000 } as ConstructorParameters<typeof Fleet>[0])
+const fleet = new Fleet({ backend, warm: 0, max: 1, screen: { width: 1280, height: 800 }, probe: async () => false, startTimeoutMs: 1000, sweepMs: 60_000 })
 const app = await buildFleetApp({ fleet })
 await app.ready()
 process.stdout.write(JSON.stringify(app.swagger(), null, 2) + '\n')
