@@ -38,6 +38,8 @@ export class MemoryBackend implements Backend {
   failFreezer = false
   /** While set, creates wait for it (a slow engine). */
   gate?: Promise<void>
+  /** Every request a desktop's server answered past its token check, in order. */
+  readonly received: Echo[] = []
   /** Every call, in order, for tests that check what the control plane asked of the engine. */
   readonly calls: string[] = []
 
@@ -67,7 +69,10 @@ export class MemoryBackend implements Backend {
           body: Buffer.concat(chunks).toString('utf8'),
           desktop: held.facts.id,
         }
-        answer(200, echo)
+        this.received.push(echo)
+        // A screenshot answers with an image of its own (the desktop's id, as bytes), as the desktop's server would with a PNG.
+        const shot = request.url === '/computer' && /"action"\s*:\s*"take_screenshot"/.test(echo.body)
+        answer(200, shot ? { ...echo, base64_image: Buffer.from(`screen of ${held.facts.id}`).toString('base64') } : echo)
       }
       request.on('end', () => { if (held.state === 'paused') held.frozen.push(handle); else handle() })
     })
