@@ -12,7 +12,7 @@ const orNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =
 export const StartRequest = Type.Object({
   instance_type: orNull(Type.Union([Type.Literal('ubuntu'), Type.Literal('browser'), Type.Literal('windows')], { description: 'ubuntu (default) or browser: both a full desktop of the fleet; windows answers 501' })),
   timeout_hours: orNull(Type.Number({ description: 'hours until the fleet ends the instance (its TTL): 1/60 to 24; default 1' })),
-  blocked_domains: orNull(Type.Array(Type.String(), { maxItems: 0, description: 'not served: only an empty list is taken' })),
+  blocked_domains: orNull(Type.Array(Type.String(), { description: 'not served: only an empty list is taken (501 otherwise)' })),
   resolution: orNull(Type.Array(Type.Integer(), { minItems: 2, maxItems: 2, description: '[width, height] of the screen; default the fleet\'s --screen' })),
 }, { additionalProperties: false })
 export type StartRequest = Static<typeof StartRequest>
@@ -34,7 +34,8 @@ export const InstanceParams = Type.Object({
 }, { additionalProperties: false })
 
 export const ResumeQuery = Type.Object({
-  timeout_hours: Type.Optional(Type.Number({ description: 'not served: an instance\'s TTL is fixed when it starts' })),
+  // Any value is refused with a 501 (a query's values are strings; nothing is coerced).
+  timeout_hours: Type.Optional(Type.String({ description: 'not served: an instance\'s TTL is fixed when it starts (501)' })),
 })
 
 export const StatusResponse = Type.Object({ status: Type.String() })
