@@ -51,7 +51,9 @@ function errorHandler (scope: FastifyInstance) {
   scope.setErrorHandler(function (caught: FastifyError, _request, reply) {
     const error = caught.validation ? new InvalidDesktopRequest(describe(caught)) : caught
     const body = errorBody(error)
-    replyFailure(reply, body, caught)
+    // A route not served is the client's to know, not an incident: logged as a refusal, without a stack.
+    if (body.statusCode === 501) reply.code(501).log.info({ code: body.code, message: body.message }, 'request refused')
+    else replyFailure(reply, body, caught)
     if (body.statusCode === 429) reply.header('retry-after', String(RETRY_AFTER_FULL_SECONDS))
     return reply.send(body)
   })
