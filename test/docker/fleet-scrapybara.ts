@@ -6,7 +6,8 @@
  * computer (a click that lands in a real X client inside its container) and a screenshot of the
  * session → pause (the container frozen by the engine: its CPU use ~0 over a second as the
  * engine's stats measure it, its own server answering nothing, an action refused with the 409)
- * → resume (acting again) → getInstances → stop (its container gone).
+ * → the fleet SIGKILLed and started again, which adopts the instance paused (the engine says so)
+ * → resume through the new fleet (acting again) → getInstances → stop (its container gone).
  *
  * One desktop only (CI has 2 cores). Everything the fleet makes carries
  * computer-gateway.fleet=<this run's fleet id>, and every container and volume with it is
@@ -51,9 +52,9 @@ async function sweep () {
   if (volumes.length) await run('docker', ['volume', 'rm', '-f', ...volumes])
 }
 
-let fleet: ChildProcess | undefined
+const fleets = new Set<ChildProcess>()
 t.teardown(async () => {
-  if (fleet && fleet.exitCode === null && fleet.signalCode === null) fleet.kill('SIGKILL')
+  for (const child of fleets) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   await sweep()
 })
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void sweep().finally(() => process.exit(1)) })
@@ -66,20 +67,25 @@ async function cpuOverASecond (container: string): Promise<{ ns: number, seconds
   return { ns: stats.cpu_stats.cpu_usage.total_usage - stats.precpu_stats.cpu_usage.total_usage, seconds: (Date.parse(stats.read) - Date.parse(stats.preread)) / 1000 }
 }
 
-t.test('the Scrapybara SDK against the fleet on Docker: start, computer, screenshot, pause (no CPU, refused), resume, list, stop', { timeout: 15 * 60_000 }, async (t) => {
+t.test('the Scrapybara SDK against the fleet on Docker: start, computer, screenshot, pause (no CPU, refused), adoption paused, resume, list, stop', { timeout: 15 * 60_000 }, async (t) => {
   const inspected = await run('docker', ['image', 'inspect', '-f', '{{.Id}}', DEFAULT_IMAGE])
   if (!t.equal(inspected.code, 0, `${DEFAULT_IMAGE} exists (built by test/docker/images.ts in this run): ${inspected.stderr}`)) return
 
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'fleet/main.ts', '--fleet-id', FLEET_ID, '--image', DEFAULT_IMAGE, '--warm', '1', '--max', '1', '--port', String(port), '--cpus', '1', '--on-exit', 'end'], {
-    cwd: ROOT,
-    env: { ...process.env, API_TOKEN: KEY, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  fleet = child
   let log = ''
-  child.stdout!.on('data', (chunk) => { log += chunk })
-  child.stderr!.on('data', (chunk) => { log += chunk })
+  /** The fleet as a process of its own (fleet/main.ts through tsx), on the same port and fleet id each time. */
+  const start = () => {
+    const fleet = spawn(process.execPath, ['--import', 'tsx', 'fleet/main.ts', '--fleet-id', FLEET_ID, '--image', DEFAULT_IMAGE, '--warm', '1', '--max', '1', '--port', String(port), '--cpus', '1', '--on-exit', 'end'], {
+      cwd: ROOT,
+      env: { ...process.env, API_TOKEN: KEY, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    fleets.add(fleet)
+    fleet.stdout!.on('data', (chunk) => { log += chunk })
+    fleet.stderr!.on('data', (chunk) => { log += chunk })
+    return fleet
+  }
+  let child = start()
   const base = `http://127.0.0.1:${port}`
   const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 180_000) => {
     const deadline = Date.now() + timeoutMs
@@ -126,8 +132,16 @@ t.test('the Scrapybara SDK against the fleet on Docker: start, computer, screens
   }], 'an action on the paused instance: 409 naming resume')
   t.match(await client.get(id), { id, status: 'paused' }, 'get shows it paused')
 
+  // The fleet dies without a word; a new one finds the instance paused, as the engine holds it.
+  child.kill('SIGKILL')
+  await once(child, 'exit')
+  child = start()
+  if (!await until('the new fleet answers', async () => (await fetch(`${base}/health`)).status === 200, 60_000)) return
+  t.match(await client.get(id), { id, status: 'paused' }, 'adopted paused by the new fleet')
+  t.equal((await run('docker', ['inspect', '-f', '{{.State.Status}}', container])).stdout, 'paused', 'still frozen')
+
   // Resumed: answers once the desktop acts again.
-  t.match(await instance.resume(), { id, status: 'running', instanceType: 'ubuntu', resolution: [1280, 800] }, 'resume')
+  t.match(await instance.resume(), { id, status: 'running', instanceType: 'ubuntu', resolution: [1280, 800] }, 'resumed through the new fleet')
   t.equal((await run('docker', ['inspect', '-f', '{{.State.Status}}', container])).stdout, 'running', 'the container thawed')
   t.match(await instance.computer({ action: 'get_cursor_position' }), { output: /\b500\b.*\b400\b/ }, 'acting again: the cursor where the click left it')
 
