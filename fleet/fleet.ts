@@ -262,6 +262,8 @@ export class Fleet {
   async pause (id: string): Promise<DesktopView> {
     const desktop = this.claimed(id)
     await this.serialize(desktop, async () => {
+      // It may have ended while an earlier pause or resume ran.
+      this.claimed(id)
       if (desktop.paused) return
       if (desktop.status !== 'ready') throw new DesktopUnavailable(`desktop ${id} is starting; pause it once it runs (GET /desktops/${id} says when)`)
       desktop.paused = true
@@ -283,6 +285,7 @@ export class Fleet {
   async resume (id: string): Promise<DesktopView> {
     const desktop = this.claimed(id)
     await this.serialize(desktop, async () => {
+      this.claimed(id)
       if (!desktop.paused) return
       try {
         await this.options.backend.unpause(id)

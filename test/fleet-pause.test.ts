@@ -77,11 +77,14 @@ t.test('resume answers once the desktop answers its health probe, and ends one t
   backend.setReady(b.id, false)
   const failing = call('POST', `/desktops/${b.id}/resume`)
   await until(t, 'the engine thawed it', () => backend.held.get(b.id)!.state === 'running')
+  const queued = call('POST', `/desktops/${b.id}/pause`)
   clock.now += 30_000
   const failed = await failing
   t.strictSame([failed.statusCode, failed.json()], [503, errorBody(503, 'ERR_DESKTOP_UNAVAILABLE', `desktop ${b.id} was resumed but its server did not answer within 30 s of being resumed; it was ended (GET /desktops/${b.id} says so)`)])
   t.strictSame((await call('GET', `/desktops/${b.id}`)).json(), { id: b.id, status: 'terminated', screen: b.screen, created_at: b.created_at, expires_at: b.expires_at, labels: {}, reason: 'its server did not answer within 30 s of being resumed' }, 'reported with its reason')
   t.notOk(backend.held.has(b.id), 'and removed from the engine')
+  const late = await queued
+  t.strictSame([late.statusCode, late.json()], [410, errorBody(410, 'ERR_DESKTOP_ENDED', `desktop ${b.id} ended (its server did not answer within 30 s of being resumed); create another with POST /desktops`)], 'a pause that waited behind it learns that it ended')
 })
 
 t.test('refusals: a starting desktop, an unknown id, an ended one, a malformed id, an engine that fails', async (t) => {
