@@ -21,6 +21,7 @@ import { INSTANCE_TYPE_LABEL, toInstance } from './instance.ts'
 import { InstanceParams, InstanceResponse, ResumeQuery, ScreenshotResponse, StartRequest, StatusResponse, StreamUrlResponse, UploadResponse } from './schemas.ts'
 import { readUpload } from './upload.ts'
 import { UNSERVED } from './unserved.ts'
+import { emptyJsonIsNoBody } from '../routes/empty-json.ts'
 import { Type } from '@sinclair/typebox'
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 501: ErrorBody, 503: ErrorBody }
@@ -72,15 +73,7 @@ export const scrapybaraRoutes: FastifyPluginAsyncTypebox<{ fleet: Fleet }> = asy
   await app.register(async (untyped) => {
     const scope = untyped.withTypeProvider<TypeBoxTypeProvider>()
     errorHandler(scope)
-    scope.removeContentTypeParser('application/json')
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-      if (text === '') { done(null, undefined); return }
-      try {
-        done(null, JSON.parse(text as string))
-      } catch {
-        done(new InvalidDesktopRequest('the body is not valid JSON'), undefined)
-      }
-    })
+    emptyJsonIsNoBody(scope)
 
     scope.post('/v1/start', {
       config,
