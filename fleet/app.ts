@@ -15,6 +15,8 @@ import { guardHook } from '../src/http/http-guard.ts'
 import { InvalidDesktopRequest } from '../src/errors/errors.ts'
 import { ErrorBody } from '../src/schemas/error-body.ts'
 import { RETRY_AFTER_FULL_SECONDS, type Fleet } from './fleet.ts'
+import { pauseRoutes } from './routes/pause.ts'
+import { scrapybaraRoutes } from './scrapybara/routes.ts'
 import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidation, FleetHealth, parseScreen } from './schemas.ts'
 
 export interface FleetAppOptions {
@@ -87,6 +89,9 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
       await fleet.remove(request.params.id)
       return reply.code(204).send(null)
     })
+
+  await app.register(pauseRoutes, { fleet })
+  await app.register(scrapybaraRoutes, { fleet })
 
   await app.register(async (scope) => {
     await scope.register(replyFrom, { retryMethods: [], disableRequestLogging: true })

@@ -6,11 +6,15 @@
  * A desktop here is `starting` (created, its server not ready yet) or `ready`; it is in the pool
  * while it has no claim. Ended desktops are remembered (bounded) so a client asking after one
  * learns that it ended and why, rather than a bare 404.
+ *
+ * A claimed desktop may be paused (the engine's freezer: no CPU, nothing answered) and resumed;
+ * the engine reports a paused one as such, so a new process adopts it paused. Pauses and resumes
+ * of one desktop run one after another, never interleaved.
  */
 import { randomBytes } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Backend, ClaimFacts, DesktopFacts, Instance } from './backends/backend.ts'
-import { DesktopEnded, DesktopNotFound, DesktopUnavailable, FleetFull } from '../src/errors/errors.ts'
+import { DesktopEnded, DesktopNotFound, DesktopPaused, DesktopUnavailable, FleetFull } from '../src/errors/errors.ts'
 import { LIMITS, type DesktopView } from './schemas.ts'
 
 export interface FleetOptions {
@@ -25,6 +29,8 @@ export interface FleetOptions {
   probe: (url: string) => Promise<boolean>
   /** How long a desktop may take to become ready before it counts as failed. */
   startTimeoutMs: number
+  /** How long a resumed desktop may take to answer its health probe again before it counts as failed (default 30 s). */
+  resumeTimeoutMs?: number
   /** How often TTLs are checked and the engine's view is compared with ours. */
   sweepMs: number
   now?: () => number
@@ -39,9 +45,15 @@ interface Desktop {
   status: 'starting' | 'ready'
   /** Being created: the engine may not list it yet, so the sweep leaves it alone. */
   creating: boolean
+  /** Frozen by the engine (pause); nothing is forwarded to it. Set before the engine is asked, so no request slips in meanwhile. */
+  paused: boolean
+  /** The pause or resume in progress; the next one waits for it. */
+  transition?: Promise<void>
 }
 
 interface Ended { facts: DesktopFacts, claim: ClaimFacts, reason: string }
+
+const RESUME_TIMEOUT_MS = 30_000
 
 /** Ended desktops remembered for GET; the oldest are forgotten first. */
 const REMEMBERED = 1000
@@ -81,17 +93,21 @@ export class Fleet {
     const poolMismatch = !claim && screenText(facts.screen) !== screenText(this.options.screen)
     const reason = instance.state === 'exited'
       ? 'its container exited'
-      : claim && claim.expiresAt <= this.now() ? 'its TTL passed' : poolMismatch ? 'the pool screen changed' : undefined
+      : claim && claim.expiresAt <= this.now()
+        ? 'its TTL passed'
+        : poolMismatch ? 'the pool screen changed' : !claim && instance.state === 'paused' ? 'it was paused in the pool' : undefined
     if (reason) {
       if (claim) this.remember(facts, claim, reason)
       this.log('ending a desktop found at start', { id: facts.id, reason })
       await this.options.backend.remove(facts.id)
       return
     }
-    const desktop: Desktop = { facts, ...(claim && { claim }), ...(instance.url && { url: instance.url }), status: 'starting', creating: false }
+    const paused = instance.state === 'paused'
+    const desktop: Desktop = { facts, ...(claim && { claim }), ...(instance.url && { url: instance.url }), status: 'starting', creating: false, paused }
     this.live.set(facts.id, desktop)
-    this.log('adopted a desktop', { id: facts.id, claimed: Boolean(claim) })
-    void this.awaitReady(desktop)
+    this.log('adopted a desktop', { id: facts.id, claimed: Boolean(claim), paused })
+    // A paused one answers nothing: its readiness is probed when it is resumed.
+    if (!paused) void this.awaitReady(desktop)
   }
 
   /** Hands out a desktop: a warm one when the screen is the pool's, else a new one; 429 at --max. */
@@ -127,7 +143,7 @@ export class Fleet {
   /** Creates a desktop (reserving its place first), then waits for it in the background. */
   private async launch (screen: { width: number, height: number }, claim?: ClaimFacts): Promise<Desktop> {
     const facts: DesktopFacts = { id: randomBytes(8).toString('hex'), token: randomBytes(24).toString('base64url'), screen, createdAt: this.now() }
-    const desktop: Desktop = { facts, ...(claim && { claim }), status: 'starting', creating: true }
+    const desktop: Desktop = { facts, ...(claim && { claim }), status: 'starting', creating: true, paused: false }
     this.live.set(facts.id, desktop)
     try {
       const instance = await this.options.backend.create(facts, claim)
@@ -218,11 +234,102 @@ export class Fleet {
       this.log('could not list the desktops; the sweep waits for the next pass', { error: (error as Error).message })
       return
     }
-    const running = new Set(instances.filter((i) => i.state === 'running').map((i) => i.facts.id))
+    const states = new Map(instances.map((i) => [i.facts.id, i.state]))
     for (const desktop of [...this.live.values()]) {
-      if (!desktop.creating && !running.has(desktop.facts.id)) await this.died(desktop.facts.id, 'its container exited')
+      const state = states.get(desktop.facts.id)
+      if (desktop.creating) continue
+      if (state === undefined || state === 'exited') await this.died(desktop.facts.id, 'its container exited')
+      else if (desktop.claim && !desktop.transition) this.follow(desktop, state)
     }
     this.refill()
+  }
+
+  /**
+   * The engine's word over ours when no pause or resume of ours is under way: a desktop paused or
+   * thawed by other means (`docker pause`) is shown, and served, as the engine holds it.
+   */
+  private follow (desktop: Desktop, state: 'running' | 'paused'): void {
+    if (desktop.paused === (state === 'paused')) return
+    desktop.paused = state === 'paused'
+    this.log('the engine holds a desktop in another state than the fleet did', { id: desktop.facts.id, state })
+    if (!desktop.paused) {
+      desktop.status = 'starting'
+      void this.awaitReady(desktop)
+    }
+  }
+
+  /** Freezes a desktop a client holds. Pausing a paused one answers the same; a starting one is a 503 to retry. */
+  async pause (id: string): Promise<DesktopView> {
+    const desktop = this.claimed(id)
+    await this.serialize(desktop, async () => {
+      // It may have ended while an earlier pause or resume ran.
+      this.claimed(id)
+      if (desktop.paused) return
+      if (desktop.status !== 'ready') throw new DesktopUnavailable(`desktop ${id} is starting; pause it once it runs (GET /desktops/${id} says when)`)
+      desktop.paused = true
+      try {
+        await this.options.backend.pause(id)
+      } catch (error) {
+        desktop.paused = false
+        throw new DesktopUnavailable(`the engine could not pause desktop ${id}: ${(error as Error).message}`)
+      }
+      this.log('paused a desktop', { id })
+    })
+    return this.view(desktop)
+  }
+
+  /**
+   * Thaws a paused desktop and answers once its server answers ready again (probed, within
+   * resumeTimeoutMs; one that does not is ended as failed). Resuming a running one answers the same.
+   */
+  async resume (id: string): Promise<DesktopView> {
+    const desktop = this.claimed(id)
+    await this.serialize(desktop, async () => {
+      this.claimed(id)
+      if (!desktop.paused) return
+      try {
+        await this.options.backend.unpause(id)
+      } catch (error) {
+        throw new DesktopUnavailable(`the engine could not resume desktop ${id}: ${(error as Error).message}`)
+      }
+      desktop.paused = false
+      desktop.status = 'starting'
+      const timeoutMs = this.options.resumeTimeoutMs ?? RESUME_TIMEOUT_MS
+      const deadline = this.now() + timeoutMs
+      while (this.live.get(id) === desktop && !this.closed) {
+        if (desktop.url && await this.options.probe(desktop.url).catch(() => false)) {
+          desktop.status = 'ready'
+          this.log('resumed a desktop', { id })
+          return
+        }
+        if (this.now() >= deadline) {
+          const reason = `its server did not answer within ${timeoutMs / 1000} s of being resumed`
+          await this.died(id, reason)
+          throw new DesktopUnavailable(`desktop ${id} was resumed but ${reason}; it was ended (GET /desktops/${id} says so)`)
+        }
+        await delay(100)
+      }
+      throw new DesktopUnavailable(`desktop ${id} ended while it was resumed (GET /desktops/${id} says why)`)
+    })
+    return this.view(desktop)
+  }
+
+  /** Runs one pause or resume of a desktop after the one before it, whatever that one's outcome. */
+  private serialize (desktop: Desktop, change: () => Promise<void>): Promise<void> {
+    const run = (desktop.transition ?? Promise.resolve()).then(change)
+    const settled = run.then(() => {}, () => {})
+    desktop.transition = settled
+    void settled.then(() => { if (desktop.transition === settled) delete desktop.transition })
+    return run
+  }
+
+  /** A desktop a client holds, or why there is none. */
+  private claimed (id: string): Desktop {
+    const desktop = this.live.get(id)
+    if (desktop?.claim) return desktop
+    const ended = this.ended.get(id)
+    if (ended) throw new DesktopEnded(`desktop ${id} ended (${ended.reason}); create another with POST /desktops`)
+    throw new DesktopNotFound(`no desktop ${id} in this fleet (GET /desktops lists them)`)
   }
 
   get (id: string): DesktopView {
@@ -237,11 +344,15 @@ export class Fleet {
     return [...this.live.values()].filter((d) => d.claim).map((d) => this.view(d))
   }
 
-  /** Ends a desktop a client holds; afterwards the id is unknown. */
-  async remove (id: string): Promise<void> {
+  /**
+   * Ends a desktop a client holds; afterwards the id is unknown, or, when `reason` is given,
+   * remembered as terminated for that reason (as the Scrapybara API's stop shows it).
+   */
+  async remove (id: string, reason?: string): Promise<void> {
     const desktop = this.live.get(id)
     if (desktop?.claim) {
       this.live.delete(id)
+      if (reason) this.remember(desktop.facts, desktop.claim, reason)
       await this.options.backend.remove(id)
       this.refill()
       return
@@ -250,14 +361,10 @@ export class Fleet {
     throw new DesktopNotFound(`no desktop ${id} in this fleet (GET /desktops lists them)`)
   }
 
-  /** Where the fleet sends a desktop's routes, and the token it adds. */
-  target (id: string): { url: string, token: string } {
-    const desktop = this.live.get(id)
-    if (!desktop?.claim) {
-      const ended = this.ended.get(id)
-      if (ended) throw new DesktopEnded(`desktop ${id} ended (${ended.reason}); create another with POST /desktops`)
-      throw new DesktopNotFound(`no desktop ${id} in this fleet (GET /desktops lists them)`)
-    }
+  /** Where the fleet sends a desktop's routes, and the token it adds; `resumeRoute` is what a paused desktop's 409 tells the client to call. */
+  target (id: string, resumeRoute = `POST /desktops/${id}/resume`): { url: string, token: string } {
+    const desktop = this.claimed(id)
+    if (desktop.paused) throw new DesktopPaused(`desktop ${id} is paused: nothing reaches it until it is resumed (${resumeRoute})`)
     if (desktop.status !== 'ready' || !desktop.url) throw new DesktopUnavailable(`desktop ${id} is starting; retry shortly (GET /desktops/${id} says when it is running)`)
     return { url: desktop.url, token: desktop.facts.token }
   }
@@ -294,7 +401,7 @@ export class Fleet {
     const claim = desktop.claim!
     return {
       ...this.common(desktop.facts, claim),
-      status: desktop.status === 'ready' ? 'running' : 'starting',
+      status: desktop.paused ? 'paused' : desktop.status === 'ready' ? 'running' : 'starting',
       ...(desktop.url && { url: desktop.url }),
       token: desktop.facts.token,
     }

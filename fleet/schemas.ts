@@ -42,7 +42,7 @@ export const DesktopParams = Type.Object({
   id: Type.String({ pattern: DESKTOP_ID, description: 'a desktop id: 16 lowercase hex digits' }),
 }, { additionalProperties: false })
 
-export const DesktopStatus = Type.Union([Type.Literal('starting'), Type.Literal('running'), Type.Literal('terminated')])
+export const DesktopStatus = Type.Union([Type.Literal('starting'), Type.Literal('running'), Type.Literal('paused'), Type.Literal('terminated')])
 
 export const DesktopView = Type.Object({
   id: Type.String(),

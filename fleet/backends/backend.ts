@@ -8,6 +8,9 @@
  * unit tests use (test/helpers/memory-backend.ts), which keeps the same promises.
  */
 
+/** Every desktop's home directory, where its server's /files is rooted (DESKTOP_HOME). */
+export const DESKTOP_HOME = '/home/node'
+
 /** What a desktop is, fixed when it is created. */
 export interface DesktopFacts {
   /** The fleet's own name for it: 16 lowercase hex digits. */
@@ -31,13 +34,14 @@ export interface ClaimFacts {
 
 /**
  * The engine's view of one desktop. `running`: its process runs (its server may not be ready
- * yet: readiness is the control plane's to probe); `exited`: it stopped or died and will not
- * come back by itself.
+ * yet: readiness is the control plane's to probe); `paused`: frozen by `pause` (it uses no CPU
+ * and answers nothing until `unpause`), which the engine itself remembers, so a fleet started
+ * after a crash sees it; `exited`: it stopped or died and will not come back by itself.
  */
 export interface Instance {
   facts: DesktopFacts
   claim?: ClaimFacts
-  state: 'running' | 'exited'
+  state: 'running' | 'paused' | 'exited'
   /** Base URL of the desktop's own server (http://127.0.0.1:PORT), while it runs. */
   url?: string
 }
@@ -51,6 +55,10 @@ export interface Backend {
   inspect (id: string): Promise<Instance | undefined>
   /** Every desktop of this fleet the engine holds, running or exited. */
   list (): Promise<Instance[]>
+  /** Freezes every process of the desktop (the engine's freezer). Idempotent: a paused desktop resolves. */
+  pause (id: string): Promise<void>
+  /** Thaws a paused desktop. Idempotent: a running one resolves. Its server's readiness is the control plane's to probe. */
+  unpause (id: string): Promise<void>
   /** Ends the desktop and removes everything it had (home, claim). Idempotent: an unknown id resolves. */
   remove (id: string): Promise<void>
   /** Calls onExit with a desktop's id whenever one of this fleet's desktops stops; returns the way to stop watching. */

@@ -209,3 +209,11 @@ export const DesktopEnded = createError<'ERR_DESKTOP_ENDED', 410, [string]>(
 /** The fleet holds --max desktops; sent with Retry-After. */
 export const FleetFull = createError<'ERR_FLEET_FULL', 429, [string]>(
   'ERR_FLEET_FULL', '%s', 429)
+
+/** A paused desktop (POST /desktops/{id}/pause): nothing reaches it until it is resumed; the message names the resume route. */
+export const DesktopPaused = createError<'ERR_DESKTOP_PAUSED', 409, [string]>(
+  'ERR_DESKTOP_PAUSED', '%s', 409)
+
+/** A route or a value of a compatible API (the fleet's Scrapybara v1 routes) that this product cannot serve; the message names what is missing. */
+export const NotImplemented = createError<'ERR_NOT_IMPLEMENTED', 501, [string]>(
+  'ERR_NOT_IMPLEMENTED', '%s', 501)

@@ -6,6 +6,8 @@
  * server on loopback that takes only its own token (GET /health open, as the desktop's is) and
  * answers any other request with what it received, so forwarding and isolation are tested
  * through real sockets. A test ends a desktop's process with kill(), as `docker kill` would.
+ * A paused desktop is frozen as the engine's freezer freezes one: its server takes connections
+ * but answers nothing, /health included, until it is unpaused.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,7 +16,9 @@ import { AlreadyClaimed, type Backend, type ClaimFacts, type DesktopFacts, type 
 interface Held {
   facts: DesktopFacts
   claim?: ClaimFacts
-  state: 'running' | 'exited'
+  state: 'running' | 'paused' | 'exited'
+  /** Requests that arrived while it was paused, answered when it thaws. */
+  frozen: Array<() => void>
   server?: Server
   url?: string
   ready: boolean
@@ -30,8 +34,12 @@ export class MemoryBackend implements Backend {
   /** Makes the next creates, or lists, reject, as an engine that fails would. */
   failCreate = false
   failList = false
+  /** Makes the next pauses and unpauses reject, as an engine that fails would. */
+  failFreezer = false
   /** While set, creates wait for it (a slow engine). */
   gate?: Promise<void>
+  /** Every request a desktop's server answered past its token check, in order. */
+  readonly received: Echo[] = []
   /** Every call, in order, for tests that check what the control plane asked of the engine. */
   readonly calls: string[] = []
 
@@ -40,12 +48,12 @@ export class MemoryBackend implements Backend {
     if (this.failCreate) throw new Error('the engine refused the create')
     await this.gate
     if (this.held.has(facts.id)) throw new Error(`desktop ${facts.id} exists`)
-    const held: Held = { facts: structuredClone(facts), ...(claim && { claim: structuredClone(claim) }), state: 'running', ready: this.readyAtStart }
+    const held: Held = { facts: structuredClone(facts), ...(claim && { claim: structuredClone(claim) }), state: 'running', frozen: [], ready: this.readyAtStart }
     this.held.set(facts.id, held)
     held.server = createServer((request, response) => {
       const chunks: Buffer[] = []
       request.on('data', (chunk: Buffer) => chunks.push(chunk))
-      request.on('end', () => {
+      const handle = () => {
         const answer = (status: number, body: unknown) => {
           response.writeHead(status, { 'content-type': 'application/json' })
           response.end(JSON.stringify(body))
@@ -61,8 +69,12 @@ export class MemoryBackend implements Backend {
           body: Buffer.concat(chunks).toString('utf8'),
           desktop: held.facts.id,
         }
-        answer(200, echo)
-      })
+        this.received.push(echo)
+        // A screenshot answers with an image of its own (the desktop's id, as bytes), as the desktop's server would with a PNG.
+        const shot = request.url === '/computer' && /"action"\s*:\s*"take_screenshot"/.test(echo.body)
+        answer(200, shot ? { ...echo, base64_image: Buffer.from(`screen of ${held.facts.id}`).toString('base64') } : echo)
+      }
+      request.on('end', () => { if (held.state === 'paused') held.frozen.push(handle); else handle() })
     })
     await new Promise<void>((resolve) => held.server!.listen(0, '127.0.0.1', resolve))
     held.url = `http://127.0.0.1:${(held.server.address() as AddressInfo).port}`
@@ -95,6 +107,27 @@ export class MemoryBackend implements Backend {
     await this.stop(held)
   }
 
+  async pause (id: string): Promise<void> {
+    this.calls.push(`pause ${id}`)
+    const held = this.running(id)
+    held.state = 'paused'
+  }
+
+  async unpause (id: string): Promise<void> {
+    this.calls.push(`unpause ${id}`)
+    const held = this.running(id)
+    held.state = 'running'
+    for (const thaw of held.frozen.splice(0)) thaw()
+  }
+
+  /** A desktop the freezer can act on, as the engine checks it. */
+  private running (id: string): Held {
+    if (this.failFreezer) throw new Error('the engine refused the freezer')
+    const held = this.held.get(id)
+    if (!held || held.state === 'exited') throw new Error(`desktop ${id} is not running`)
+    return held
+  }
+
   watch (onExit: (id: string) => void): () => void {
     this.watchers.add(onExit)
     return () => this.watchers.delete(onExit)
@@ -119,6 +152,7 @@ export class MemoryBackend implements Backend {
 
   private async stop (held: Held) {
     held.state = 'exited'
+    held.frozen.length = 0
     delete held.url
     const server = held.server
     delete held.server

@@ -8,7 +8,7 @@
  */
 import Docker from 'dockerode'
 import type { Backend, ClaimFacts, DesktopFacts, Instance } from '../backend.ts'
-import { AlreadyClaimed } from '../backend.ts'
+import { AlreadyClaimed, DESKTOP_HOME as HOME } from '../backend.ts'
 import { claimLabels, factLabels, LABEL, ownership, readClaim, readFacts } from './labels.ts'
 
 export interface DockerBackendOptions {
@@ -23,7 +23,6 @@ export interface DockerBackendOptions {
 }
 
 const PORT = '8000/tcp'
-const HOME = '/home/node'
 /** Browsers keep renderers' memory in /dev/shm: Docker's 64 MB crashes their tabs (as deploy/compose.yaml says). */
 const SHM_BYTES = 512 * 1024 * 1024
 
@@ -112,10 +111,28 @@ export class DockerBackend implements Backend {
       if (!facts) continue
       const claim = readClaim(container.Labels) ?? claims.get(facts.id)
       const port = container.Ports.find((p) => p.PrivatePort === 8000 && p.IP === '127.0.0.1' && p.PublicPort)
-      const running = container.State === 'running'
-      instances.push({ facts, ...(claim && { claim }), state: running ? 'running' : 'exited', ...(running && port && { url: `http://127.0.0.1:${port.PublicPort}` }) })
+      // A paused container keeps its port: its URL is where it answers once thawed.
+      const state = container.State === 'running' || container.State === 'paused' ? container.State : 'exited'
+      instances.push({ facts, ...(claim && { claim }), state, ...(state !== 'exited' && port && { url: `http://127.0.0.1:${port.PublicPort}` }) })
     }
     return instances
+  }
+
+  async pause (id: string): Promise<void> {
+    await this.freezer(id, 'pause')
+  }
+
+  async unpause (id: string): Promise<void> {
+    await this.freezer(id, 'unpause')
+  }
+
+  /** The engine's freezer (cgroup freezer): one already in the state asked for is left as it is. */
+  private async freezer (id: string, call: 'pause' | 'unpause'): Promise<void> {
+    const container = this.docker.getContainer(this.name(id))
+    const { State } = await container.inspect()
+    if (State.Paused === (call === 'pause')) return
+    if (!State.Running) throw new Error(`desktop ${id} is not running (${State.Status})`)
+    await container[call]()
   }
 
   async remove (id: string): Promise<void> {

@@ -1,0 +1,158 @@
+/**
+ * The Scrapybara v1 instance API and pause/resume of the fleet (fleet/) on a real Docker engine,
+ * with the desktop image test/docker/images.ts built in the same run (npm run test:image runs
+ * this file after fleet.ts; nothing is built here). The `scrapybara` SDK from npm, unchanged,
+ * pointed at the fleet with its base URL and key: startUbuntu claims the one warm desktop →
+ * computer (a click that lands in a real X client inside its container) and a screenshot of the
+ * session → pause (the container frozen by the engine: its CPU use ~0 over a second as the
+ * engine's stats measure it, its own server answering nothing, an action refused with the 409)
+ * → the fleet SIGKILLed and started again, which adopts the instance paused (the engine says so)
+ * → resume through the new fleet (acting again) → getInstances → stop (its container gone).
+ *
+ * One desktop only (CI has 2 cores). Everything the fleet makes carries
+ * computer-gateway.fleet=<this run's fleet id>, and every container and volume with it is
+ * removed on every path; nothing else in the engine is touched.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { randomBytes } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
+import Docker from 'dockerode'
+import sharp from 'sharp'
+import t from 'tap'
+import { ScrapybaraClient, ScrapybaraError, UbuntuInstance } from 'scrapybara'
+import { freePort } from '../helpers/net.ts'
+import { clickProbe } from './click-probe.ts'
+import { DEFAULT_IMAGE } from '../../fleet/config.ts'
+
+const ROOT = new URL('../..', import.meta.url).pathname
+const FLEET_ID = `t-${process.pid}-${randomBytes(3).toString('hex')}`
+const LABEL = `computer-gateway.fleet=${FLEET_ID}`
+const KEY = randomBytes(24).toString('hex')
+const docker = new Docker()
+
+function run (command: string, args: string[], timeoutMs = 60_000): Promise<{ code: number, stdout: string, stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64e6 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout).trim(), stderr: String(stderr) })
+    })
+  })
+}
+
+/** This fleet's containers (`ID desktop-id state`) and volumes, as the engine lists them. */
+async function owned () {
+  const containers = (await run('docker', ['ps', '-a', '--filter', `label=${LABEL}`, '--format', '{{.ID}} {{.Label "computer-gateway.fleet.desktop"}} {{.State}}'])).stdout.split('\n').filter(Boolean)
+  const volumes = (await run('docker', ['volume', 'ls', '-q', '--filter', `label=${LABEL}`])).stdout.split('\n').filter(Boolean)
+  return { containers, volumes }
+}
+
+async function sweep () {
+  const { containers, volumes } = await owned()
+  if (containers.length) await run('docker', ['rm', '-f', '-v', ...containers.map((line) => line.split(' ')[0]!)])
+  if (volumes.length) await run('docker', ['volume', 'rm', '-f', ...volumes])
+}
+
+const fleets = new Set<ChildProcess>()
+t.teardown(async () => {
+  for (const child of fleets) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  await sweep()
+})
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void sweep().finally(() => process.exit(1)) })
+
+/** CPU time the container used over about a second: the engine's one-shot stats carry the sample before (precpu) and the one a second later. */
+async function cpuOverASecond (container: string): Promise<{ ns: number, seconds: number }> {
+  const stats = await docker.getContainer(container).stats({ stream: false }) as unknown as {
+    read: string, preread: string, cpu_stats: { cpu_usage: { total_usage: number } }, precpu_stats: { cpu_usage: { total_usage: number } }
+  }
+  return { ns: stats.cpu_stats.cpu_usage.total_usage - stats.precpu_stats.cpu_usage.total_usage, seconds: (Date.parse(stats.read) - Date.parse(stats.preread)) / 1000 }
+}
+
+t.test('the Scrapybara SDK against the fleet on Docker: start, computer, screenshot, pause (no CPU, refused), adoption paused, resume, list, stop', { timeout: 15 * 60_000 }, async (t) => {
+  const inspected = await run('docker', ['image', 'inspect', '-f', '{{.Id}}', DEFAULT_IMAGE])
+  if (!t.equal(inspected.code, 0, `${DEFAULT_IMAGE} exists (built by test/docker/images.ts in this run): ${inspected.stderr}`)) return
+
+  const port = await freePort()
+  let log = ''
+  /** The fleet as a process of its own (fleet/main.ts through tsx), on the same port and fleet id each time. */
+  const start = () => {
+    const fleet = spawn(process.execPath, ['--import', 'tsx', 'fleet/main.ts', '--fleet-id', FLEET_ID, '--image', DEFAULT_IMAGE, '--warm', '1', '--max', '1', '--port', String(port), '--cpus', '1', '--on-exit', 'end'], {
+      cwd: ROOT,
+      env: { ...process.env, API_TOKEN: KEY, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    fleets.add(fleet)
+    fleet.stdout!.on('data', (chunk) => { log += chunk })
+    fleet.stderr!.on('data', (chunk) => { log += chunk })
+    return fleet
+  }
+  let child = start()
+  const base = `http://127.0.0.1:${port}`
+  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 180_000) => {
+    const deadline = Date.now() + timeoutMs
+    while (Date.now() < deadline) {
+      if (await check().catch(() => false)) return true
+      if (child.exitCode !== null) break
+      await delay(500)
+    }
+    t.fail(`${what}: not within ${timeoutMs / 1000} s (exit ${child.exitCode}; log: ${log.slice(-3000)})`)
+    return false
+  }
+  if (!await until('the pool ready', async () => (await (await fetch(`${base}/health`)).json() as { ready: boolean }).ready)) return
+
+  const client = new ScrapybaraClient({ apiKey: KEY, environment: base })
+  const instance = await client.startUbuntu({ timeoutHours: 1 })
+  t.type(instance, UbuntuInstance)
+  t.equal(instance.status, 'running', 'the warm desktop, claimed: running at once')
+  const { id } = instance
+  const container = `cg-fleet-${FLEET_ID}-${id}`
+  const own = await (await fetch(`${base}/desktops/${id}`, { headers: { authorization: `Bearer ${KEY}` } })).json() as { url: string }
+
+  // A click through the SDK lands in a real X client of that desktop; a screenshot of the session decodes.
+  const health = await (await fetch(`${base}/desktops/${id}/health`, { headers: { authorization: `Bearer ${KEY}` } })).json() as { display: string }
+  const probed = await clickProbe(container, health.display, async () => {
+    t.match(await instance.computer({ action: 'click_mouse', button: 'left', coordinates: [500, 400] }), { error: null }, 'a click through the SDK')
+  })
+  t.equal(probed.code, 0, `the probe saw a click (${probed.stderr})`)
+  t.strictSame(JSON.parse(probed.line || '{}'), { button: 1, x: 500, y: 400 }, 'a left press at (500, 400) in a real X client of that desktop')
+  const shot = await instance.screenshot()
+  t.match(await sharp(Buffer.from(shot.base64Image, 'base64')).metadata(), { format: 'png', width: 1280, height: 800 }, 'a screenshot of the session decodes at 1280x800')
+
+  // Paused: frozen by the engine, no CPU, nothing answered, the action refused.
+  t.strictSame(await instance.pause(), { status: 'paused' }, 'pause')
+  t.equal((await run('docker', ['inspect', '-f', '{{.State.Status}}', container])).stdout, 'paused', 'the engine holds the container paused')
+  const cpu = await cpuOverASecond(container)
+  t.ok(cpu.seconds >= 0.5, `the engine's stats span ${cpu.seconds} s`)
+  t.ok(cpu.ns < 1e6, `no CPU while paused: ${cpu.ns} ns over ${cpu.seconds} s`)
+  const direct = await fetch(`${own.url}/health`, { signal: AbortSignal.timeout(1500) }).then((r) => `answered ${r.status}`, (e: Error) => e.name)
+  t.equal(direct, 'TimeoutError', "its own server answers nothing, even asked directly")
+  const refused = await instance.computer({ action: 'get_cursor_position' }, { maxRetries: 0 }).then(() => undefined, (e: unknown) => e)
+  t.type(refused, ScrapybaraError)
+  t.strictSame([(refused as ScrapybaraError).statusCode, (refused as ScrapybaraError).body], [409, {
+    statusCode: 409, code: 'ERR_DESKTOP_PAUSED', error: 'Conflict', message: `desktop ${id} is paused: nothing reaches it until it is resumed (POST /v1/instance/${id}/resume)`,
+  }], 'an action on the paused instance: 409 naming resume')
+  t.match(await client.get(id), { id, status: 'paused' }, 'get shows it paused')
+
+  // The fleet dies without a word; a new one finds the instance paused, as the engine holds it.
+  child.kill('SIGKILL')
+  await once(child, 'exit')
+  child = start()
+  if (!await until('the new fleet answers', async () => (await fetch(`${base}/health`)).status === 200, 60_000)) return
+  t.match(await client.get(id), { id, status: 'paused' }, 'adopted paused by the new fleet')
+  t.equal((await run('docker', ['inspect', '-f', '{{.State.Status}}', container])).stdout, 'paused', 'still frozen')
+
+  // Resumed: answers once the desktop acts again.
+  t.match(await instance.resume(), { id, status: 'running', instanceType: 'ubuntu', resolution: [1280, 800] }, 'resumed through the new fleet')
+  t.equal((await run('docker', ['inspect', '-f', '{{.State.Status}}', container])).stdout, 'running', 'the container thawed')
+  t.match(await instance.computer({ action: 'get_cursor_position' }), { output: /\b500\b.*\b400\b/ }, 'acting again: the cursor where the click left it')
+
+  t.strictSame((await client.getInstances()).map((i) => [i.id, i.status]), [[id, 'running']], 'getInstances')
+  t.strictSame(await instance.stop(), { status: 'terminated' }, 'stop')
+  t.notOk((await owned()).containers.some((line) => line.split(' ')[1] === id), "the instance's container is gone")
+  t.equal((await run('docker', ['inspect', container])).code, 1, 'the engine knows it no more')
+  t.strictSame(await client.getInstances(), [], 'and it is no longer listed')
+
+  child.kill('SIGTERM')
+  const [code] = await Promise.race([once(child, 'exit'), delay(60_000).then(() => ['timeout'])])
+  t.equal(code, 0, `the fleet exited cleanly (${log.slice(-2000)})`)
+  t.strictSame(await owned(), { containers: [], volumes: [] }, 'nothing of the fleet left in the engine')
+})
