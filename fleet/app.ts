@@ -15,7 +15,10 @@ import { guardHook } from '../src/http/http-guard.ts'
 import { InvalidDesktopRequest } from '../src/errors/errors.ts'
 import { ErrorBody } from '../src/schemas/error-body.ts'
 import { RETRY_AFTER_FULL_SECONDS, type Fleet } from './fleet.ts'
-import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidation, FleetHealth, parseScreen } from './schemas.ts'
+import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidation, FleetHealth } from './schemas.ts'
+import { createSpec } from './options.ts'
+import { resetRoute } from './routes/reset.ts'
+import { liveRoutes } from './routes/live.ts'
 
 export interface FleetAppOptions {
   fleet: Fleet
@@ -69,10 +72,8 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
     preValidation: (request, _reply, done) => { request.body ??= {}; done() },
     schema: { summary: 'Create a desktop (from the warm pool when its screen is the pool\'s)', body: CreateDesktop, response: { 201: DesktopView, ...errors, 429: ErrorBody, 503: ErrorBody } },
   }, async (request, reply) => {
-    const { screen: text, ttl_seconds: ttlSeconds, labels } = request.body ?? {}
-    const screen = text === undefined ? undefined : parseScreen(text)
-    if (typeof screen === 'string') throw new InvalidDesktopRequest(screen)
-    const view = await fleet.create({ ...(screen && { screen }), ...(ttlSeconds !== undefined && { ttlSeconds }), ...(labels && { labels }) })
+    const { ttl_seconds: ttlSeconds, labels } = request.body ?? {}
+    const view = await fleet.create({ ...createSpec(request.body ?? {}, fleet.poolSpec), ...(ttlSeconds !== undefined && { ttlSeconds }), ...(labels && { labels }) })
     return reply.code(201).send(view)
   })
 
@@ -87,6 +88,9 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
       await fleet.remove(request.params.id)
       return reply.code(204).send(null)
     })
+
+  await app.register(resetRoute, { fleet })
+  await app.register(liveRoutes, { fleet })
 
   await app.register(async (scope) => {
     await scope.register(replyFrom, { retryMethods: [], disableRequestLogging: true })

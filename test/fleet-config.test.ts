@@ -77,16 +77,23 @@ t.test('ready means GET /health answered 200 with ready: true; anything else is 
 })
 
 t.test('facts and claims round-trip through labels; labels not written by the fleet read as nothing', async (t) => {
-  const facts = { id: '0123456789abcdef', token: 'tok', screen: { width: 1024, height: 768 }, createdAt: 1_700_000_000_000 }
+  const facts = { id: '0123456789abcdef', token: 'tok', screen: { width: 1024, height: 768 }, desktop: 'minimal' as const, autostart: [{ app: 'browser', target: 'https://example.com/a b' }, { app: 'terminal' }], createdAt: 1_700_000_000_000 }
   const claim = { claimedAt: 1_700_000_001_000, expiresAt: 1_700_003_601_000, labels: { agent: 'a "quoted" value' } }
   const labels = { ...ownership('f', 'desktop', facts.id), ...factLabels(facts), ...claimLabels(claim) }
   t.strictSame(readFacts(labels), facts)
   t.strictSame(readClaim(labels), claim)
+  const reset = { ...claim, id: 'fedcba9876543210' }
+  t.strictSame(readClaim({ ...labels, ...claimLabels(reset) }), reset, 'the client id a reset carries over')
+  const { [LABEL.profile]: _profile, [LABEL.autostart]: _autostart, ...unprofiled } = labels
+  t.strictSame(readFacts(unprofiled), { ...facts, desktop: 'full', autostart: [] }, "a desktop labelled before profiles: the image's full desktop")
   t.equal(readClaim(ownership('f', 'desktop', facts.id)), undefined, 'no claim yet')
   const cases: Array<Record<string, string>> = [
     { ...labels, [LABEL.screen]: 'big' },
     { ...labels, [LABEL.token]: '' },
     { ...labels, [LABEL.createdAt]: 'yesterday' },
+    { ...labels, [LABEL.profile]: 'huge' },
+    { ...labels, [LABEL.autostart]: '{' },
+    { ...labels, [LABEL.autostart]: '[{"app":1}]' },
   ]
   for (const broken of cases) t.equal(readFacts(broken), undefined, JSON.stringify(broken).slice(0, 80))
   for (const value of ['[1]', '{"a":1}', '{', 'null']) t.equal(readClaim({ ...labels, [LABEL.labels]: value }), undefined, value)

@@ -8,6 +8,8 @@
  * unit tests use (test/helpers/memory-backend.ts), which keeps the same promises.
  */
 
+import type { Autostart, DesktopKind } from '../../src/runtime/desktop-apps.ts'
+
 /** What a desktop is, fixed when it is created. */
 export interface DesktopFacts {
   /** The fleet's own name for it: 16 lowercase hex digits. */
@@ -15,6 +17,9 @@ export interface DesktopFacts {
   /** The bearer token its server takes; every desktop has its own. */
   token: string
   screen: { width: number, height: number }
+  /** Its profile (the server's --desktop) and what it opens at start (--autostart). */
+  desktop: DesktopKind
+  autostart: Autostart[]
   /** Epoch ms. */
   createdAt: number
 }
@@ -27,6 +32,12 @@ export interface ClaimFacts {
   expiresAt: number
   /** The client's labels, already validated (fleet/schemas.ts). */
   labels: Record<string, string>
+  /**
+   * The id the client knows the desktop by, when it is not the desktop's own: a reset hands the
+   * client a fresh desktop under the id it had (fleet.ts). Written with the claim, so a fleet
+   * started after a crash serves it under the same id.
+   */
+  id?: string
 }
 
 /**
