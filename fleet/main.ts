@@ -43,6 +43,7 @@ const fleet = new Fleet({
   warm: config.warm,
   max: config.max,
   screen: config.screen,
+  desktop: config.desktop,
   probe: healthReady,
   startTimeoutMs: config.startTimeoutMs,
   sweepMs: SWEEP_MS,
