@@ -70,7 +70,7 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
   app.post('/desktops', {
     // No body at all is a create with every default.
     preValidation: (request, _reply, done) => { request.body ??= {}; done() },
-    schema: { summary: 'Create a desktop (from the warm pool when its screen is the pool\'s)', body: CreateDesktop, response: { 201: DesktopView, ...errors, 429: ErrorBody, 503: ErrorBody } },
+    schema: { summary: 'Create a desktop (from the warm pool when its screen, profile and autostart are the pool\'s)', body: CreateDesktop, response: { 201: DesktopView, ...errors, 429: ErrorBody, 503: ErrorBody } },
   }, async (request, reply) => {
     const { ttl_seconds: ttlSeconds, labels } = request.body ?? {}
     const view = await fleet.create({ ...createSpec(request.body ?? {}, fleet.poolSpec), ...(ttlSeconds !== undefined && { ttlSeconds }), ...(labels && { labels }) })
