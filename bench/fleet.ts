@@ -8,7 +8,7 @@
  * Their ratio is the row to read (absolute times on a shared machine are noise): the issue's
  * targets are claim p50 ≤ 100 ms and at most a tenth of a cold start.
  *
- * The fleet runs in this process (fleet.ts, the Docker backend, the HTTP app on a free port),
+ * The fleet runs in this process as main.ts runs it (fleet.ts with its warm-up, the Docker backend, the HTTP app on a free port),
  * under a fleet id of its own; every container and volume it made is removed on every path.
  * Without an engine, or without the image, it prints why and measures nothing.
  * Run alone: `npx node --import tsx bench/fleet.ts [--quick|--smoke]`; `npm run bench` runs it
@@ -22,6 +22,7 @@ import { buildFleetApp } from '../fleet/app.ts'
 import { DEFAULT_IMAGE } from '../fleet/config.ts'
 import { Fleet } from '../fleet/fleet.ts'
 import { healthReady } from '../fleet/probe.ts'
+import { warmUp } from '../fleet/warm-up.ts'
 import { percentile } from './percentile.ts'
 
 export interface FleetBench {
@@ -56,7 +57,7 @@ export async function benchFleet ({ smoke = false, quick = false } = {}): Promis
   }
 
   const key = randomBytes(24).toString('hex')
-  const fleet = new Fleet({ backend, warm, max: warm + 1, screen: { width: 1280, height: 800 }, probe: healthReady, startTimeoutMs: READY_TIMEOUT_MS, sweepMs: 2000 })
+  const fleet = new Fleet({ backend, warm, max: warm + 1, screen: { width: 1280, height: 800 }, probe: healthReady, warmUp, startTimeoutMs: READY_TIMEOUT_MS, sweepMs: 2000 })
   const app = await buildFleetApp({ fleet, token: key })
   try {
     await fleet.start()

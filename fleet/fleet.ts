@@ -26,6 +26,8 @@ export interface FleetOptions {
   desktop?: DesktopKind
   /** Whether a desktop's server answers ready (GET /health). */
   probe: (url: string) => Promise<boolean>
+  /** Run on a pool desktop once its server is ready, before it counts as ready (fleet/warm-up.ts); a failure is ignored. */
+  warmUp?: (url: string, token: string) => Promise<void>
   /** How long a desktop may take to become ready before it counts as failed. */
   startTimeoutMs: number
   /** How often TTLs are checked and the engine's view is compared with ours. */
@@ -251,6 +253,8 @@ export class Fleet {
     const deadline = this.now() + this.options.startTimeoutMs
     while (this.live.get(desktop.facts.id) === desktop && !this.closed) {
       if (desktop.url && await this.options.probe(desktop.url).catch(() => false)) {
+        // Only while nobody holds it: a client that already claimed it acts on it itself.
+        if (!desktop.claim && this.options.warmUp) await this.options.warmUp(desktop.url, desktop.facts.token).catch(() => {})
         if (this.live.get(desktop.facts.id) === desktop) desktop.status = 'ready'
         return
       }

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { errorBody } from './helpers/error-body.ts'
 import { KEY, startFleet, until } from './helpers/fleet.ts'
 import { liveCookie, MemoryBackend, type Echo } from './helpers/memory-backend.ts'
+import { warmUp } from '../fleet/warm-up.ts'
 
 const invalid = (message: string) => errorBody(400, 'ERR_INVALID_DESKTOP_REQUEST', message)
 const AUTOSTART_HINT = 'up to 8 applications the desktop opens at start, as the server\'s --autostart: {app, target?}, app one of the full desktop\'s (browser, terminal, editor, …), target a URL for the browser or a path under the home. A create with any is not served from the warm pool'
@@ -221,4 +222,33 @@ t.test('the live view through the fleet: the key traded for the desktop\'s cooki
   t.strictSame(await open(b.id, { cookie }), { closed: [1008, 'the desktop answered 401: sign in at …/live'] }, "a's cookie at b's socket: closed, saying why")
   t.strictSame(await open(a.id, { cookie }), { refused: 404 }, 'an ended desktop: an HTTP answer, no socket')
   t.strictSame(await open('0123456789abcdef', { cookie }), { refused: 404 }, 'an unknown one too')
+})
+
+t.test('a pool desktop is warmed up (its first actions run) before it counts as ready; a claimed one is not; a failed warm-up is ignored', async (t) => {
+  const warmed: string[] = []
+  let fail = false
+  const { call, backend, fleet } = await startFleet(t, {
+    warm: 1,
+    max: 3,
+    warmUp: async (url, token) => {
+      const held = [...backend.held.values()].find((h) => h.url === url)!
+      t.equal(fleet.health().warm.ready, 0, 'not counted ready while it warms up')
+      warmed.push(`${held.facts.id} ${token === held.facts.token}`)
+      if (fail) throw new Error('the desktop did not answer')
+      await warmUp(url, token)
+    },
+  })
+  await until(t, 'the pool is ready', () => fleet.health().ready)
+  const [first] = [...backend.held.keys()]
+  t.strictSame(warmed, [`${first} true`], 'warmed with its own URL and token')
+  t.strictSame(backend.served, [`${first} POST /computer {"action":"get_cursor_position"}`, `${first} POST /computer {"action":"take_screenshot"}`], 'two actions that change nothing')
+  fail = true
+  const claimed = (await call('POST', '/desktops', {})).json()
+  t.equal(claimed.id, first)
+  await until(t, 'the pool is ready again, its warm-up failed', () => fleet.health().ready)
+  const [second] = [...backend.held.keys()].filter((id) => id !== first)
+  t.strictSame(warmed, [`${first} true`, `${second} true`])
+  const cold = (await call('POST', '/desktops', { screen: '800x600' })).json()
+  await until(t, 'the cold one runs', async () => (await call('GET', `/desktops/${cold.id}`)).json().status === 'running')
+  t.equal(warmed.length, 2, 'a desktop started for a create is the client\'s at once: not warmed up')
 })

@@ -40,6 +40,8 @@ export class MemoryBackend implements Backend {
   gate?: Promise<void>
   /** Every call, in order, for tests that check what the control plane asked of the engine. */
   readonly calls: string[] = []
+  /** Every request a desktop answered past its token check, as 'id METHOD url body', in order. */
+  readonly served: string[] = []
 
   async create (facts: DesktopFacts, claim?: ClaimFacts): Promise<Instance> {
     this.calls.push(`create ${facts.id}`)
@@ -64,6 +66,7 @@ export class MemoryBackend implements Backend {
           response.end()
           return
         }
+        this.served.push(`${held.facts.id} ${request.method} ${request.url} ${Buffer.concat(chunks).toString('utf8')}`)
         const echo: Echo = {
           method: request.method ?? '',
           url: request.url ?? '',
