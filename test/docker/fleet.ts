@@ -5,7 +5,7 @@
  * click through /desktops/{id}/computer lands in a real X client inside its container, a
  * screenshot decodes; two desktops are isolated (one's token refused by the other); a third
  * create answers 429; a reset leaves nothing of the episode (a file in the home, the clipboard)
- * and removes the old container; the fleet SIGKILLed and started again adopts both with the same ids and
+ * and removes the old container; b's live view greets through the fleet's WebSocket; the fleet SIGKILLed and started again adopts both with the same ids and
  * tokens; a desktop's container killed is reported terminated and the pool refills; SIGTERM
  * with --on-exit end removes everything.
  *
@@ -20,6 +20,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import sharp from 'sharp'
 import t, { type Test } from 'tap'
 import { parse } from 'yaml'
+import WebSocket from 'ws'
 import { freePort } from '../helpers/net.ts'
 import { clickProbe } from './click-probe.ts'
 import { DEFAULT_IMAGE } from '../../fleet/config.ts'
@@ -171,6 +172,21 @@ t.test('the fleet on the Docker engine: pool, forwarding, isolation, --max, adop
   t.equal(crossed.status, 401, "a's token refused by b")
   const own = await fetch(`${b.url}/computer`, { method: 'POST', headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json' }, body: '{"action":"get_cursor_position"}' })
   t.equal(own.status, 200, "b's own token taken directly")
+  // b's live view through the fleet: the fleet's key traded for b's cookie, then its WebSocket
+  // (bridged by b to its VNC server) with the cookie alone; a's desktop is not opened by it.
+  const session = await fetch(`${base}/desktops/${b.id}/live/session`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } })
+  t.equal(session.status, 204, 'a live session on b with the fleet\'s key')
+  const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0]!
+  const first12 = await new Promise<string>((resolve) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/desktops/${b.id}/live/websockify`, { headers: { cookie } })
+    const timer = setTimeout(() => { socket.terminate(); resolve('no message within 20 s') }, 20_000)
+    socket.once('message', (data) => { clearTimeout(timer); socket.terminate(); resolve(String(data)) })
+    socket.once('close', (code, reason) => { clearTimeout(timer); resolve(`closed ${code} ${String(reason)}`) })
+    socket.once('error', (error) => { clearTimeout(timer); resolve(`error ${error.message}`) })
+  })
+  t.equal(first12, 'RFB 003.008\n', "b's VNC server greets through the fleet's WebSocket")
+  t.equal((await fetch(`${base}/desktops/${a.id}/live`, { headers: { cookie } })).status, 401, "b's cookie opens nothing of a")
+
   const full = await first.call('POST', '/desktops', {})
   t.equal(full.status, 429, 'a third create: over --max')
   t.equal(full.headers.get('retry-after'), '5', 'with Retry-After')
