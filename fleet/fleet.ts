@@ -185,6 +185,11 @@ export class Fleet {
         throw new DesktopUnavailable(`the engine could not record the claim of a fresh desktop: ${(error as Error).message}; desktop ${id} is unchanged, retry`)
       }
       if (this.live.get(warm.facts.id) !== warm) throw new DesktopUnavailable(`the fresh desktop ended while it was claimed; desktop ${id} is unchanged, retry`)
+      if (this.live.get(old.facts.id) !== old && !this.ended.has(id)) {
+        // The client deleted the desktop meanwhile: nothing may come back under its id.
+        await this.retire(warm)
+        throw new DesktopNotFound(`desktop ${id} was deleted while it was reset`)
+      }
       warm.incoming = false
       fresh = warm
       await this.retire(old)

@@ -252,3 +252,40 @@ t.test('a pool desktop is warmed up (its first actions run) before it counts as 
   await until(t, 'the cold one runs', async () => (await call('GET', `/desktops/${cold.id}`)).json().status === 'running')
   t.equal(warmed.length, 2, 'a desktop started for a create is the client\'s at once: not warmed up')
 })
+
+t.test('a desktop deleted while it is reset stays deleted; one that died meanwhile gets its fresh desktop', async (t) => {
+  const { call, backend, fleet } = await startFleet(t, { warm: 1, max: 3 })
+  await until(t, 'the pool is ready', () => fleet.health().ready)
+  const original = backend.claim.bind(backend)
+  let release = () => {}
+  let held = false
+  backend.claim = async (id, claim) => {
+    // A reset's claim (it carries the client's id) waits for the test.
+    if (claim.id) {
+      held = true
+      await new Promise<void>((resolve) => { release = () => { held = false; resolve() } })
+    }
+    return original(id, claim)
+  }
+  const deleted = (await call('POST', '/desktops', {})).json()
+  await until(t, 'the pool is ready again', () => fleet.health().ready)
+  const resetting = call('POST', `/desktops/${deleted.id}/reset`)
+  await until(t, 'the reset is recording its claim', () => held)
+  t.equal((await call('DELETE', `/desktops/${deleted.id}`)).statusCode, 204)
+  release()
+  t.strictSame((await resetting).json(), errorBody(404, 'ERR_DESKTOP_NOT_FOUND', `desktop ${deleted.id} was deleted while it was reset`))
+  t.equal((await call('GET', `/desktops/${deleted.id}`)).statusCode, 404, 'still deleted')
+  t.strictSame([...backend.held.values()].filter((h) => h.claim), [], 'the fresh desktop ended too')
+
+  await until(t, 'the pool is ready again', () => fleet.health().ready)
+  const dying = (await call('POST', '/desktops', {})).json()
+  await until(t, 'the pool is ready again', () => fleet.health().ready)
+  const again = call('POST', `/desktops/${dying.id}/reset`)
+  await until(t, 'the reset is recording its claim', () => held)
+  await backend.kill(dying.id)
+  await until(t, 'the death is seen', () => !backend.held.has(dying.id))
+  release()
+  const view = (await again).json()
+  t.match(view, { id: dying.id, status: 'running' }, 'the fresh desktop under the id')
+  t.equal((await call('GET', `/desktops/${dying.id}`)).json().status, 'running', 'no longer reported ended')
+})
