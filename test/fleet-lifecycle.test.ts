@@ -197,6 +197,9 @@ t.test('the live view through the fleet: the key traded for the desktop\'s cooki
   const foreign = await fetch(`http://${base}/desktops/${a.id}/live`, { headers: { cookie, origin: 'https://evil.example' } })
   t.equal(foreign.status, 403, 'another site\'s page is refused by the fleet\'s guard')
 
+  const plain = await fetch(`http://${base}/desktops/${a.id}/live/websockify`, { headers: { cookie } })
+  t.strictSame([plain.status, await plain.json()], [404, errorBody(404, 'ERR_NOT_FOUND', `/desktops/${a.id}/live/websockify is the live view's WebSocket: open it with a WebSocket client (the page at …/live does)`)], 'a plain GET of the socket says what it is')
+
   const open = (id: string, headers: Record<string, string>) => new Promise<{ socket: WebSocket, first: unknown } | { refused: number } | { closed: [number, string] }>((resolve, reject) => {
     const socket = new WebSocket(`ws://${base}/desktops/${id}/live/websockify`, ['binary'], { headers })
     socket.once('message', (data) => resolve({ socket, first: JSON.parse(String(data)) }))

@@ -13,10 +13,11 @@
  */
 import replyFrom from '@fastify/reply-from'
 import websocket from '@fastify/websocket'
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import WebSocket, { type RawData } from 'ws'
 import { LIVE_MAX_MESSAGE_BYTES } from '../../routes/live.ts'
+import { RouteNotFound } from '../../src/errors/errors.ts'
 import type { Fleet } from '../fleet.ts'
 import { DesktopParams } from '../schemas.ts'
 
@@ -39,9 +40,11 @@ export const liveRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, { fl
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', (_request, payload, done) => { done(null, payload) })
 
+  /** The desktop a WebSocket's upgrade was checked against, for its handler. */
+  const targets = new WeakMap<FastifyRequest, string>()
   /** The desktop's path: what follows /desktops/{id} as the client wrote it. */
   const pathOf = (request: FastifyRequest) => request.url.replace(/^\/desktops\/[^/?#]*/, '')
-  const forward = (withToken: boolean) => function (this: unknown, request: FastifyRequest, reply: import('fastify').FastifyReply) {
+  const forward = (withToken: boolean) => (request: FastifyRequest, reply: FastifyReply) => {
     const { url, token } = fleet.target((request.params as { id: string }).id)
     return reply.from(`${url}${pathOf(request)}`, {
       rewriteRequestHeaders: (_request, headers) => forwardedHeaders(headers, url, withToken ? token : undefined),
@@ -60,10 +63,12 @@ export const liveRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, { fl
     config: { public: true },
     schema: { summary: "The live view's WebSocket, piped to the desktop's (the session cookie)", params: DesktopParams },
     // Before the upgrade, so an unknown or ended desktop is an HTTP answer (404, 410, 503) and not a socket.
-    preHandler: async (request) => { (request as FastifyRequest & { desktop?: unknown }).desktop = fleet.target((request.params as { id: string }).id) },
-    handler: (_request, reply) => reply.code(426).send({ statusCode: 426, code: 'ERR_UPGRADE_REQUIRED', error: 'Upgrade Required', message: 'this is the live view\'s WebSocket: connect with a WebSocket client (the page at …/live does)' }),
+    preHandler: async (request) => { targets.set(request, fleet.target((request.params as { id: string }).id).url) },
+    handler: async (request) => {
+      throw new RouteNotFound(`${request.url.split('?')[0]} is the live view's WebSocket: open it with a WebSocket client (the page at …/live does)`)
+    },
     wsHandler: (socket, request) => {
-      const { url } = (request as FastifyRequest & { desktop: { url: string } }).desktop
+      const url = targets.get(request)!
       pipe(socket, request, `${url.replace(/^http/, 'ws')}/live/websockify`, url)
     },
   })
