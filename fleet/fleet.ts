@@ -5,7 +5,8 @@
  *
  * A desktop here is `starting` (created, its server not ready yet) or `ready`; it is in the pool
  * while it has no claim. Ended desktops are remembered (bounded) so a client asking after one
- * learns that it ended and why, rather than a bare 404.
+ * learns that it ended and why, rather than a bare 404. A client knows a desktop by the id its
+ * claim names (a reset hands it a fresh desktop under the id it had), not always its own.
  */
 import { randomBytes } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
