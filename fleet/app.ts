@@ -17,7 +17,10 @@ import { ErrorBody } from '../src/schemas/error-body.ts'
 import { RETRY_AFTER_FULL_SECONDS, type Fleet } from './fleet.ts'
 import { pauseRoutes } from './routes/pause.ts'
 import { scrapybaraRoutes } from './scrapybara/routes.ts'
-import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidation, FleetHealth, parseScreen } from './schemas.ts'
+import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidation, FleetHealth } from './schemas.ts'
+import { createSpec } from './options.ts'
+import { resetRoute } from './routes/reset.ts'
+import { liveRoutes } from './routes/live.ts'
 
 export interface FleetAppOptions {
   fleet: Fleet
@@ -69,12 +72,10 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
   app.post('/desktops', {
     // No body at all is a create with every default.
     preValidation: (request, _reply, done) => { request.body ??= {}; done() },
-    schema: { summary: 'Create a desktop (from the warm pool when its screen is the pool\'s)', body: CreateDesktop, response: { 201: DesktopView, ...errors, 429: ErrorBody, 503: ErrorBody } },
+    schema: { summary: 'Create a desktop (from the warm pool when its screen, profile and autostart are the pool\'s)', body: CreateDesktop, response: { 201: DesktopView, ...errors, 429: ErrorBody, 503: ErrorBody } },
   }, async (request, reply) => {
-    const { screen: text, ttl_seconds: ttlSeconds, labels } = request.body ?? {}
-    const screen = text === undefined ? undefined : parseScreen(text)
-    if (typeof screen === 'string') throw new InvalidDesktopRequest(screen)
-    const view = await fleet.create({ ...(screen && { screen }), ...(ttlSeconds !== undefined && { ttlSeconds }), ...(labels && { labels }) })
+    const { ttl_seconds: ttlSeconds, labels } = request.body ?? {}
+    const view = await fleet.create({ ...createSpec(request.body ?? {}, fleet.poolSpec), ...(ttlSeconds !== undefined && { ttlSeconds }), ...(labels && { labels }) })
     return reply.code(201).send(view)
   })
 
@@ -92,6 +93,8 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
 
   await app.register(pauseRoutes, { fleet })
   await app.register(scrapybaraRoutes, { fleet })
+  await app.register(resetRoute, { fleet })
+  await app.register(liveRoutes, { fleet })
 
   await app.register(async (scope) => {
     await scope.register(replyFrom, { retryMethods: [], disableRequestLogging: true })

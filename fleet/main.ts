@@ -13,6 +13,7 @@ import { DockerBackend } from './backends/docker/docker-backend.ts'
 import { Fleet } from './fleet.ts'
 import { buildFleetApp } from './app.ts'
 import { healthReady } from './probe.ts'
+import { warmUp } from './warm-up.ts'
 
 const SWEEP_MS = 2000
 
@@ -43,7 +44,9 @@ const fleet = new Fleet({
   warm: config.warm,
   max: config.max,
   screen: config.screen,
+  desktop: config.desktop,
   probe: healthReady,
+  warmUp,
   startTimeoutMs: config.startTimeoutMs,
   sweepMs: SWEEP_MS,
   log: (message, fields, level = 'info') => log[level](fields ?? {}, message),

@@ -13,12 +13,19 @@ export const LIMITS = {
   defaultTtlSeconds: 3600,
   maxLabels: 16,
   maxLabelValue: 256,
+  maxAutostart: 8,
+  maxAutostartTarget: 1024,
 } as const
 
 export const DESKTOP_ID = '^[0-9a-f]{16}$'
 const LABEL_KEY = '^[a-z0-9][a-z0-9._-]{0,62}$'
 /** Printable ASCII: no control bytes, no newlines, nothing a log line or a header could be split by. */
 const LABEL_VALUE = `^[\\x20-\\x7e]{0,${LIMITS.maxLabelValue}}$`
+
+export const Autostart = Type.Object({
+  app: Type.String({ maxLength: 32, description: "a name launch_app knows (the full desktop's applications)" }),
+  target: Type.Optional(Type.String({ maxLength: LIMITS.maxAutostartTarget, description: 'what it opens: a URL for the browser, a path under the home for the others' })),
+}, { additionalProperties: false })
 
 export const CreateDesktop = Type.Object({
   screen: Type.Optional(Type.String({
@@ -34,6 +41,14 @@ export const CreateDesktop = Type.Object({
     maxProperties: LIMITS.maxLabels,
     propertyNames: { pattern: LABEL_KEY },
     description: `up to ${LIMITS.maxLabels} labels: keys lowercase letters, digits, '.', '_', '-' (≤ 63), values printable ASCII (≤ ${LIMITS.maxLabelValue})`,
+  })),
+  desktop: Type.Optional(Type.String({
+    maxLength: 16,
+    description: "the desktop profile, as the server's --desktop: minimal | full; default: the fleet's --desktop (a create with it is served from the warm pool)",
+  })),
+  autostart: Type.Optional(Type.Array(Autostart, {
+    maxItems: LIMITS.maxAutostart,
+    description: `up to ${LIMITS.maxAutostart} applications the desktop opens at start, as the server's --autostart: {app, target?}, app one of the full desktop's (browser, terminal, editor, …), target a URL for the browser or a path under the home. A create with any is not served from the warm pool`,
   })),
 }, { additionalProperties: false })
 export type CreateDesktop = Static<typeof CreateDesktop>
@@ -51,6 +66,8 @@ export const DesktopView = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   expires_at: Type.String({ format: 'date-time' }),
   labels: Type.Record(Type.String(), Type.String()),
+  desktop: Type.String({ description: 'its profile: minimal | full' }),
+  autostart: Type.Array(Autostart),
   /** The desktop's own server, for a client that wants no hop (it takes `token`). */
   url: Type.Optional(Type.String()),
   token: Type.Optional(Type.String()),
@@ -93,6 +110,7 @@ export function describeValidation (context: string | undefined, errors: AjvErro
   const field = where[0] as keyof typeof CreateDesktop.properties
   const hint = CreateDesktop.properties[field]?.description
   if (field === 'labels' && error.propertyName !== undefined) return `labels: the key '${error.propertyName}' is not allowed: keys are 1..63 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit`
+  if (field === 'autostart' && where.length > 1) return `autostart[${where[1]}]${where[2] ? `.${where[2]}` : ''} ${error.keyword === 'additionalProperties' ? `has an unknown field '${String(error.params.additionalProperty)}'` : error.message ?? 'is not valid'}: an entry is {app, target?} (${CreateDesktop.properties.autostart.description})`
   if (field === 'labels' && where.length > 1) return `labels '${where.slice(1).join('/')}': a value must be printable ASCII (no control characters or line breaks), at most ${LIMITS.maxLabelValue} characters`
   const name = where.length > 1 ? `${field} '${where.slice(1).join('/')}'` : field
   return `${name} ${error.message ?? 'is not valid'}${hint ? ` (${hint})` : ''}`

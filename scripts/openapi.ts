@@ -1,7 +1,8 @@
 /**
  * npm run openapi — writes openapi.yaml from the routes' TypeBox schemas (through
  * @fastify/swagger), so the file can never drift from what the server validates, and the
- * typed client's types (packages/agent/src/client/openapi.ts) from that document.
+ * typed client's types (packages/agent/src/client/openapi.ts) from that document; and the
+ * fleet's document and its client's types the same way (scripts/fleet-openapi.ts).
  */
 import { writeFile } from 'node:fs/promises'
 import pino from 'pino'
@@ -11,6 +12,7 @@ import { FakeDriver } from '../drivers/fake/fake-driver.ts'
 import { FakeClipboard } from '../drivers/fake/fake-clipboard.ts'
 import { FLAGS } from '../src/runtime/config.ts'
 import { tmpdir } from 'node:os'
+import { generateFleetOpenapi } from './fleet-openapi.ts'
 
 export async function generateOpenapi (): Promise<string> {
   // Every optional part on, at its default bounds, so the document describes them all.
@@ -41,4 +43,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const types = new URL('../packages/agent/src/client/openapi.ts', import.meta.url)
   await writeFile(types, await generateClientTypes(yaml))
   process.stdout.write(`wrote ${types.pathname}\n`)
+  const fleetYaml = await generateFleetOpenapi()
+  const fleetTarget = new URL('../fleet/openapi.yaml', import.meta.url)
+  await writeFile(fleetTarget, fleetYaml)
+  process.stdout.write(`wrote ${fleetTarget.pathname}\n`)
+  const fleetTypes = new URL('../packages/agent/src/fleet/openapi.ts', import.meta.url)
+  await writeFile(fleetTypes, await generateClientTypes(fleetYaml))
+  process.stdout.write(`wrote ${fleetTypes.pathname}\n`)
 }

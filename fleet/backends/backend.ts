@@ -8,6 +8,7 @@
  * unit tests use (test/helpers/memory-backend.ts), which keeps the same promises.
  */
 
+import type { Autostart, DesktopKind } from '../../src/runtime/desktop-apps.ts'
 /** Every desktop's home directory, where its server's /files is rooted (DESKTOP_HOME). */
 export const DESKTOP_HOME = '/home/node'
 
@@ -18,6 +19,9 @@ export interface DesktopFacts {
   /** The bearer token its server takes; every desktop has its own. */
   token: string
   screen: { width: number, height: number }
+  /** Its profile (the server's --desktop) and what it opens at start (--autostart). */
+  desktop: DesktopKind
+  autostart: Autostart[]
   /** Epoch ms. */
   createdAt: number
 }
@@ -30,6 +34,12 @@ export interface ClaimFacts {
   expiresAt: number
   /** The client's labels, already validated (fleet/schemas.ts). */
   labels: Record<string, string>
+  /**
+   * The id the client knows the desktop by, when it is not the desktop's own: a reset hands the
+   * client a fresh desktop under the id it had (fleet.ts). Written with the claim, so a fleet
+   * started after a crash serves it under the same id.
+   */
+  id?: string
 }
 
 /**

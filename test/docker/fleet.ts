@@ -4,7 +4,8 @@
  * The fleet runs as its own process with --warm 1 --max 2: a create claims the warm desktop, a
  * click through /desktops/{id}/computer lands in a real X client inside its container, a
  * screenshot decodes; two desktops are isolated (one's token refused by the other); a third
- * create answers 429; the fleet SIGKILLed and started again adopts both with the same ids and
+ * create answers 429; a reset leaves nothing of the episode (a file in the home, the clipboard)
+ * and removes the old container; b's live view greets through the fleet's WebSocket; the fleet SIGKILLed and started again adopts both with the same ids and
  * tokens; a desktop's container killed is reported terminated and the pool refills; SIGTERM
  * with --on-exit end removes everything.
  *
@@ -19,6 +20,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import sharp from 'sharp'
 import t, { type Test } from 'tap'
 import { parse } from 'yaml'
+import WebSocket from 'ws'
 import { freePort } from '../helpers/net.ts'
 import { clickProbe } from './click-probe.ts'
 import { DEFAULT_IMAGE } from '../../fleet/config.ts'
@@ -113,11 +115,11 @@ t.test('the fleet on the Docker engine: pool, forwarding, isolation, --max, adop
   // A create claims the warm desktop and is ready to act at once.
   const created = await first.call('POST', '/desktops', { labels: { agent: 'one' }, ttl_seconds: 3600 })
   t.equal(created.status, 201, 'created')
-  const a = created.body
+  let a = created.body
   t.match(a, { id: warmId, status: 'running', screen: '1280x800', labels: { agent: 'one' }, url: /^http:\/\/127\.0\.0\.1:\d+$/, token: /^[\w-]{32}$/ }, 'the warm desktop, claimed')
 
   const health = await first.call('GET', `/desktops/${a.id}/health`)
-  const container = `cg-fleet-${FLEET_ID}-${a.id}`
+  let container = `cg-fleet-${FLEET_ID}-${a.id}`
   const probed = await clickProbe(container, health.body.display, async () => {
     const clicked = await first.call('POST', `/desktops/${a.id}/computer`, { action: 'click_mouse', button: 'left', coordinates: [500, 400] })
     t.equal(clicked.status, 200, `a click through the fleet (${JSON.stringify(clicked.body)})`)
@@ -137,6 +139,30 @@ t.test('the fleet on the Docker engine: pool, forwarding, isolation, --max, adop
   await t.rejects(engine.claim(a.id, { claimedAt: 0, expiresAt: 1, labels: {} }), { message: `desktop ${a.id} is already claimed` }, 'a second claim refused by the engine')
   t.match(await engine.inspect(a.id), { facts: { id: a.id, token: a.token }, claim: { labels: { agent: 'one' } }, state: 'running', url: a.url }, 'the engine holds its facts and claim')
 
+  // Reset: a file in the home and a clipboard value, then a fresh desktop from the pool under
+  // the same id; nothing of them survives, and the old container and its home are gone.
+  const marker = `episode-${randomBytes(6).toString('hex')}`
+  const base = `http://127.0.0.1:${port}`
+  const written = await fetch(`${base}/desktops/${a.id}/files/episode.txt`, { method: 'PUT', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/octet-stream' }, body: marker })
+  t.equal(written.status, 201, `a file written in the home (${await written.text()})`)
+  t.equal((await first.call('POST', `/desktops/${a.id}/computer`, { action: 'set_clipboard', text: marker })).status, 200, 'a clipboard value set')
+  t.match((await first.call('POST', `/desktops/${a.id}/computer`, { action: 'get_clipboard' })).body, { clipboard: { text: marker } }, 'and read back before the reset')
+  if (!await first.ready()) return
+  const fresh = (await owned()).containers.map((line) => line.split(' ')[1]).find((id) => id !== a.id)
+  const reset = await first.call('POST', `/desktops/${a.id}/reset`)
+  t.equal(reset.status, 200, `reset (${JSON.stringify(reset.body)})`)
+  t.match(reset.body, { id: a.id, status: 'running', labels: { agent: 'one' }, expires_at: a.expires_at, url: /^http:\/\/127\.0\.0\.1:\d+$/ }, 'the same id, TTL and labels, running at once')
+  t.not(reset.body.token, a.token, 'the fresh desktop\'s own token')
+  t.not((await run('docker', ['inspect', container])).code, 0, 'the old container is removed')
+  t.not((await run('docker', ['volume', 'inspect', `${container}-home`])).code, 0, 'and its home volume')
+  const file = await fetch(`${base}/desktops/${a.id}/files/episode.txt`, { headers: { authorization: `Bearer ${KEY}` } })
+  t.equal(file.status, 404, `the file is gone (${await file.text()})`)
+  const clipboard = await first.call('POST', `/desktops/${a.id}/computer`, { action: 'get_clipboard' })
+  t.match(clipboard.body, { clipboard: { kind: 'empty' } }, 'the fresh clipboard is empty')
+  t.notOk(JSON.stringify(clipboard.body).includes(marker), `the clipboard value is gone (${clipboard.status} ${JSON.stringify(clipboard.body).slice(0, 200)})`)
+  a = reset.body
+  container = `cg-fleet-${FLEET_ID}-${fresh}`
+
   // The pool refills; a second create claims it; a third is over --max.
   if (!await first.ready()) return
   const b = (await first.call('POST', '/desktops', {})).body
@@ -146,6 +172,21 @@ t.test('the fleet on the Docker engine: pool, forwarding, isolation, --max, adop
   t.equal(crossed.status, 401, "a's token refused by b")
   const own = await fetch(`${b.url}/computer`, { method: 'POST', headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json' }, body: '{"action":"get_cursor_position"}' })
   t.equal(own.status, 200, "b's own token taken directly")
+  // b's live view through the fleet: the fleet's key traded for b's cookie, then its WebSocket
+  // (bridged by b to its VNC server) with the cookie alone; a's desktop is not opened by it.
+  const session = await fetch(`${base}/desktops/${b.id}/live/session`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } })
+  t.equal(session.status, 204, 'a live session on b with the fleet\'s key')
+  const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0]!
+  const first12 = await new Promise<string>((resolve) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/desktops/${b.id}/live/websockify`, { headers: { cookie } })
+    const timer = setTimeout(() => { socket.terminate(); resolve('no message within 20 s') }, 20_000)
+    socket.once('message', (data) => { clearTimeout(timer); socket.terminate(); resolve(String(data)) })
+    socket.once('close', (code, reason) => { clearTimeout(timer); resolve(`closed ${code} ${String(reason)}`) })
+    socket.once('error', (error) => { clearTimeout(timer); resolve(`error ${error.message}`) })
+  })
+  t.equal(first12, 'RFB 003.008\n', "b's VNC server greets through the fleet's WebSocket")
+  t.equal((await fetch(`${base}/desktops/${a.id}/live`, { headers: { cookie } })).status, 401, "b's cookie opens nothing of a")
+
   const full = await first.call('POST', '/desktops', {})
   t.equal(full.status, 429, 'a third create: over --max')
   t.equal(full.headers.get('retry-after'), '5', 'with Retry-After')
@@ -168,7 +209,7 @@ t.test('the fleet on the Docker engine: pool, forwarding, isolation, --max, adop
   if (!await second.ready()) return
   const after = await owned()
   t.equal(after.containers.length, 2, `b and a new warm desktop: ${after.containers.join(', ')}`)
-  t.notOk(after.containers.some((line) => line.includes(a.id)), "a's container is gone")
+  t.notOk(after.containers.some((line) => line.includes(fresh!)), "a's container is gone")
 
   // SIGTERM with --on-exit end: every desktop and volume removed, exit 0.
   second.child.kill('SIGTERM')

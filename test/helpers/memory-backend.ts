@@ -9,7 +9,8 @@
  * A paused desktop is frozen as the engine's freezer freezes one: its server takes connections
  * but answers nothing, /health included, until it is unpaused.
  */
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { WebSocketServer } from 'ws'
 import type { AddressInfo } from 'node:net'
 import { AlreadyClaimed, type Backend, type ClaimFacts, type DesktopFacts, type Instance } from '../../fleet/backends/backend.ts'
 
@@ -20,11 +21,16 @@ interface Held {
   /** Requests that arrived while it was paused, answered when it thaws. */
   frozen: Array<() => void>
   server?: Server
+  sockets?: WebSocketServer
   url?: string
   ready: boolean
 }
 
-export interface Echo { method: string, url: string, authorization?: string, apiKey?: string, contentType?: string, body: string, desktop: string }
+export interface Echo { method: string, url: string, authorization?: string, apiKey?: string, contentType?: string, cookie?: string, origin?: string, body: string, desktop: string }
+
+/** The live-view cookie a memory desktop issues on POST /live/session (with its token) and takes on /live/… (as the server's does). */
+export const liveCookie = (id: string) => `live=session-of-${id}`
+const hasLiveCookie = (request: IncomingMessage, id: string) => (request.headers.cookie ?? '').split(/;\s*/).includes(liveCookie(id))
 
 export class MemoryBackend implements Backend {
   readonly held = new Map<string, Held>()
@@ -42,6 +48,8 @@ export class MemoryBackend implements Backend {
   readonly received: Echo[] = []
   /** Every call, in order, for tests that check what the control plane asked of the engine. */
   readonly calls: string[] = []
+  /** Every request a desktop answered past its token check, as 'id METHOD url body', in order. */
+  readonly served: string[] = []
 
   async create (facts: DesktopFacts, claim?: ClaimFacts): Promise<Instance> {
     this.calls.push(`create ${facts.id}`)
@@ -59,13 +67,22 @@ export class MemoryBackend implements Backend {
           response.end(JSON.stringify(body))
         }
         if (request.url === '/health') { answer(held.ready ? 200 : 503, { ready: held.ready }); return }
-        if (request.headers.authorization !== `Bearer ${held.facts.token}`) { answer(401, { code: 'ERR_UNAUTHORIZED', desktop: held.facts.id }); return }
+        const cookieRoute = request.url?.startsWith('/live') && !request.url.startsWith('/live/session')
+        if (cookieRoute ? !hasLiveCookie(request, held.facts.id) : request.headers.authorization !== `Bearer ${held.facts.token}`) { answer(401, { code: 'ERR_UNAUTHORIZED', desktop: held.facts.id }); return }
+        if (request.url === '/live/session' && request.method === 'POST') {
+          response.writeHead(204, { 'set-cookie': `${liveCookie(held.facts.id)}; HttpOnly; SameSite=Strict` })
+          response.end()
+          return
+        }
+        this.served.push(`${held.facts.id} ${request.method} ${request.url} ${Buffer.concat(chunks).toString('utf8')}`)
         const echo: Echo = {
           method: request.method ?? '',
           url: request.url ?? '',
           authorization: request.headers.authorization,
           ...(typeof request.headers['x-api-key'] === 'string' && { apiKey: request.headers['x-api-key'] }),
           ...(request.headers['content-type'] && { contentType: request.headers['content-type'] }),
+          ...(request.headers.cookie && { cookie: request.headers.cookie }),
+          ...(request.headers.origin && { origin: request.headers.origin }),
           body: Buffer.concat(chunks).toString('utf8'),
           desktop: held.facts.id,
         }
@@ -76,6 +93,18 @@ export class MemoryBackend implements Backend {
       }
       request.on('end', () => { if (held.state === 'paused') held.frozen.push(handle); else handle() })
     })
+    // The live view's WebSocket: with the live cookie only (else 401, as the server's); it says
+    // what it was opened with, then echoes every message as it came.
+    const sockets = new WebSocketServer({
+      server: held.server,
+      path: '/live/websockify',
+      verifyClient: ({ req }: { req: IncomingMessage }, done: (ok: boolean, code?: number) => void) => { done(hasLiveCookie(req, held.facts.id), 401) },
+    })
+    sockets.on('connection', (socket, request) => {
+      socket.send(JSON.stringify({ desktop: held.facts.id, origin: request.headers.origin ?? null, authorization: request.headers.authorization ?? null, protocol: socket.protocol }))
+      socket.on('message', (data, binary) => socket.send(data, { binary }))
+    })
+    held.sockets = sockets
     await new Promise<void>((resolve) => held.server!.listen(0, '127.0.0.1', resolve))
     held.url = `http://127.0.0.1:${(held.server.address() as AddressInfo).port}`
     return this.instance(held)
@@ -156,6 +185,10 @@ export class MemoryBackend implements Backend {
     delete held.url
     const server = held.server
     delete held.server
+    // Upgraded sockets are no longer the HTTP server's to close: ended first, as a killed desktop's would be.
+    for (const socket of held.sockets?.clients ?? []) socket.terminate()
+    held.sockets?.close()
+    delete held.sockets
     if (server) await new Promise((resolve) => { server.closeAllConnections(); server.close(resolve) })
   }
 

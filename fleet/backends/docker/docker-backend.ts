@@ -3,7 +3,8 @@
  * socket). A desktop is a container of the desktop image run with the image tests' hardening
  * (test/docker/images.ts, deploy/compose.yaml: uid 1000, read-only root, tmpfs /tmp, every
  * capability dropped, no-new-privileges), CPU, memory and process limits, a home volume of its
- * own, and its port published on 127.0.0.1 only. Everything it creates carries the fleet's
+ * own, and its port published on 127.0.0.1 only. Its files and clipboard actions are on: the
+ * desktop is one agent's alone, and a reset ends both with it. Everything it creates carries the fleet's
  * labels (labels.ts), which are how `list` finds it again after the fleet restarts.
  */
 import Docker from 'dockerode'
@@ -56,7 +57,9 @@ export class DockerBackend implements Backend {
         name: this.name(facts.id),
         Image: image,
         User: '1000',
-        Env: [`API_TOKEN=${facts.token}`, 'HOST=0.0.0.0', 'PORT=8000', 'FILES=1', `DESKTOP_HOME=${HOME}`, `SCREEN=${facts.screen.width}x${facts.screen.height}x24`],
+        Env: [`API_TOKEN=${facts.token}`, 'HOST=0.0.0.0', 'PORT=8000', 'FILES=1', 'CLIPBOARD=1', `DESKTOP_HOME=${HOME}`, `SCREEN=${facts.screen.width}x${facts.screen.height}x24`, `DESKTOP=${facts.desktop}`,
+          // Checked by fleet/options.ts: names launch_app knows, targets without commas.
+          ...(facts.autostart.length ? [`AUTOSTART=${facts.autostart.map((a) => a.target === undefined ? a.app : `${a.app}=${a.target}`).join(',')}`] : [])],
         Labels: { ...ownership(fleetId, 'desktop', facts.id), ...factLabels(facts), ...(claim && claimLabels(claim)) },
         ExposedPorts: { [PORT]: {} },
         HostConfig: {

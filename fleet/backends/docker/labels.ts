@@ -11,6 +11,15 @@
  * returns labels of its own nor reaches the socket for a client.
  */
 import type { ClaimFacts, DesktopFacts } from '../backend.ts'
+import { DESKTOP_KINDS, type Autostart, type DesktopKind } from '../../../src/runtime/desktop-apps.ts'
+
+function parseJson (text: string): any {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
 
 export const PREFIX = 'computer-gateway.fleet'
 export const LABEL = {
@@ -23,6 +32,9 @@ export const LABEL = {
   claimedAt: `${PREFIX}.claimed-at`,
   expiresAt: `${PREFIX}.expires-at`,
   labels: `${PREFIX}.labels`,
+  profile: `${PREFIX}.profile`,
+  autostart: `${PREFIX}.autostart`,
+  alias: `${PREFIX}.client-id`,
 } as const
 
 /** What a Docker object of the fleet is: a desktop's container, its home, or its claim. */
@@ -37,6 +49,8 @@ export function factLabels (facts: DesktopFacts): Record<string, string> {
     [LABEL.token]: facts.token,
     [LABEL.screen]: `${facts.screen.width}x${facts.screen.height}`,
     [LABEL.createdAt]: String(facts.createdAt),
+    [LABEL.profile]: facts.desktop,
+    [LABEL.autostart]: JSON.stringify(facts.autostart),
   }
 }
 
@@ -45,6 +59,7 @@ export function claimLabels (claim: ClaimFacts): Record<string, string> {
     [LABEL.claimedAt]: String(claim.claimedAt),
     [LABEL.expiresAt]: String(claim.expiresAt),
     [LABEL.labels]: JSON.stringify(claim.labels),
+    ...(claim.id && { [LABEL.alias]: claim.id }),
   }
 }
 
@@ -55,7 +70,12 @@ export function readFacts (labels: Record<string, string>): DesktopFacts | undef
   const id = labels[LABEL.id]
   const token = labels[LABEL.token]
   if (!screen || !id || !token || !Number.isFinite(createdAt)) return undefined
-  return { id, token, screen: { width: Number(screen[1]), height: Number(screen[2]) }, createdAt }
+  // A desktop created before profiles were labelled is the image's default: the full desktop, nothing autostarted.
+  const desktop = labels[LABEL.profile] ?? 'full'
+  const autostart = parseJson(labels[LABEL.autostart] ?? '[]')
+  if (!(DESKTOP_KINDS as readonly string[]).includes(desktop) || !Array.isArray(autostart)) return undefined
+  if (!autostart.every((a) => typeof a === 'object' && a !== null && typeof a.app === 'string' && (a.target === undefined || typeof a.target === 'string'))) return undefined
+  return { id, token, screen: { width: Number(screen[1]), height: Number(screen[2]) }, desktop: desktop as DesktopKind, autostart: autostart as Autostart[], createdAt }
 }
 
 export function readClaim (labels: Record<string, string>): ClaimFacts | undefined {
@@ -66,7 +86,8 @@ export function readClaim (labels: Record<string, string>): ClaimFacts | undefin
     const parsed: unknown = JSON.parse(labels[LABEL.labels] ?? '{}')
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined
     if (!Object.values(parsed).every((value) => typeof value === 'string')) return undefined
-    return { claimedAt, expiresAt, labels: parsed as Record<string, string> }
+    const alias = labels[LABEL.alias]
+    return { claimedAt, expiresAt, labels: parsed as Record<string, string>, ...(alias && { id: alias }) }
   } catch {
     return undefined
   }

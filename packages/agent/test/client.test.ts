@@ -17,7 +17,7 @@ import { example } from '../examples/client.ts'
 
 const root = new URL('..', import.meta.url)
 const repo = new URL('../../../', import.meta.url)
-const SUBPATHS = ['client', 'openai-agents', 'anthropic', 'ai-sdk', 'ui-tars']
+const SUBPATHS = ['client', 'openai-agents', 'anthropic', 'ai-sdk', 'ui-tars', 'fleet']
 const FRAMEWORKS = ['@openai/agents', '@anthropic-ai/sdk', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ui-tars/sdk']
 
 /** A stand-in server answering each request with the next scripted handler, keeping what came. */
@@ -130,7 +130,7 @@ t.test('package.json: a typed subpath per client, the frameworks optional peers,
 })
 
 t.test('a subpath loads no framework but its own: imports left after compiling each file', async (t) => {
-  const allowed: Record<string, string[]> = { client: [], 'openai-agents': [], 'ai-sdk': [], anthropic: ['@anthropic-ai/sdk/helpers/beta/toolsets'], 'ui-tars': ['@ui-tars/sdk/core'] }
+  const allowed: Record<string, string[]> = { client: [], 'openai-agents': [], 'ai-sdk': [], anthropic: ['@anthropic-ai/sdk/helpers/beta/toolsets'], 'ui-tars': ['@ui-tars/sdk/core'], fleet: [] }
   for (const name of SUBPATHS) {
     const dir = new URL(`src/${name}/`, root)
     const found = new Set<string>()

@@ -19,7 +19,7 @@ import t from 'tap'
 
 const AGENT = fileURLToPath(new URL('..', import.meta.url))
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
-const SUBPATHS = ['client', 'openai-agents', 'anthropic', 'ai-sdk', 'ui-tars']
+const SUBPATHS = ['client', 'openai-agents', 'anthropic', 'ai-sdk', 'ui-tars', 'fleet']
 const FRAMEWORKS = ['@openai/agents', '@anthropic-ai/sdk', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ui-tars/sdk']
 /** What a user's TypeScript project installs besides: its compiler and Node's types. */
 const TOOLING = ['typescript', '@types/node']
@@ -84,6 +84,7 @@ import { GatewayComputer } from '@computer-gateway/agent/openai-agents'
 import { GatewayComputerToolset } from '@computer-gateway/agent/anthropic'
 import { anthropicComputer, openaiComputer } from '@computer-gateway/agent/ai-sdk'
 import { GatewayOperator, actionText } from '@computer-gateway/agent/ui-tars'
+import { FleetClient } from '@computer-gateway/agent/fleet'
 
 export function typed () {
   // @ts-expect-error baseUrl is a string or a URL
@@ -100,6 +101,8 @@ export function typed () {
   new GatewayOperator({ baseUrl: 1 })
   // @ts-expect-error a parsed action, not a number
   actionText(1)
+  // @ts-expect-error a screen is WIDTHxHEIGHT text
+  void new FleetClient({ baseUrl: 'http://127.0.0.1:8100' }).create({ screen: 1280 })
 }
 `
 

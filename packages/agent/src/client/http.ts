@@ -25,7 +25,7 @@ export interface ConnectionOptions {
 export type Query = Record<string, string | number | boolean | undefined | null>
 
 export interface RequestOptions {
-  method: 'GET' | 'POST'
+  method: 'GET' | 'POST' | 'DELETE'
   path: string
   query?: Query | undefined
   /** JSON-encoded, or sent as text/plain when a string. */
