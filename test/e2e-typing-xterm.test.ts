@@ -4,7 +4,9 @@
  * `cat > file`, on the us layout, after `setxkbmap de` and after `setxkbmap gr` (Greek).
  * xterm does not answer the window manager's ping: the typer waits until it has drawn the keys
  * of one binding and stopped (drivers/x11/focus-quiet.ts) before it rebinds the spare keycodes,
- * also when xterm is held up far longer than the typer's timed pause (stopped for 600 ms).
+ * also when xterm is held up far longer than the typer's timed pause (stopped for 600 ms);
+ * and 30 rounds in a row of mixed text with more characters off the keymap than there are spare
+ * keycodes (two bindings a round, one call after another), each exact.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -14,8 +16,8 @@ import { startClient, until, waitForWindow } from './helpers/desktop.ts'
 import { difference, LAYOUTS, readCorpus, RUNS, typingDesktop } from './helpers/typing.ts'
 
 const corpus = await readCorpus()
-// Fifteen corpus runs: longer than the default file timeout on a loaded machine.
-t.setTimeout(300_000)
+// Fifteen corpus runs and 30 rounds: longer than the default file timeout on a loaded machine.
+t.setTimeout(420_000)
 let desktop: Awaited<ReturnType<typeof typingDesktop>>
 t.before(async () => { desktop = await typingDesktop(t, t) })
 
@@ -67,4 +69,32 @@ t.test('xterm stopped while the keys of one binding are typed reads them all bef
   await until(async () => (await content()) === text, 10_000)
   const value = await content()
   t.ok(value === text, `exact${value === text ? '' : `: ${difference(text, value)}`}`)
+})
+
+/** Characters on no key of the us layout: Cyrillic, Greek, CJK, kana, Hangul, symbols. */
+const OFF_KEYMAP = [...'жщшыюяёэфцчйкгдлпбвнмсртухзъьАБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩ中文字符测试日本語ひらがなカタカナ한국어αβγδεζηθλμνξπρστφχψω€£¥©®™✓✗→←↑↓']
+
+/** Round `i`: 60 characters off the keymap (about 50 distinct: more than the spare keycodes), ASCII among them. */
+function mixedRound (i: number): string {
+  let text = ''
+  for (let j = 0; j < 60; j++) text += OFF_KEYMAP[(i * 31 + j * 17) % OFF_KEYMAP.length] + (j % 7 === 0 ? ' a' : '')
+  return text + '\n'
+}
+
+t.test('30 rounds of mixed text, two bindings each, one call after another: every round exact', { timeout: 180_000 }, async (t) => {
+  const { content } = await catTerminal(t)
+  t.ok(new Set(mixedRound(0)).size > 40, 'a round has more distinct characters than the spare keycodes')
+  let before = ''
+  const wrong: string[] = []
+  for (let i = 0; i < 30; i++) {
+    const text = mixedRound(i)
+    const expected = before + text
+    await desktop.act({ action: 'type_text', text })
+    await until(async () => (await content()) === expected, 10_000)
+    const value = await content()
+    if (value !== expected) wrong.push(`round ${i + 1}: ${difference(text, value.slice(before.length))}`)
+    // A wrong round is judged alone: the next starts from what the file holds.
+    before = value
+  }
+  t.same(wrong, [], 'no round lost or garbled a character')
 })
