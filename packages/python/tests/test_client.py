@@ -19,7 +19,7 @@ from conftest import Gateway
 from PIL import Image
 
 from computer_gateway import AsyncClient, AsyncFleetClient, Client, FleetClient, GatewayError, retry_after_seconds
-from computer_gateway._generated import ActionResponse
+from computer_gateway._generated import ActionResponse, FleetPostDesktopsAnswer
 
 CLICK = [{"action": "click_mouse", "button": "left", "coordinates": [100, 200]}]
 
@@ -292,7 +292,19 @@ def test_retry_after_values(header: str | None, seconds: float | None) -> None:
     assert retry_after_seconds(header, now=now) == seconds
 
 
-FLEET_DESKTOP = {"id": "d1", "status": "ready", "screen": {"width": 1280, "height": 800}}
+# A desktop's view as the fleet answers it (fleet/openapi.yaml's DesktopView).
+FLEET_DESKTOP: FleetPostDesktopsAnswer = {
+    "id": "d1",
+    "status": "running",
+    "screen": "1280x800",
+    "created_at": "2026-11-28T16:00:00.000Z",
+    "expires_at": "2026-11-28T17:00:00.000Z",
+    "labels": {"run": "7"},
+    "desktop": "full",
+    "autostart": [],
+    "url": "http://127.0.0.1:32768",
+    "token": "t" * 32,
+}
 
 
 def test_the_fleet_lifecycle_routes() -> None:

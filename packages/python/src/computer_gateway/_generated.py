@@ -4478,6 +4478,18 @@ FleetPostDesktopsBody = TypedDict(
         "screen": str,
         "ttl_seconds": int,
         "labels": dict[str, str],
+        "desktop": str,
+        "autostart": list["FleetPostDesktopsBodyAutostartItem"],
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsBodyAutostartItem = TypedDict(
+    "FleetPostDesktopsBodyAutostartItem",
+    {
+        "app": Required[str],
+        "target": str,
     },
     total=False,
 )
@@ -4487,14 +4499,26 @@ FleetPostDesktopsAnswer = TypedDict(
     "FleetPostDesktopsAnswer",
     {
         "id": Required[str],
-        "status": Required[Literal["starting", "running", "terminated"]],
+        "status": Required[Literal["starting", "running", "paused", "terminated"]],
         "screen": Required[str],
         "created_at": Required[str],
         "expires_at": Required[str],
         "labels": Required[dict[str, str]],
+        "desktop": Required[str],
+        "autostart": Required[list["FleetPostDesktopsAnswerAutostartItem"]],
         "url": str,
         "token": str,
         "reason": str,
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsAnswerAutostartItem = TypedDict(
+    "FleetPostDesktopsAnswerAutostartItem",
+    {
+        "app": Required[str],
+        "target": str,
     },
     total=False,
 )
@@ -4513,14 +4537,26 @@ FleetGetDesktopsAnswerDesktopsItem = TypedDict(
     "FleetGetDesktopsAnswerDesktopsItem",
     {
         "id": Required[str],
-        "status": Required[Literal["starting", "running", "terminated"]],
+        "status": Required[Literal["starting", "running", "paused", "terminated"]],
         "screen": Required[str],
         "created_at": Required[str],
         "expires_at": Required[str],
         "labels": Required[dict[str, str]],
+        "desktop": Required[str],
+        "autostart": Required[list["FleetGetDesktopsAnswerDesktopsItemAutostartItem"]],
         "url": str,
         "token": str,
         "reason": str,
+    },
+    total=False,
+)
+
+
+FleetGetDesktopsAnswerDesktopsItemAutostartItem = TypedDict(
+    "FleetGetDesktopsAnswerDesktopsItemAutostartItem",
+    {
+        "app": Required[str],
+        "target": str,
     },
     total=False,
 )
@@ -4530,14 +4566,137 @@ FleetGetDesktopsByIdAnswer = TypedDict(
     "FleetGetDesktopsByIdAnswer",
     {
         "id": Required[str],
-        "status": Required[Literal["starting", "running", "terminated"]],
+        "status": Required[Literal["starting", "running", "paused", "terminated"]],
         "screen": Required[str],
         "created_at": Required[str],
         "expires_at": Required[str],
         "labels": Required[dict[str, str]],
+        "desktop": Required[str],
+        "autostart": Required[list["FleetGetDesktopsByIdAnswerAutostartItem"]],
         "url": str,
         "token": str,
         "reason": str,
+    },
+    total=False,
+)
+
+
+FleetGetDesktopsByIdAnswerAutostartItem = TypedDict(
+    "FleetGetDesktopsByIdAnswerAutostartItem",
+    {
+        "app": Required[str],
+        "target": str,
+    },
+    total=False,
+)
+
+
+FleetPostV1StartBody = TypedDict(
+    "FleetPostV1StartBody",
+    {
+        "instance_type": Literal["ubuntu", "browser", "windows", None],
+        "timeout_hours": float,
+        "blocked_domains": list[str],
+        "resolution": list[int],
+    },
+    total=False,
+)
+
+
+FleetPostV1StartAnswer = TypedDict(
+    "FleetPostV1StartAnswer",
+    {
+        "id": Required[str],
+        "launch_time": Required[str],
+        "instance_type": Required[Literal["ubuntu", "browser"]],
+        "status": Required[Literal["deploying", "running", "paused", "terminated", "error", "warm_pool"]],
+        "resolution": Required[list[int]],
+    },
+    total=False,
+)
+
+
+FleetGetV1InstancesAnswerItem = TypedDict(
+    "FleetGetV1InstancesAnswerItem",
+    {
+        "id": Required[str],
+        "launch_time": Required[str],
+        "instance_type": Required[Literal["ubuntu", "browser"]],
+        "status": Required[Literal["deploying", "running", "paused", "terminated", "error", "warm_pool"]],
+        "resolution": Required[list[int]],
+    },
+    total=False,
+)
+
+
+FleetGetV1InstanceByInstanceIdAnswer = TypedDict(
+    "FleetGetV1InstanceByInstanceIdAnswer",
+    {
+        "id": Required[str],
+        "launch_time": Required[str],
+        "instance_type": Required[Literal["ubuntu", "browser"]],
+        "status": Required[Literal["deploying", "running", "paused", "terminated", "error", "warm_pool"]],
+        "resolution": Required[list[int]],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdScreenshotAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdScreenshotAnswer",
+    {
+        "base64_image": Required[str],
+    },
+    total=False,
+)
+
+
+FleetGetV1InstanceByInstanceIdStreamUrlAnswer = TypedDict(
+    "FleetGetV1InstanceByInstanceIdStreamUrlAnswer",
+    {
+        "stream_url": Required[str],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdStopAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdStopAnswer",
+    {
+        "status": Required[str],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdPauseAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdPauseAnswer",
+    {
+        "status": Required[str],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdResumeAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdResumeAnswer",
+    {
+        "id": Required[str],
+        "launch_time": Required[str],
+        "instance_type": Required[Literal["ubuntu", "browser"]],
+        "status": Required[Literal["deploying", "running", "paused", "terminated", "error", "warm_pool"]],
+        "resolution": Required[list[int]],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdUploadAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdUploadAnswer",
+    {
+        "filename": Required[str],
+        "path": Required[str],
+        "media_type": str,
     },
     total=False,
 )
@@ -6656,7 +6815,7 @@ class FleetSyncRoutes(_Transport):
     def post_desktops(
         self, body: FleetPostDesktopsBody, *, headers: Optional[Mapping[str, str]] = None
     ) -> FleetPostDesktopsAnswer:
-        """POST /desktops: Create a desktop (from the warm pool when its screen is the pool's)."""
+        """POST /desktops: Create a desktop (from the warm pool when its screen, profile and autostart are the pool's)."""
         answer = self._request("POST", "/desktops", query={}, body=body, media="json", read="auto", headers=headers)
         return cast(FleetPostDesktopsAnswer, answer)
 
@@ -6677,6 +6836,110 @@ class FleetSyncRoutes(_Transport):
         )
         return cast(None, answer)
 
+    def post_v1_start(self, body: FleetPostV1StartBody, *, headers: Optional[Mapping[str, str]] = None) -> FleetPostV1StartAnswer:
+        """POST /v1/start: Start an instance (Scrapybara's start_ubuntu / start_browser): a fleet desktop, from the warm pool when its resolution is the pool's."""
+        answer = self._request("POST", "/v1/start", query={}, body=body, media="json", read="auto", headers=headers)
+        return cast(FleetPostV1StartAnswer, answer)
+
+    def get_v1_instances(self, *, headers: Optional[Mapping[str, str]] = None) -> list[FleetGetV1InstancesAnswerItem]:
+        """GET /v1/instances: The instances started and not stopped."""
+        answer = self._request("GET", "/v1/instances", query={}, body=None, media=None, read="auto", headers=headers)
+        return cast(list[FleetGetV1InstancesAnswerItem], answer)
+
+    def get_v1_instance_by_instance_id(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetGetV1InstanceByInstanceIdAnswer:
+        """GET /v1/instance/{instance_id}: One instance: deploying, running, paused or terminated."""
+        answer = self._request(
+            "GET", f"/v1/instance/{_segment(instance_id)}", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetGetV1InstanceByInstanceIdAnswer, answer)
+
+    def post_v1_instance_by_instance_id_screenshot(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdScreenshotAnswer:
+        """POST /v1/instance/{instance_id}/screenshot: A screenshot of the instance's screen (PNG, base64)."""
+        answer = self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/screenshot",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdScreenshotAnswer, answer)
+
+    def get_v1_instance_by_instance_id_stream_url(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetGetV1InstanceByInstanceIdStreamUrlAnswer:
+        """GET /v1/instance/{instance_id}/stream_url: The instance's live view, through the fleet."""
+        answer = self._request(
+            "GET",
+            f"/v1/instance/{_segment(instance_id)}/stream_url",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetGetV1InstanceByInstanceIdStreamUrlAnswer, answer)
+
+    def post_v1_instance_by_instance_id_stop(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdStopAnswer:
+        """POST /v1/instance/{instance_id}/stop: End the instance and remove its home; stopping a stopped one answers the same."""
+        answer = self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/stop", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdStopAnswer, answer)
+
+    def post_v1_instance_by_instance_id_pause(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdPauseAnswer:
+        """POST /v1/instance/{instance_id}/pause: Freeze the instance (no CPU; its actions answer 409 until it is resumed)."""
+        answer = self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/pause", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdPauseAnswer, answer)
+
+    def post_v1_instance_by_instance_id_resume(
+        self, instance_id: str, *, timeout_hours: Optional[str] = None, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdResumeAnswer:
+        """POST /v1/instance/{instance_id}/resume: Thaw a paused instance; answers once it acts again."""
+        answer = self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/resume",
+            query={"timeout_hours": timeout_hours},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdResumeAnswer, answer)
+
+    def post_v1_instance_by_instance_id_computer(self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None) -> None:
+        """POST /v1/instance/{instance_id}/computer: One action (Scrapybara's computer tool), forwarded to the desktop's own Scrapybara route."""
+        answer = self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/computer",
+            query={},
+            body=None,
+            media=None,
+            read="none",
+            headers=headers,
+        )
+        return cast(None, answer)
+
+    def post_v1_instance_by_instance_id_upload(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdUploadAnswer:
+        """POST /v1/instance/{instance_id}/upload: Upload a file (multipart: file, path) into the instance's home."""
+        answer = self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/upload", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdUploadAnswer, answer)
+
 
 class FleetAsyncRoutes(_AsyncTransport):
     """The fleet's own routes (its GET /openapi.json)."""
@@ -6689,7 +6952,7 @@ class FleetAsyncRoutes(_AsyncTransport):
     async def post_desktops(
         self, body: FleetPostDesktopsBody, *, headers: Optional[Mapping[str, str]] = None
     ) -> FleetPostDesktopsAnswer:
-        """POST /desktops: Create a desktop (from the warm pool when its screen is the pool's)."""
+        """POST /desktops: Create a desktop (from the warm pool when its screen, profile and autostart are the pool's)."""
         answer = await self._request("POST", "/desktops", query={}, body=body, media="json", read="auto", headers=headers)
         return cast(FleetPostDesktopsAnswer, answer)
 
@@ -6711,3 +6974,111 @@ class FleetAsyncRoutes(_AsyncTransport):
             "DELETE", f"/desktops/{_segment(id)}", query={}, body=None, media=None, read="none", headers=headers
         )
         return cast(None, answer)
+
+    async def post_v1_start(
+        self, body: FleetPostV1StartBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1StartAnswer:
+        """POST /v1/start: Start an instance (Scrapybara's start_ubuntu / start_browser): a fleet desktop, from the warm pool when its resolution is the pool's."""
+        answer = await self._request("POST", "/v1/start", query={}, body=body, media="json", read="auto", headers=headers)
+        return cast(FleetPostV1StartAnswer, answer)
+
+    async def get_v1_instances(self, *, headers: Optional[Mapping[str, str]] = None) -> list[FleetGetV1InstancesAnswerItem]:
+        """GET /v1/instances: The instances started and not stopped."""
+        answer = await self._request("GET", "/v1/instances", query={}, body=None, media=None, read="auto", headers=headers)
+        return cast(list[FleetGetV1InstancesAnswerItem], answer)
+
+    async def get_v1_instance_by_instance_id(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetGetV1InstanceByInstanceIdAnswer:
+        """GET /v1/instance/{instance_id}: One instance: deploying, running, paused or terminated."""
+        answer = await self._request(
+            "GET", f"/v1/instance/{_segment(instance_id)}", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetGetV1InstanceByInstanceIdAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_screenshot(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdScreenshotAnswer:
+        """POST /v1/instance/{instance_id}/screenshot: A screenshot of the instance's screen (PNG, base64)."""
+        answer = await self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/screenshot",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdScreenshotAnswer, answer)
+
+    async def get_v1_instance_by_instance_id_stream_url(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetGetV1InstanceByInstanceIdStreamUrlAnswer:
+        """GET /v1/instance/{instance_id}/stream_url: The instance's live view, through the fleet."""
+        answer = await self._request(
+            "GET",
+            f"/v1/instance/{_segment(instance_id)}/stream_url",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetGetV1InstanceByInstanceIdStreamUrlAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_stop(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdStopAnswer:
+        """POST /v1/instance/{instance_id}/stop: End the instance and remove its home; stopping a stopped one answers the same."""
+        answer = await self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/stop", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdStopAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_pause(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdPauseAnswer:
+        """POST /v1/instance/{instance_id}/pause: Freeze the instance (no CPU; its actions answer 409 until it is resumed)."""
+        answer = await self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/pause", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdPauseAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_resume(
+        self, instance_id: str, *, timeout_hours: Optional[str] = None, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdResumeAnswer:
+        """POST /v1/instance/{instance_id}/resume: Thaw a paused instance; answers once it acts again."""
+        answer = await self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/resume",
+            query={"timeout_hours": timeout_hours},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdResumeAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_computer(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> None:
+        """POST /v1/instance/{instance_id}/computer: One action (Scrapybara's computer tool), forwarded to the desktop's own Scrapybara route."""
+        answer = await self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/computer",
+            query={},
+            body=None,
+            media=None,
+            read="none",
+            headers=headers,
+        )
+        return cast(None, answer)
+
+    async def post_v1_instance_by_instance_id_upload(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdUploadAnswer:
+        """POST /v1/instance/{instance_id}/upload: Upload a file (multipart: file, path) into the instance's home."""
+        answer = await self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/upload", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdUploadAnswer, answer)
