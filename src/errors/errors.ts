@@ -209,3 +209,15 @@ export const DesktopEnded = createError<'ERR_DESKTOP_ENDED', 410, [string]>(
 /** The fleet holds --max desktops; sent with Retry-After. */
 export const FleetFull = createError<'ERR_FLEET_FULL', 429, [string]>(
   'ERR_FLEET_FULL', '%s', 429)
+
+/** /browser/cdp on a server whose browser has no DevTools endpoint here (--browser firefox): the message names --browser chromium. */
+export const BrowserNoDevtools = createError<'ERR_BROWSER_NO_DEVTOOLS', 409, [string]>(
+  'ERR_BROWSER_NO_DEVTOOLS', '%s', 409)
+
+/** /browser/cdp while another client holds the browser's one DevTools connection. */
+export const BrowserBusy = createError<'ERR_BROWSER_BUSY', 409, [string]>(
+  'ERR_BROWSER_BUSY', '%s', 409)
+
+/** The browser could not be started, or its DevTools pipe closed (it exited, or another Chromium holds its profile). */
+export const BrowserUnavailable = createError<'ERR_BROWSER_UNAVAILABLE', 503, [string]>(
+  'ERR_BROWSER_UNAVAILABLE', '%s', 503)
