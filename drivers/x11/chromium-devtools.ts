@@ -11,7 +11,7 @@
  * its home), at the launched applications' priority, and ends with the desktop (and with us:
  * setpriv). When it exits (Browser.close, X restarted) the next client starts it again.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -55,6 +55,7 @@ export class ChromiumDevtools implements DevtoolsSource {
   #running: Running | undefined
   #starting: Promise<Running> | undefined
   #closed = false
+  #sandbox: string[] | undefined
 
   constructor (options: ChromiumDevtoolsOptions) {
     this.#options = options
@@ -82,9 +83,10 @@ export class ChromiumDevtools implements DevtoolsSource {
     return [command!, ...this.#profileArgs(), ...rest]
   }
 
-  /** The profile, and (as root, a container's default user) no sandbox: Chromium refuses to start as root with it, even to hand over. */
+  /** The profile, and the sandbox's switch (the same for a command that hands over: Chromium checks it before it does). */
   #profileArgs (): string[] {
-    return [`--user-data-dir=${join(this.#options.home, '.config', 'chromium')}`, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])]
+    this.#sandbox ??= sandboxArgs(this.#options.log)
+    return [`--user-data-dir=${join(this.#options.home, '.config', 'chromium')}`, ...this.#sandbox]
   }
 
   async #start (): Promise<Running> {
@@ -130,6 +132,23 @@ export class ChromiumDevtools implements DevtoolsSource {
     const running = this.#running
     if (running) await stopChild({ signal: (name) => signalGroup(running.pid, name), exited: running.exited }, STOP_GRACE_MS)
   }
+}
+
+/**
+ * Chromium's sandbox needs user namespaces (Debian ships no setuid helper): as root it refuses
+ * to start with it, and where none can be made (a container's default seccomp profile) it
+ * aborts. There it runs without (--no-sandbox), said once at warn level: the desktop is the
+ * agent's, and the browser then is as contained as the container is.
+ */
+function sandboxArgs (log: Log): string[] {
+  if (process.getuid?.() === 0) {
+    log.warn({}, 'Chromium runs without its sandbox: it refuses to start as root with it (run the server as another user to keep it)')
+    return ['--no-sandbox']
+  }
+  const probe = spawnSync('unshare', ['--user', '--map-root-user', '--pid', '--net', '--fork', 'true'], { stdio: 'ignore', timeout: 5000 })
+  if (probe.status === 0) return []
+  log.warn({}, 'Chromium runs without its sandbox: this host lets no user namespace be made (a container\'s default seccomp profile, or kernel.unprivileged_userns_clone=0)')
+  return ['--no-sandbox']
 }
 
 /**
