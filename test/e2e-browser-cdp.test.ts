@@ -7,13 +7,15 @@
  * page, by a foreign Host, and while another client holds it; each session is listed and
  * logged, without the token or anything typed.
  */
-import { writeFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { pathToFileURL } from 'node:url'
 import puppeteer, { type Browser } from 'puppeteer-core'
 import t from 'tap'
 import WebSocket from 'ws'
-import { startFullServer } from './helpers/full-desktop.ts'
+import { serverProcesses, startFullServer } from './helpers/full-desktop.ts'
 import { decode } from './helpers/pixels.ts'
 import { requireProgram } from './helpers/processes.ts'
 import { errorBody } from './helpers/error-body.ts'
@@ -21,6 +23,7 @@ import { errorBody } from './helpers/error-body.ts'
 for (const program of ['xfce4-session', 'xfwm4', 'dbus-run-session', 'chromium']) requireProgram(program, 'the full desktop with Chromium (npm run setup)')
 t.setTimeout(240_000)
 
+const run = promisify(execFile)
 const TOKEN = 'cdp-e2e-token-0123456789abcdef'
 const TYPED = 'hello from cdp'
 /** The colour the page turns once the form is sent with TYPED in it. */
@@ -117,6 +120,18 @@ t.test('Puppeteer drives the browser the model sees, through /browser/cdp with t
     t.match(launched.body, { window: { class: 'Chromium' } })
     const target = await browser!.waitForTarget((candidate) => candidate.url() === url, { timeout: 20_000 })
     t.equal(target.type(), 'page')
+  })
+
+  await t.test('Chromium is the session\'s default browser', async (t) => {
+    const processes = [...serverProcesses(server.server.pid!)]
+    t.ok(processes.some(([, command]) => command.includes('--remote-debugging-pipe')), 'the browser with the DevTools pipe is a process of the server\'s desktop')
+    // The panel's environment is the session's (Chromium's own rewrites its process title over it).
+    const panel = processes.find(([, command]) => command.startsWith('xfce4-panel'))?.[0]
+    t.ok(panel, 'the session\'s panel runs')
+    const environ = Object.fromEntries(readFileSync(`/proc/${panel}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]))
+    t.match(environ, { BROWSER: 'chromium', HOME: server.home, XDG_CONFIG_DIRS: /\/xfce\/chromium:.*\/xfce:\/etc\/xdg$/ }, 'the session\'s environment names it')
+    const { stdout } = await run('xdg-mime', ['query', 'default', 'x-scheme-handler/https'], { env: environ })
+    t.equal(stdout.trim(), 'chromium.desktop', 'a link opens in Chromium')
   })
 
   await browser.disconnect()
