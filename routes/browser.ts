@@ -22,6 +22,9 @@ import { ErrorBody } from '../src/schemas/error-body.ts'
 
 const errors = { '4xx': Type.Ref(ErrorBody), '5xx': Type.Ref(ErrorBody) }
 
+/** The most of the browser's messages that may wait for a client reading too slowly; then it is disconnected. */
+export const MAX_BUFFERED_BYTES = 64 << 20
+
 export interface BrowserRoutesOptions {
   browser: BrowserKind
   /** The broker of the browser's DevTools pipe; none: the routes refuse with `why`. */
@@ -80,7 +83,7 @@ export const browserRoutes: FastifyPluginAsyncTypebox<BrowserRoutesOptions> = as
   // Refused (409) before the upgrade, so the client reads why; a race past it is closed 1013 below.
   fastify.get('/browser/cdp', { schema: { hide: true }, websocket: true, preValidation: async () => broker.admit() }, (socket: WebSocket, request: FastifyRequest) => {
     const queued: string[] = []
-    let session: { received: (text: string) => void, closed: () => void } | undefined
+    let session: { received: (text: string) => void, closed: (reason?: string) => void } | undefined
     let open = true
     socket.on('message', (data: RawData, binary: boolean) => {
       const text = binary ? '' : data.toString()
@@ -88,7 +91,16 @@ export const browserRoutes: FastifyPluginAsyncTypebox<BrowserRoutesOptions> = as
       else queued.push(text)
     })
     socket.on('close', () => { open = false; session?.closed() })
-    broker.open({ send: (message) => socket.send(message), close: (code, reason) => socket.close(code, reason) }, request.ip).then((opened) => {
+    const send = (message: string) => {
+      socket.send(message)
+      // A screencast or a flood of network events to a client that does not read would grow without end.
+      if (socket.bufferedAmount > MAX_BUFFERED_BYTES && open) {
+        const why = `the client read too slowly: more than ${MAX_BUFFERED_BYTES >> 20} MiB of the browser's messages waited for it`
+        socket.close(1008, why)
+        session?.closed(why)
+      }
+    }
+    broker.open({ send, close: (code, reason) => socket.close(code, reason) }, request.ip).then((opened) => {
       session = opened
       if (!open) { opened.closed(); return }
       for (const text of queued.splice(0)) opened.received(text)

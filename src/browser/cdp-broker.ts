@@ -112,7 +112,7 @@ export class CdpBroker {
   }
 
   /** Connects a client to the browser (started if need be); rejects when it cannot start. */
-  async open (client: CdpClient, clientAddress: string): Promise<{ received: (text: string) => void, closed: () => void }> {
+  async open (client: CdpClient, clientAddress: string): Promise<{ received: (text: string) => void, closed: (reason?: string) => void }> {
     this.#refuseIfBusy()
     this.#opening = true
     let pipe: CdpPipe
@@ -131,7 +131,7 @@ export class CdpBroker {
     this.#log.info({ session: record.id, client: clientAddress }, 'CDP session opened')
     return {
       received: (text) => this.#fromClient(current, text),
-      closed: () => this.#end(current, 'the client closed the connection'),
+      closed: (reason = 'the client closed the connection') => this.#end(current, reason),
     }
   }
 
