@@ -3,7 +3,8 @@
  * desktop and --browser chromium (Debian's Chromium), a token, and Puppeteer (puppeteer-core,
  * which brings no browser of its own) connecting through /browser/cdp with it. It fills a form;
  * the next screenshot the model takes shows the page that form changed. launch_app's browser
- * opens in that same browser (Puppeteer sees its page). Refused without the token, from a web
+ * opens in that same browser (Puppeteer sees its page); Playwright (playwright-core, no browser
+ * either) connects after it through the discovery and finds the form as Puppeteer left it. Refused without the token, from a web
  * page, by a foreign Host, and while another client holds it; each session is listed and
  * logged, without the token or anything typed.
  */
@@ -12,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { pathToFileURL } from 'node:url'
+import { chromium } from 'playwright-core'
 import puppeteer, { type Browser } from 'puppeteer-core'
 import t from 'tap'
 import WebSocket from 'ws'
@@ -136,6 +138,16 @@ t.test('Puppeteer drives the browser the model sees, through /browser/cdp with t
 
   await browser.disconnect()
   browser = undefined
+  await t.test('Playwright connects through the discovery, and finds the page Puppeteer filled', async (t) => {
+    const other = await chromium.connectOverCDP(`${server.url}/browser/cdp`, { headers: bearer, timeout: 30_000 })
+    t.teardown(() => other.close())
+    const pages = other.contexts().flatMap((context) => context.pages())
+    const form = pages.find((page) => page.url() === FORM)
+    t.ok(form, 'the form\'s page is there')
+    t.equal(await form!.inputValue('#name'), TYPED, 'with what Puppeteer typed')
+    await other.close()
+  })
+
   await t.test('each session is listed and logged, without the token or what was typed', async (t) => {
     // The client's close reaches the server a moment after disconnect() returned.
     let status = await call('/browser')
@@ -144,13 +156,15 @@ t.test('Puppeteer drives the browser the model sees, through /browser/cdp with t
       status = await call('/browser')
     }
     t.equal(status.status, 200)
-    t.match(status.body, { browser: 'chromium', devtools: true, current: null, recent: [{ id: 1, client: '127.0.0.1', close_reason: 'the client closed the connection', closed_at: String }] })
-    const session = (status.body.recent as Array<Record<string, number>>)[0]!
+    t.match(status.body, { browser: 'chromium', devtools: true, current: null, recent: [{ id: 2 }, { id: 1, client: '127.0.0.1', close_reason: 'the client closed the connection', closed_at: String }] })
+    const session = (status.body.recent as Array<Record<string, number>>)[1]!
     t.ok(session.messages_in! > 0 && session.messages_out! > 0 && session.bytes_in! > 0 && session.bytes_out! > 0, 'its traffic is counted')
     const lines = server.lines.filter((line) => line.includes('"CDP session'))
     t.match(lines.map((line) => JSON.parse(line) as Record<string, unknown>), [
       { msg: 'CDP session opened', session: 1, client: '127.0.0.1' },
       { msg: 'CDP session closed', session: 1, client: '127.0.0.1', reason: 'the client closed the connection' },
+      { msg: 'CDP session opened', session: 2, client: '127.0.0.1' },
+      { msg: 'CDP session closed', session: 2, client: '127.0.0.1', reason: 'the client closed the connection' },
     ])
     t.notOk(server.lines.some((line) => line.includes(TOKEN) || line.includes(TYPED)), 'no log line carries the token or the typed text')
   })
