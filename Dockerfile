@@ -72,7 +72,8 @@ CMD ["bin/computer-gateway.js"]
 
 FROM slim AS desktop
 
-# The full desktop's packages, through the same script (`npm run setup -- --desktop`).
+# The full desktop's packages, through the same script (`npm run setup -- --desktop`); Chromium
+# among them (~362 MB installed with what it adds), the browser of --browser chromium.
 # CJK in one family, Noto Sans CJK (regular and bold): fontconfig gives a serif request Sans
 # when Noto Serif CJK is absent, and its 53 MB would only duplicate the same glyphs.
 # MathJax (46 MB with its fonts) comes with Atril, for formulas in EPUB books only; Tesseract's

@@ -5,6 +5,7 @@
  * none). drivers/index.ts names which driver opens which.
  * The driver starts with the app (its onReady hook); `stop()` undoes everything.
  */
+import { homedir } from 'node:os'
 import type { Logger } from 'pino'
 import type { AccessibilitySource } from '../src/accessibility/source.ts'
 import type { Driver, XDriverClass } from '../src/driver/driver.ts'
@@ -19,6 +20,9 @@ import type { LiveSource } from '../src/live/source.ts'
 import type { ClipboardSource } from '../src/clipboard/source.ts'
 import { XClipboard } from './x11/clipboard.ts'
 import { FakeClipboard } from './fake/fake-clipboard.ts'
+import type { DevtoolsSource } from '../src/browser/source.ts'
+import type { BrowserKind } from '../src/runtime/desktop-apps.ts'
+import { ChromiumDevtools } from './x11/chromium-devtools.ts'
 
 export interface DesktopOptions {
   screen: { width: number, height: number, depth: number }
@@ -31,6 +35,8 @@ export interface DesktopOptions {
   clipboard?: { maxBytes: number }
   /** --desktop, --home, --autostart and the applications they name (default: the minimal desktop). */
   session?: SessionOptions
+  /** --browser chromium: the desktop's Chromium runs with its DevTools on a pipe the server holds (GET /browser/cdp). */
+  browser?: BrowserKind
 }
 
 export interface SessionOptions {
@@ -51,6 +57,8 @@ export interface Desktop {
   live?: LiveSource
   /** Its clipboard, when asked for; its selection owners end with stop(). */
   clipboard?: ClipboardSource
+  /** The browser's DevTools (--browser chromium on an X desktop); closed by the app that uses it. */
+  devtools?: DevtoolsSource
   stop: () => Promise<void>
 }
 
@@ -70,14 +78,18 @@ export const supervisedDesktop = (Driver: XDriverClass) => (options: DesktopOpti
   }
   if (session?.kind === 'full' && !session.home) throw new InvalidConfig('--desktop full needs a home directory for its session: set --home (or DESKTOP_HOME), or HOME')
   let accessibility: AtspiDesktop | undefined
+  let devtools: ChromiumDevtools | undefined
   const driver = new SupervisedDesktop({
     ...(options.display && { display: options.display }),
     screen: `${width}x${height}x${depth}`,
     log: options.log.child({ component: 'desktop' }),
     driver: Driver,
     ...(session?.kind === 'full' && {
-      session: { home: session.home!, autostart: session.autostart, apps: session.apps, appTargets: session.appTargets },
+      session: { home: session.home!, autostart: session.autostart, apps: session.apps, appTargets: session.appTargets, ...(options.browser && { browser: options.browser }) },
       accessibilityEnv: () => accessibility!.environment(),
+    }),
+    ...(options.browser === 'chromium' && {
+      beforeLaunch: (argv: readonly string[]) => devtools!.beforeLaunch(argv),
     }),
   })
   const clipboard = options.clipboard && new XClipboard({ display: () => driver.display, maxBytes: options.clipboard.maxBytes, log: options.log.child({ component: 'clipboard' }) })
@@ -85,12 +97,23 @@ export const supervisedDesktop = (Driver: XDriverClass) => (options: DesktopOpti
   // The old x11vnc died with its X server; the new desktop gets one as soon as it is up.
   driver.onReplaced(() => live.desktopReplaced())
   accessibility = new AtspiDesktop({ display: () => driver.display, log: options.log.child({ component: 'atspi' }) })
+  if (options.browser === 'chromium') {
+    const atspi = accessibility
+    devtools = new ChromiumDevtools({
+      display: () => driver.display,
+      home: session?.home ?? homedir(),
+      // As launch_app's applications get it: the accessibility bus when it runs, then the session's own.
+      env: async () => ({ ...await atspi.environment().catch(() => ({})), ...driver.sessionEnv }),
+      log: options.log.child({ component: 'browser' }),
+    })
+  }
   return {
     driver,
     accessibility,
     get display () { return driver.display },
     live,
     ...(clipboard && { clipboard }),
-    stop: async () => { await Promise.all([live.close(), clipboard?.close(), driver.close()]) },
+    ...(devtools && { devtools }),
+    stop: async () => { await Promise.all([live.close(), clipboard?.close(), devtools?.close(), driver.close()]) },
   }
 }

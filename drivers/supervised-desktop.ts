@@ -20,7 +20,7 @@ import { startXvfb, type Xvfb } from './x11/xvfb.ts'
 import { SESSION, SESSION_MARKER, sessionPids, startXfceSession, type XfceSession } from './x11/xfce-session.ts'
 import { launchAndWait } from '../src/executor/windows.ts'
 import { launchTarget } from '../src/executor/launch-target.ts'
-import type { Autostart, TargetKind } from '../src/runtime/desktop-apps.ts'
+import type { Autostart, BrowserKind, TargetKind } from '../src/runtime/desktop-apps.ts'
 
 /** How long close() lets a restart in progress reach its next step. */
 const CLOSE_RESTART_WAIT_MS = 1000
@@ -44,6 +44,8 @@ export interface SupervisedDesktopOptions {
   session?: FullSessionOptions
   /** The accessibility bus's environment, for the session and the applications started into it. */
   accessibilityEnv?: () => Promise<Record<string, string>>
+  /** Awaited before each application starts, and the argv it starts with (--browser chromium: its DevTools browser runs first, and a launched one hands over to it). */
+  beforeLaunch?: (argv: readonly string[]) => Promise<readonly string[]>
 }
 
 /** What the full desktop needs: its home, and the applications it opens whenever it (re)starts. */
@@ -54,6 +56,8 @@ export interface FullSessionOptions {
   appTargets: Readonly<Record<string, TargetKind>>
   /** How long an autostarted application has to open its window before it is left as it is (default 60 s). */
   launchTimeoutMs?: number
+  /** The session's default web browser (default firefox). */
+  browser?: BrowserKind
 }
 
 export class SupervisedDesktop implements Driver {
@@ -113,12 +117,16 @@ export class SupervisedDesktop implements Driver {
       maximize: (id) => this.#windowCall((ewmh) => ewmh.maximize(id)),
       launch: async (argv, env, cwd) => {
         this.#current()
-        return this.#launcher.launch(argv, this.#display!, { ...env, ...this.#session?.env }, cwd)
+        const command = await this.#options.beforeLaunch?.(argv) ?? argv
+        return this.#launcher.launch(command, this.#display!, { ...env, ...this.#session?.env }, cwd)
       },
     }
   }
 
   get display (): string | undefined { return this.#display }
+
+  /** What an application started into the full desktop's session needs in its environment; {} on the minimal desktop. */
+  get sessionEnv (): Record<string, string> { return { ...this.#session?.env } }
 
   /** Our Xvfb's PID, while it runs. */
   get xvfbPid (): number | undefined { return this.#xvfb?.pid }
@@ -262,7 +270,7 @@ export class SupervisedDesktop implements Driver {
       this.#options.log.warn({ err: error }, 'the desktop session starts without the accessibility bus: it could not start')
       return undefined
     })
-    const started = await startXfceSession({ display: xvfb.display, home: session.home, accessibility, log: this.#options.log, managed: () => ewmh.managed() })
+    const started = await startXfceSession({ display: xvfb.display, home: session.home, accessibility, log: this.#options.log, managed: () => ewmh.managed(), ...(session.browser && { browser: session.browser }) })
     this.#session = started
     return started
   }

@@ -36,9 +36,9 @@ tests=(x11-utils xinput openbox yad chromium python3 python3-venv)
 # emoji). atril and galculator are GTK 3, and libreoffice-gtk3 is LibreOffice's GTK 3 face:
 # all three show in the accessibility tree. xdg-utils opens a URL in the default browser.
 # tesseract-ocr: the task suite's agent (tasks/) reads the screen with it where the tree has
-# no text (a PDF page).
+# no text (a PDF page). chromium is --browser chromium's (its DevTools at /browser/cdp).
 desktop=(xfce4-session xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-x11 xdg-utils
-  xfce4-terminal firefox-esr mousepad thunar atril galculator
+  xfce4-terminal firefox-esr chromium mousepad thunar atril galculator
   libreoffice-writer libreoffice-calc libreoffice-gtk3
   fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
   tesseract-ocr tesseract-ocr-eng)
@@ -157,6 +157,33 @@ firefox_policies() {
   echo "install-system-deps: wrote $file"
 }
 
+# Chromium (--browser chromium) likewise: no first-run page, default-browser prompt, sign-in,
+# sync, translation bubble, promotions or metrics, no component updates fetched, no password or
+# autofill offers. Read from /etc/chromium/policies/managed, every file there; this one is ours
+# and kept up to date, an administrator's beside it is left alone.
+CHROMIUM_POLICIES='{
+  "HideFirstRunExperience": true,
+  "DefaultBrowserSettingEnabled": false,
+  "BrowserSignin": 0,
+  "SyncDisabled": true,
+  "PromotionalTabsEnabled": false,
+  "PrivacySandboxPromptEnabled": false,
+  "TranslateEnabled": false,
+  "MetricsReportingEnabled": false,
+  "UrlKeyedAnonymizedDataCollectionEnabled": false,
+  "ComponentUpdatesEnabled": false,
+  "PasswordManagerEnabled": false,
+  "AutofillAddressEnabled": false,
+  "AutofillCreditCardEnabled": false
+}'
+chromium_policies() {
+  local file=/etc/chromium/policies/managed/computer-gateway.json
+  [ -f "$file" ] && [ "$(cat "$file")" = "$CHROMIUM_POLICIES" ] && return 0
+  "${as_root[@]}" mkdir -p "$(dirname "$file")"
+  printf '%s\n' "$CHROMIUM_POLICIES" | "${as_root[@]}" tee "$file" >/dev/null
+  echo "install-system-deps: wrote $file"
+}
+
 # LibreOffice likewise: no tip of the day, no "first time" bar, no recovery dialog after a
 # LibreOffice that died with its X server. Read with its own defaults (share/registry/*.xcd).
 libreoffice_defaults() {
@@ -186,7 +213,7 @@ libreoffice_defaults() {
 XCD
 }
 
-desktop_defaults() { firefox_policies; libreoffice_defaults; }
+desktop_defaults() { firefox_policies; chromium_policies; libreoffice_defaults; }
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-system-deps: everything is installed"

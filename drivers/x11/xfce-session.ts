@@ -20,6 +20,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
 import type { Log } from '../../src/runtime/logger.ts'
+import type { BrowserKind } from '../../src/runtime/desktop-apps.ts'
 import { signalGroup, stopChild, watchExit } from '../stop-child.ts'
 import { groupDiesWithUs } from './orphan.ts'
 import { yieldingGroup, yielding } from './app-priority.ts'
@@ -47,6 +48,8 @@ export interface XfceSessionOptions {
   managed: () => Promise<boolean>
   /** How long the session may take to bring its window manager up (default 30 s: XFCE starts in seconds, slower on a busy machine). */
   timeoutMs?: number
+  /** The session's default web browser (default firefox): chromium puts xfce/chromium/ first among the settings places. */
+  browser?: BrowserKind
 }
 
 export interface XfceSession extends WindowManager {
@@ -63,7 +66,8 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
   const own: Record<string, string> = {
     DISPLAY: display,
     HOME: home,
-    XDG_CONFIG_DIRS: `${CONFIG_DIR}:/etc/xdg`,
+    // mimeapps.list is read from every place in order: the first that names a type decides.
+    XDG_CONFIG_DIRS: `${options.browser === 'chromium' ? `${join(CONFIG_DIR, 'chromium')}:` : ''}${CONFIG_DIR}:/etc/xdg`,
     XDG_CURRENT_DESKTOP: 'XFCE',
     XDG_SESSION_DESKTOP: 'xfce',
     DESKTOP_SESSION: 'xfce',
@@ -72,7 +76,7 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
     // LibreOffice shows it only with its GTK 3 face.
     GNOME_ACCESSIBILITY: '1',
     SAL_USE_VCLPLUGIN: 'gtk3',
-    BROWSER: 'firefox-esr',
+    BROWSER: options.browser === 'chromium' ? 'chromium' : 'firefox-esr',
     [SESSION_MARKER]: marker,
     ...(options.accessibility?.AT_SPI_BUS_ADDRESS && { AT_SPI_BUS_ADDRESS: options.accessibility.AT_SPI_BUS_ADDRESS }),
   }

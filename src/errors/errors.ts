@@ -217,3 +217,15 @@ export const DesktopPaused = createError<'ERR_DESKTOP_PAUSED', 409, [string]>(
 /** A route or a value of a compatible API (the fleet's Scrapybara v1 routes) that this product cannot serve; the message names what is missing. */
 export const NotImplemented = createError<'ERR_NOT_IMPLEMENTED', 501, [string]>(
   'ERR_NOT_IMPLEMENTED', '%s', 501)
+
+/** /browser/cdp on a server whose browser has no DevTools endpoint here (--browser firefox): the message names --browser chromium. */
+export const BrowserNoDevtools = createError<'ERR_BROWSER_NO_DEVTOOLS', 409, [string]>(
+  'ERR_BROWSER_NO_DEVTOOLS', '%s', 409)
+
+/** /browser/cdp while another client holds the browser's one DevTools connection. */
+export const BrowserBusy = createError<'ERR_BROWSER_BUSY', 409, [string]>(
+  'ERR_BROWSER_BUSY', '%s', 409)
+
+/** The browser could not be started, or its DevTools pipe closed (it exited, or another Chromium holds its profile). */
+export const BrowserUnavailable = createError<'ERR_BROWSER_UNAVAILABLE', 503, [string]>(
+  'ERR_BROWSER_UNAVAILABLE', '%s', 503)

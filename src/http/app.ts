@@ -56,6 +56,11 @@ import { FileStore, type FileStoreOptions } from '../files/store.ts'
 import type { ClipboardSource } from '../clipboard/source.ts'
 import { FILES_SCHEMAS } from '../files/schema.ts'
 import { filesOffRoutes, filesRoutes } from '../../routes/files.ts'
+import { browserRoutes } from '../../routes/browser.ts'
+import { BROWSER_SCHEMAS } from '../browser/schema.ts'
+import { CdpBroker } from '../browser/cdp-broker.ts'
+import type { DevtoolsSource } from '../browser/source.ts'
+import type { BrowserKind } from '../runtime/desktop-apps.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -112,6 +117,8 @@ export interface AppOptions {
   clipboard?: ClipboardSource
   /** /files under this home directory (--files); without it /files answers 404 saying how to turn it on. */
   files?: FileStoreOptions
+  /** The desktop's browser (--browser, default firefox) and, for chromium on an X desktop, its DevTools (/browser/cdp), closed with the app. */
+  browser?: { kind: BrowserKind, devtools?: DevtoolsSource }
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -140,7 +147,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const shared = [
     ...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure,
     AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas, ...ACCESSIBILITY_SCHEMAS,
-    ...RECORDING_SCHEMAS, ...FILES_SCHEMAS,
+    ...RECORDING_SCHEMAS, ...FILES_SCHEMAS, ...BROWSER_SCHEMAS,
   ]
 
   const warmup = new RouteWarmup()
@@ -200,7 +207,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   app.decorate('actionSchemas', actionSchemas)
   app.decorate('desktopInfo', options.desktop ?? {})
 
-  if (options.live) {
+  const devtools = options.browser?.devtools
+  const broker = devtools && new CdpBroker(devtools, app.log.child({ component: 'cdp' }) as Logger)
+  if (options.live || broker) {
     // First of all hooks: it marks WebSocket upgrades, and ends the socket of every upgrade that
     // gets an HTTP answer (a 403 from the guard, a 401) — registered after them, it would not
     // see those, and each refused upgrade would keep its socket open.
@@ -275,6 +284,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   } else {
     await app.register(filesOffRoutes)
   }
+  await app.register(browserRoutes, browserRouteOptions(options.browser?.kind ?? 'firefox', broker, options.driver.name))
 
   app.addHook('onReady', async () => {
     const started = options.driver.start()
@@ -287,7 +297,18 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await executor.close()
     await accessibility.close()
     await options.clipboard?.close()
+    broker?.close()
+    await devtools?.close()
     await options.driver.close()
   })
   return app
+}
+
+/** What /browser/cdp serves, or why it refuses: the flag that would turn it on. */
+function browserRouteOptions (kind: BrowserKind, broker: CdpBroker | undefined, driver: string) {
+  if (broker) return { browser: kind, broker }
+  const why = kind === 'firefox'
+    ? "the desktop's browser is Firefox, whose DevTools this server does not serve: start the server with --browser chromium (env DESKTOP_BROWSER=chromium) for /browser/cdp"
+    : `--browser chromium serves its DevTools on an X desktop, and the ${driver} driver has none: use --driver nut or xdotool`
+  return { browser: kind, why }
 }

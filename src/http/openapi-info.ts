@@ -21,6 +21,7 @@ export const openapiInfo = {
     { name: 'server', description: 'Health' },
     { name: 'recordings', description: 'Episodes recorded with --record: steps, screenshots, video, archive' },
     { name: 'files', description: 'Files in and out of the desktop\'s home directory (--files)' },
+    { name: 'browser', description: 'The desktop\'s browser and its DevTools (--browser chromium): /browser/cdp for Playwright and Puppeteer' },
   ],
   components: {
     securitySchemes: {

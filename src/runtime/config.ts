@@ -9,7 +9,7 @@ import { InvalidConfig } from '../errors/errors.ts'
 import { isLoopbackAddress, normalizeHostName, normalizeOrigin } from '../http/http-guard.ts'
 import { DEFAULT_SETTLE } from '../screen/settle.ts'
 import { launchTarget } from '../executor/launch-target.ts'
-import { DESKTOP_APPS, DESKTOP_KINDS, type Autostart, type DesktopKind, type TargetKind } from './desktop-apps.ts'
+import { BROWSER_APPS, BROWSER_KINDS, DESKTOP_APPS, DESKTOP_KINDS, type Autostart, type BrowserKind, type DesktopKind, type TargetKind } from './desktop-apps.ts'
 import { readToken, type TokenContext, type TokenSource } from './token.ts'
 
 export interface Config {
@@ -43,6 +43,8 @@ export interface Config {
   appTargets: Record<string, TargetKind>
   /** minimal: jwm on the Xvfb the server starts (the default); full: an XFCE session with its applications. */
   desktop: DesktopKind
+  /** The desktop's browser; chromium also serves its DevTools at /browser/cdp. */
+  browser: BrowserKind
   /**
    * The desktop session's home directory (browser profile, documents; kept across restarts),
    * and the only place launch_app targets may point into. Unset: the server user's $HOME.
@@ -133,6 +135,12 @@ export const FLAGS = {
     default: 'minimal',
     help: 'the desktop on the Xvfb the server starts: minimal (a window manager only) | full (an XFCE session: panel, menu, wallpaper, and the applications launch_app knows by name: ' +
       `${Object.keys(DESKTOP_APPS).join(', ')}; install them with npm run setup)`,
+  },
+  browser: {
+    env: 'DESKTOP_BROWSER',
+    default: 'firefox',
+    help: `the desktop's web browser: ${BROWSER_KINDS.join(' | ')}. chromium is launch_app's browser and the full desktop's default, and its DevTools ` +
+      'are served with the token at /browser/cdp (Playwright connectOverCDP, Puppeteer connect) from a pipe only the server holds',
   },
   home: { env: 'DESKTOP_HOME', help: "the desktop session's home directory, kept across restarts (browser profile, documents); launch_app targets and /files (--files) must lie under it. Default: $HOME (but --files needs it named)" },
   autostart: {
@@ -290,7 +298,8 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
       maxDisplaySide: positiveInteger('max-display-size', get('max-display-size')!),
       maxBatchSeconds: positiveNumber('max-batch-seconds', get('max-batch-seconds')!),
     },
-    ...desktopApps(get('desktop')!, allowedApps(values['allow-app'] as string[] | undefined, env.ALLOW_APPS)),
+    browser: browserKind(get('browser')!),
+    ...desktopApps(get('desktop')!, browserKind(get('browser')!), allowedApps(values['allow-app'] as string[] | undefined, env.ALLOW_APPS)),
     launchTimeoutMs: Math.round(positiveNumber('launch-timeout', get('launch-timeout')!) * 1000),
     settle: { quietMs: positiveInteger('settle-quiet-ms', get('settle-quiet-ms')!), maxMs: positiveInteger('settle-max-ms', get('settle-max-ms')!) },
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
@@ -360,13 +369,19 @@ export function checkListenToken (host: string, token: string | undefined, allow
 const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 
 /** --desktop: full starts launch_app's list from the desktop's applications; the operator's own entries win. */
-function desktopApps (kind: string, allowed: Record<string, string[]>): { desktop: DesktopKind, apps: Record<string, string[]>, appTargets: Record<string, TargetKind> } {
+function browserKind (value: string): BrowserKind {
+  if (!(BROWSER_KINDS as readonly string[]).includes(value)) throw new InvalidConfig(`--browser must be one of ${BROWSER_KINDS.join(', ')} (got '${value}')`)
+  return value as BrowserKind
+}
+
+function desktopApps (kind: string, browser: BrowserKind, allowed: Record<string, string[]>): { desktop: DesktopKind, apps: Record<string, string[]>, appTargets: Record<string, TargetKind> } {
   if (!(DESKTOP_KINDS as readonly string[]).includes(kind)) throw new InvalidConfig(`--desktop must be one of ${DESKTOP_KINDS.join(', ')} (got '${kind}')`)
   const desktop = kind as DesktopKind
   if (desktop === 'minimal') return { desktop, apps: allowed, appTargets: {} }
   const apps: Record<string, string[]> = {}
   const appTargets: Record<string, TargetKind> = {}
-  for (const [name, app] of Object.entries(DESKTOP_APPS)) {
+  for (const [name, listed] of Object.entries(DESKTOP_APPS)) {
+    const app = name === 'browser' ? BROWSER_APPS[browser] : listed
     apps[name] = [...app.argv]
     appTargets[name] = app.target
   }

@@ -28,6 +28,19 @@ export const DESKTOP_APPS: Readonly<Record<string, DesktopApp>> = Object.freeze(
   spreadsheet: { argv: ['libreoffice', '--nologo', '--calc'], target: 'path' },
 })
 
+/** --browser: the full desktop's web browser (launch_app's `browser`, the session's default). */
+export const BROWSER_KINDS = ['firefox', 'chromium'] as const
+export type BrowserKind = typeof BROWSER_KINDS[number]
+
+/**
+ * launch_app's `browser` per --browser. Chromium's `--new-window` goes to the running browser
+ * (the one whose DevTools the server holds, started first) and the command exits.
+ */
+export const BROWSER_APPS: Readonly<Record<BrowserKind, DesktopApp>> = Object.freeze({
+  firefox: DESKTOP_APPS.browser!,
+  chromium: { argv: ['chromium', '--new-window'], target: 'url' },
+})
+
 export const DESKTOP_KINDS = ['minimal', 'full'] as const
 export type DesktopKind = typeof DESKTOP_KINDS[number]
 

@@ -53,6 +53,7 @@ async function main (): Promise<void> {
     log,
     liveControl: config.liveControl,
     ...(config.clipboard && { clipboard: { maxBytes: config.maxClipboardBytes } }),
+    browser: config.browser,
     session: { kind: config.desktop, ...(config.home && { home: config.home }), autostart: config.autostart, apps: config.apps, appTargets: config.appTargets },
   })
   // The desktop's processes start while this one builds the app (the schemas' compilation is
@@ -84,6 +85,7 @@ async function main (): Promise<void> {
     ...(config.mcpDisplay && { mcpDisplay: config.mcpDisplay }),
     ...(config.recording && { recording: recordingOptions(config.recording, desktop) }),
     ...(config.files && { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal } }),
+    browser: { kind: config.browser, ...(desktop.devtools && { devtools: desktop.devtools }) },
   })
   // --shutdown-grace is what close-with-grace allows before it exits anyway (children die with
   // us: setpriv); each stage below takes at most a quarter of it, so the desktop is always stopped.

@@ -706,6 +706,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The desktop's browser and its DevTools sessions
+         * @description Which browser the desktop has (--browser), whether /browser/cdp serves its DevTools, the session open now and the last ones ended (who, when, how many messages and bytes; never their content).
+         */
+        get: operations["getBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browser/cdp/json/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DevTools discovery: the browser's version and its WebSocket
+         * @description What a CDP client asks an http endpoint for (Playwright `connectOverCDP("http://…/browser/cdp", { headers })`): the browser's version, and `webSocketDebuggerUrl` pointing at this server's /browser/cdp. Starts the browser if it does not run. 409 without DevTools (--browser firefox).
+         */
+        get: operations["getBrowserCdpVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2750,6 +2790,47 @@ export interface components {
             /** @description What was deleted, relative to the home directory. */
             path: string;
             kind: "file" | "directory" | "symlink" | "other";
+        };
+        /** CdpSession */
+        CdpSession: {
+            /** @description The session's number since the server started. */
+            id: number;
+            /** @description The client's address. */
+            client: string;
+            /** Format: date-time */
+            opened_at: string;
+            /** Format: date-time */
+            closed_at?: string;
+            /** @description Why it ended: the client left, the browser exited, the server stopped. */
+            close_reason?: string;
+            /** @description CDP calls the client sent. */
+            messages_in: number;
+            /** @description Answers and events sent to the client. */
+            messages_out: number;
+            bytes_in: number;
+            bytes_out: number;
+        };
+        /** BrowserStatus */
+        BrowserStatus: {
+            /** @description The desktop's browser (--browser). */
+            browser: "firefox" | "chromium";
+            /** @description Whether /browser/cdp serves its DevTools (chromium on an X desktop). */
+            devtools: boolean;
+            /** @description The DevTools session open now (one at a time). */
+            current: components["schemas"]["CdpSession"] | null;
+            /** @description The last sessions ended, newest first (at most 20). */
+            recent: components["schemas"]["CdpSession"][];
+        };
+        /** CdpVersion */
+        CdpVersion: {
+            /** @example Chrome/156.0.8078.108 */
+            Browser: string;
+            "Protocol-Version": string;
+            "User-Agent": string;
+            "V8-Version": string;
+            "WebKit-Version": string;
+            /** @description The WebSocket to connect to: this server's /browser/cdp (send the token with it). */
+            webSocketDebuggerUrl: string;
         };
         /**
          * OpenaiClickAction
@@ -6559,6 +6640,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FileListing"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserStatus"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBrowserCdpVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CdpVersion"];
                 };
             };
             /** @description Default Response */

@@ -2659,6 +2659,49 @@ FileDeleted = TypedDict(
 )
 
 
+CdpSession = TypedDict(
+    "CdpSession",
+    {
+        "id": Required[int],
+        "client": Required[str],
+        "opened_at": Required[str],
+        "closed_at": str,
+        "close_reason": str,
+        "messages_in": Required[int],
+        "messages_out": Required[int],
+        "bytes_in": Required[int],
+        "bytes_out": Required[int],
+    },
+    total=False,
+)
+
+
+BrowserStatus = TypedDict(
+    "BrowserStatus",
+    {
+        "browser": Required[Literal["firefox", "chromium"]],
+        "devtools": Required[bool],
+        "current": Required[Union["CdpSession", None]],
+        "recent": Required[list["CdpSession"]],
+    },
+    total=False,
+)
+
+
+CdpVersion = TypedDict(
+    "CdpVersion",
+    {
+        "Browser": Required[str],
+        "Protocol-Version": Required[str],
+        "User-Agent": Required[str],
+        "V8-Version": Required[str],
+        "WebKit-Version": Required[str],
+        "webSocketDebuggerUrl": Required[str],
+    },
+    total=False,
+)
+
+
 OpenaiClickAction = TypedDict(
     "OpenaiClickAction",
     {
@@ -5750,6 +5793,16 @@ class SyncRoutes(_Transport):
         answer = self._request("GET", "/files", query={"path": path}, body=None, media=None, read="auto", headers=headers)
         return cast(FileListing, answer)
 
+    def get_browser(self, *, headers: Optional[Mapping[str, str]] = None) -> BrowserStatus:
+        """GET /browser: The desktop's browser and its DevTools sessions."""
+        answer = self._request("GET", "/browser", query={}, body=None, media=None, read="auto", headers=headers)
+        return cast(BrowserStatus, answer)
+
+    def get_browser_cdp_version(self, *, headers: Optional[Mapping[str, str]] = None) -> CdpVersion:
+        """GET /browser/cdp/json/version: DevTools discovery: the browser's version and its WebSocket."""
+        answer = self._request("GET", "/browser/cdp/json/version", query={}, body=None, media=None, read="auto", headers=headers)
+        return cast(CdpVersion, answer)
+
 
 class AsyncRoutes(_AsyncTransport):
     """Every route of the desktop's server (openapi.yaml)."""
@@ -6802,6 +6855,18 @@ class AsyncRoutes(_AsyncTransport):
         """GET /files: List a directory of the desktop's home directory."""
         answer = await self._request("GET", "/files", query={"path": path}, body=None, media=None, read="auto", headers=headers)
         return cast(FileListing, answer)
+
+    async def get_browser(self, *, headers: Optional[Mapping[str, str]] = None) -> BrowserStatus:
+        """GET /browser: The desktop's browser and its DevTools sessions."""
+        answer = await self._request("GET", "/browser", query={}, body=None, media=None, read="auto", headers=headers)
+        return cast(BrowserStatus, answer)
+
+    async def get_browser_cdp_version(self, *, headers: Optional[Mapping[str, str]] = None) -> CdpVersion:
+        """GET /browser/cdp/json/version: DevTools discovery: the browser's version and its WebSocket."""
+        answer = await self._request(
+            "GET", "/browser/cdp/json/version", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(CdpVersion, answer)
 
 
 class FleetSyncRoutes(_Transport):
