@@ -7,7 +7,6 @@
  *
  * Everything carries this run's project name or fleet id, and is removed on every path.
  */
-import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
@@ -17,6 +16,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import t from 'tap'
 import { parse, stringify } from 'yaml'
 import { freePort } from '../helpers/net.ts'
+import { run } from './engine.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const FILE = join(ROOT, 'deploy/fleet.compose.yaml')
@@ -25,13 +25,6 @@ const PROJECT = `cg-fleet-compose-${process.pid}`
 const KEY = randomBytes(24).toString('hex')
 const IMAGE = (parse(readFileSync(FILE, 'utf8')) as { services: { fleet: { image: string } } }).services.fleet.image
 
-function run (command: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 180_000): Promise<{ code: number, stdout: string, stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64e6, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout).trim(), stderr: String(stderr) })
-    })
-  })
-}
 
 t.test('the fleet compose file runs the fleet with a warm pool, and a create through it acts', { timeout: 10 * 60_000 }, async (t) => {
   const compose = await run('docker-compose', ['version', '--short'])
@@ -43,7 +36,7 @@ t.test('the fleet compose file runs the fleet with a warm pool, and a create thr
   const gid = String((await stat('/var/run/docker.sock')).gid)
   const args = ['-p', PROJECT, '--project-directory', dir, '-f', FILE, '-f', join(dir, 'override.yaml')]
   t.teardown(async () => {
-    await run('docker-compose', [...args, 'down', '--timeout', '10'], { DOCKER_GID: gid })
+    await run('docker-compose', [...args, 'down', '--timeout', '10'], { env: { DOCKER_GID: gid }, timeoutMs: 180_000 })
     // The fleet leaves its desktops running when it stops (FLEET_ON_EXIT leave): they are this run's to remove.
     const containers = (await run('docker', ['ps', '-aq', '--filter', `label=computer-gateway.fleet=${FLEET_ID}`])).stdout.split('\n').filter(Boolean)
     if (containers.length) await run('docker', ['rm', '-f', '-v', ...containers])
@@ -54,7 +47,7 @@ t.test('the fleet compose file runs the fleet with a warm pool, and a create thr
   await writeFile(join(dir, 'fleet.env'), `API_TOKEN=${KEY}\n`, { mode: 0o600 })
   await writeFile(join(dir, 'override.yaml'), stringify({ services: { fleet: { environment: { PORT: String(port), FLEET_ID, FLEET_WARM: '1', FLEET_MAX: '2', FLEET_CPUS: '1' } } } }))
 
-  const up = await run('docker-compose', [...args, 'up', '-d', '--no-build'], { DOCKER_GID: gid })
+  const up = await run('docker-compose', [...args, 'up', '-d', '--no-build'], { env: { DOCKER_GID: gid }, timeoutMs: 180_000 })
   if (!t.equal(up.code, 0, `up (${up.stderr.slice(-2000)})`)) return
   const base = `http://127.0.0.1:${port}`
   const call = async (method: string, path: string, body?: unknown) => {
@@ -66,7 +59,7 @@ t.test('the fleet compose file runs the fleet with a warm pool, and a create thr
     })
     return { status: response.status, body: await response.json().catch(() => undefined) }
   }
-  const logs = async () => (await run('docker-compose', [...args, 'logs', '--no-color', '--tail', '50'], { DOCKER_GID: gid })).stdout.slice(-3000)
+  const logs = async () => (await run('docker-compose', [...args, 'logs', '--no-color', '--tail', '50'], { env: { DOCKER_GID: gid }, timeoutMs: 180_000 })).stdout.slice(-3000)
   const deadline = Date.now() + 180_000
   let health: { status: number, body?: { ready?: boolean } } = { status: 0 }
   while (Date.now() < deadline) {
@@ -82,7 +75,7 @@ t.test('the fleet compose file runs the fleet with a warm pool, and a create thr
   t.match(acted, { status: 200, body: { cursor_position: [Number, Number] } }, 'an action through the fleet in its container')
   t.equal((await fetch(`${base}/desktops`)).status, 401, 'the key is required')
 
-  const id = (await run('docker-compose', [...args, 'ps', '-q', 'fleet'], { DOCKER_GID: gid })).stdout
+  const id = (await run('docker-compose', [...args, 'ps', '-q', 'fleet'], { env: { DOCKER_GID: gid }, timeoutMs: 180_000 })).stdout
   const inspected = JSON.parse((await run('docker', ['inspect', '-f', '{{json .HostConfig}}', id])).stdout) as Record<string, unknown>
   t.match(inspected, { NetworkMode: 'host', ReadonlyRootfs: true, CapDrop: ['ALL'], GroupAdd: [gid], Binds: ['/var/run/docker.sock:/var/run/docker.sock:ro'] }, 'host network, hardened, the socket and its group')
   t.equal((await run('docker', ['exec', id, 'id', '-u'])).stdout, '1000', 'the fleet runs as uid 1000')

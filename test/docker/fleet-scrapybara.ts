@@ -13,7 +13,7 @@
  * computer-gateway.fleet=<this run's fleet id>, and every container and volume with it is
  * removed on every path; nothing else in the engine is touched.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { randomBytes } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -23,41 +23,14 @@ import t from 'tap'
 import { ScrapybaraClient, ScrapybaraError, UbuntuInstance } from 'scrapybara'
 import { freePort } from '../helpers/net.ts'
 import { clickProbe } from './click-probe.ts'
+import { pollFleet, run, testFleet } from './engine.ts'
 import { DEFAULT_IMAGE } from '../../fleet/config.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
-const FLEET_ID = `t-${process.pid}-${randomBytes(3).toString('hex')}`
-const LABEL = `computer-gateway.fleet=${FLEET_ID}`
+const { id: FLEET_ID, owned, sweep, fleets } = testFleet()
 const KEY = randomBytes(24).toString('hex')
 const docker = new Docker()
 
-function run (command: string, args: string[], timeoutMs = 60_000): Promise<{ code: number, stdout: string, stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64e6 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout).trim(), stderr: String(stderr) })
-    })
-  })
-}
-
-/** This fleet's containers (`ID desktop-id state`) and volumes, as the engine lists them. */
-async function owned () {
-  const containers = (await run('docker', ['ps', '-a', '--filter', `label=${LABEL}`, '--format', '{{.ID}} {{.Label "computer-gateway.fleet.desktop"}} {{.State}}'])).stdout.split('\n').filter(Boolean)
-  const volumes = (await run('docker', ['volume', 'ls', '-q', '--filter', `label=${LABEL}`])).stdout.split('\n').filter(Boolean)
-  return { containers, volumes }
-}
-
-async function sweep () {
-  const { containers, volumes } = await owned()
-  if (containers.length) await run('docker', ['rm', '-f', '-v', ...containers.map((line) => line.split(' ')[0]!)])
-  if (volumes.length) await run('docker', ['volume', 'rm', '-f', ...volumes])
-}
-
-const fleets = new Set<ChildProcess>()
-t.teardown(async () => {
-  for (const child of fleets) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  await sweep()
-})
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void sweep().finally(() => process.exit(1)) })
 
 /** CPU time the container used over about a second: the engine's one-shot stats carry the sample before (precpu) and the one a second later. */
 async function cpuOverASecond (container: string): Promise<{ ns: number, seconds: number }> {
@@ -87,16 +60,7 @@ t.test('the Scrapybara SDK against the fleet on Docker: start, computer, screens
   }
   let child = start()
   const base = `http://127.0.0.1:${port}`
-  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 180_000) => {
-    const deadline = Date.now() + timeoutMs
-    while (Date.now() < deadline) {
-      if (await check().catch(() => false)) return true
-      if (child.exitCode !== null) break
-      await delay(500)
-    }
-    t.fail(`${what}: not within ${timeoutMs / 1000} s (exit ${child.exitCode}; log: ${log.slice(-3000)})`)
-    return false
-  }
+  const until = (what: string, check: () => Promise<boolean>, timeoutMs?: number) => pollFleet(t, { child: () => child, log: () => log }, what, check, timeoutMs)
   if (!await until('the pool ready', async () => (await (await fetch(`${base}/health`)).json() as { ready: boolean }).ready)) return
 
   const client = new ScrapybaraClient({ apiKey: KEY, environment: base })

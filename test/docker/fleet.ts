@@ -12,7 +12,7 @@
  * Everything the fleet makes carries computer-gateway.fleet=<this run's fleet id>, and every
  * container and volume with it is removed on every path; nothing else in the engine is touched.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { readFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
@@ -23,44 +23,17 @@ import { parse } from 'yaml'
 import WebSocket from 'ws'
 import { freePort } from '../helpers/net.ts'
 import { clickProbe } from './click-probe.ts'
+import { pollFleet, run, testFleet } from './engine.ts'
 import { DEFAULT_IMAGE } from '../../fleet/config.ts'
 import { DockerBackend } from '../../fleet/backends/docker/docker-backend.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
-const FLEET_ID = `t-${process.pid}-${randomBytes(3).toString('hex')}`
-const LABEL = `computer-gateway.fleet=${FLEET_ID}`
+const { id: FLEET_ID, owned, sweep, fleets } = testFleet()
 const KEY = randomBytes(24).toString('hex')
 // The tag images.ts builds and runs: deploy/compose.yaml's desktop image.
 const compose = parse(await readFile(new URL('../../deploy/compose.yaml', import.meta.url), 'utf8'), { merge: true }) as { services: Record<string, { image: string }> }
 const IMAGE = Object.values(compose.services)[0]!.image
 
-function run (command: string, args: string[], timeoutMs = 60_000): Promise<{ code: number, stdout: string, stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64e6 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout).trim(), stderr: String(stderr) })
-    })
-  })
-}
-
-/** This fleet's containers (all, with their desktop id) and volumes, as the engine lists them. */
-async function owned () {
-  const containers = (await run('docker', ['ps', '-a', '--filter', `label=${LABEL}`, '--format', '{{.ID}} {{.Label "computer-gateway.fleet.desktop"}} {{.State}}'])).stdout.split('\n').filter(Boolean)
-  const volumes = (await run('docker', ['volume', 'ls', '-q', '--filter', `label=${LABEL}`])).stdout.split('\n').filter(Boolean)
-  return { containers, volumes }
-}
-
-async function sweep () {
-  const { containers, volumes } = await owned()
-  if (containers.length) await run('docker', ['rm', '-f', '-v', ...containers.map((line) => line.split(' ')[0]!)])
-  if (volumes.length) await run('docker', ['volume', 'rm', '-f', ...volumes])
-}
-
-const fleets = new Set<ChildProcess>()
-t.teardown(async () => {
-  for (const child of fleets) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  await sweep()
-})
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void sweep().finally(() => process.exit(1)) })
 
 /** The fleet as a process of its own (fleet/main.ts through tsx: the same code the bin runs compiled). */
 async function startFleet (t: Test, port: number, extra: string[] = []) {
@@ -84,17 +57,7 @@ async function startFleet (t: Test, port: number, extra: string[] = []) {
     const text = await response.text()
     return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined }
   }
-  /** Polls until check() holds, or fails with the fleet's log after the deadline. */
-  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 180_000) => {
-    const deadline = Date.now() + timeoutMs
-    while (Date.now() < deadline) {
-      if (await check().catch(() => false)) return true
-      if (child.exitCode !== null) break
-      await delay(500)
-    }
-    t.fail(`${what}: not within ${timeoutMs / 1000} s (exit ${child.exitCode}; log: ${log.slice(-3000)})`)
-    return false
-  }
+  const until = (what: string, check: () => Promise<boolean>, timeoutMs?: number) => pollFleet(t, { child: () => child, log: () => log }, what, check, timeoutMs)
   const ready = () => until('the pool ready', async () => (await call('GET', '/health')).body?.ready === true)
   return { child, call, until, ready, log: () => log }
 }
