@@ -56,6 +56,8 @@ import { FileStore, type FileStoreOptions } from '../files/store.ts'
 import type { ClipboardSource } from '../clipboard/source.ts'
 import { FILES_SCHEMAS } from '../files/schema.ts'
 import { filesOffRoutes, filesRoutes } from '../../routes/files.ts'
+import { ShellService, type ShellLimits } from '../shell/service.ts'
+import { TextEditor } from '../editor/editor.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -112,6 +114,8 @@ export interface AppOptions {
   clipboard?: ClipboardSource
   /** /files under this home directory (--files); without it /files answers 404 saying how to turn it on. */
   files?: FileStoreOptions
+  /** The shell (--shell): commands as the desktop's user in this home; without it run_command and bash answer 403 naming the flag. */
+  shell?: { home: string, limits: ShellLimits }
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -187,6 +191,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ...(options.launchRules && { launchRules: options.launchRules }),
     ...(options.settle && { settle: options.settle }),
     ...(options.clipboard && { clipboard: options.clipboard }),
+    tools: {
+      ...(options.shell && { shell: new ShellService({ ...options.shell, display: () => options.desktop?.display }) }),
+      ...(options.files && { editor: new TextEditor({ home: options.files.home, maxBytes: options.files.maxFileSize }) }),
+    },
   }
   // Recording sees every transport's runs through the executor; without it there is nothing in between.
   const executor = options.recording
@@ -252,6 +260,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     windowsUnavailable: async () => options.driver.windows ? options.driver.windows.unavailable() : `the ${options.driver.name} driver has no window control`,
     ...(options.mcpDisplay && { display: options.mcpDisplay }),
     clipboard: options.clipboard !== undefined,
+    shell: options.shell !== undefined,
+    editor: options.files !== undefined,
     log: app.log.child({ component: 'mcp' }) as Logger,
   }))
   await app.register(mcpRoutes)
@@ -287,6 +297,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await executor.close()
     await accessibility.close()
     await options.clipboard?.close()
+    await executorOptions.tools.shell?.close()
     await options.driver.close()
   })
   return app

@@ -83,6 +83,7 @@ async function main (): Promise<void> {
     desktop,
     ...(config.mcpDisplay && { mcpDisplay: config.mcpDisplay }),
     ...(config.recording && { recording: recordingOptions(config.recording, desktop) }),
+    ...(config.shell && { shell: { home: desktopHome(config), limits: config.shell } }),
     ...(config.files && { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal } }),
   })
   // --shutdown-grace is what close-with-grace allows before it exits anyway (children die with
