@@ -41,7 +41,7 @@ export function toolsetToUnified (body: ToolsetBody, context: AdapterContext<Ant
     .map((block, index) => ({ block, index }))
     .filter((entry): entry is { block: ToolsetToolUse | AgentToolUse, index: number } => isMember(entry.block) || isAgentTool(entry.block))
   if (members.length === 0) {
-    throw new InvalidNativePayload('anthropic computer_toolset_20260801: the turn has no computer toolset member call: a member is a tool_use block with toolset_name "computer" (the computer tool\'s blocks, name "computer", take tool_version=computer_20251124); bash and text editor blocks (name bash, str_replace_based_edit_tool) run too')
+    throw new InvalidNativePayload('anthropic computer_toolset_20260801: the turn has no computer toolset member call: a member is a tool_use block with toolset_name "computer" (the computer tool\'s blocks, name "computer", take tool_version=computer_20251124)')
   }
   const seen = new Set<string>()
   const actions: UnifiedAction[] = []

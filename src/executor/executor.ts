@@ -264,6 +264,11 @@ export class Executor {
           this.#assertReady()
           if (plan.kind === 'type_text') this.#log.debug({ action: plan.kind, text: plan.text }, 'typing')
           const outcome = await (handedOver?.[index] ?? runPlan(plan, context))
+          // How a command ended, never what it printed nor the command (it may carry a secret).
+          if (outcome.command_result) {
+            const { exit_code: exitCode, signal, stdout_bytes: stdoutBytes, stderr_bytes: stderrBytes, timed_out: timedOut, truncated } = outcome.command_result
+            this.#log.info({ action: plan.kind, exitCode, signal, stdoutBytes, stderrBytes, timedOut, truncated, ms: Math.round(performance.now() - started) }, 'command ended')
+          }
           const last = index === plans.length - 1
           const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
           const region = plan.kind === 'take_screenshot' ? plan.region : undefined

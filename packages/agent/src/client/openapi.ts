@@ -532,6 +532,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/computer/openai-shell": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a openai-shell tool call; answers with openai-shell's own tool result
+         * @description OpenAI's shell tools (Responses API; the server's --shell): a shell_call item (or its action), its command lines each run with bash -c in order as the desktop's user in its home, answered with the shell_call_output item (stdout, stderr and the exit code or timeout per command, cut to max_output_length); a local_shell_call item (or its action), its argv run without a shell, answered with the local_shell_call_output item. env and working_directory other than the home are refused; user is ignored (always the desktop's user).
+         */
+        post: operations["postComputerOpenaiShell"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/computer/openai-shell/translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate a openai-shell tool call into unified actions, running nothing
+         * @description The same translation POST /computer/openai-shell runs. Coordinates are in the space named by `display_width_px`/`display_height_px`: POST the actions to /computer/batch with those as the query to run them.
+         */
+        post: operations["postComputerOpenaiShellTranslate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accessibility": {
         parameters: {
             query?: never;
@@ -2751,6 +2791,109 @@ export interface components {
                     failed_index?: number;
                 } | null;
             };
+        };
+        /**
+         * OpenaiShellCall
+         * @description A shell_call item as the Responses API returns it (id, status, environment and caller are passed over), or its action.
+         */
+        OpenaiShellCall: ({
+            /** @enum {string} */
+            type: "shell_call";
+            call_id: string;
+            /** OpenaiShellAction */
+            action: {
+                /** @description Command lines, each run with bash -c, in order. */
+                commands: string[];
+                /** @description Each command's timeout; default the server's --shell-timeout. */
+                timeout_ms?: number | null;
+                /** @description Characters of stdout and of stderr kept per command; echoed on the output item. */
+                max_output_length?: number | null;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | {
+            /** @description Command lines, each run with bash -c, in order. */
+            commands: string[];
+            /** @description Each command's timeout; default the server's --shell-timeout. */
+            timeout_ms?: number | null;
+            /** @description Characters of stdout and of stderr kept per command; echoed on the output item. */
+            max_output_length?: number | null;
+        };
+        /**
+         * OpenaiLocalShellCall
+         * @description A local_shell_call item as the Responses API returns it, or its action.
+         */
+        OpenaiLocalShellCall: ({
+            /** @enum {string} */
+            type: "local_shell_call";
+            call_id: string;
+            /** OpenaiLocalShellAction */
+            action: {
+                /** @enum {string} */
+                type: "exec";
+                /** @description The program and its arguments, run without a shell. */
+                command: string[];
+                /** @description Refused unless empty: the environment is the desktop user's own. */
+                env?: {
+                    [key: string]: string;
+                };
+                timeout_ms?: number | null;
+                /** @description Ignored: commands always run as the desktop's user. */
+                user?: string | null;
+                /** @description Refused unless the home: commands start in the desktop's home. */
+                working_directory?: string | null;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | {
+            /** @enum {string} */
+            type: "exec";
+            /** @description The program and its arguments, run without a shell. */
+            command: string[];
+            /** @description Refused unless empty: the environment is the desktop user's own. */
+            env?: {
+                [key: string]: string;
+            };
+            timeout_ms?: number | null;
+            /** @description Ignored: commands always run as the desktop's user. */
+            user?: string | null;
+            /** @description Refused unless the home: commands start in the desktop's home. */
+            working_directory?: string | null;
+        };
+        /** OpenaiShellOutput */
+        OpenaiShellOutput: {
+            /** @enum {string} */
+            type: "shell_call_output";
+            /** @description The call's call_id (from the item or the call_id query); absent for the client to fill in. */
+            call_id?: string;
+            /** @description One entry per command, in order. */
+            output: {
+                stdout: string;
+                stderr: string;
+                outcome: {
+                    /** @enum {string} */
+                    type: "exit";
+                    exit_code: number;
+                } | {
+                    /** @enum {string} */
+                    type: "timeout";
+                };
+            }[];
+            max_output_length?: number | null;
+            /**
+             * @description Only on failure, with `error` (ours: remove it before sending the item on).
+             * @enum {string}
+             */
+            status?: "incomplete";
+            error?: string;
+        } | {
+            /** @enum {string} */
+            type: "local_shell_call_output";
+            /** @description The call's call_id. */
+            id?: string;
+            /** @description The result as JSON text: {"stdout", "stderr", "exit_code", "timed_out", "truncated"}. */
+            output: string;
+            status?: "completed" | "incomplete";
         };
         /**
          * CupEnvelope
@@ -6302,6 +6445,132 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OperatorComputerInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslateResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postComputerOpenaiShell: {
+        parameters: {
+            query?: {
+                /** @description Attach a screenshot taken after the action (after the last one, for a batch); PNG unless `format` says otherwise. */
+                screenshot?: boolean;
+                /** @description Width of the screen as the client's model sees it. Coordinates are scaled from this space and screenshots to it. Default: the real width. At most the server's --max-display-size (default 4096). */
+                display_width_px?: number;
+                /** @description Height of the screen as the client's model sees it. Default: the real height. At most the server's --max-display-size (default 4096). */
+                display_height_px?: number;
+                /** @description How every screenshot of the answer is encoded: png (lossless, the default of every route), jpeg or webp (smaller; see `quality`). Adapters that name a media type in their answer name this one. */
+                format?: "png" | "jpeg" | "webp";
+                /** @description Quality of a jpeg or webp screenshot, 1–100 (default 80). Not with png, which is lossless. */
+                quality?: number;
+                /** @description Before a screenshot taken after an action that may change the screen, wait until the screen has stopped changing (no change for `settle_quiet_ms`, at most `settle_max_ms`), so the screenshot shows the effect. Default: true on the adapter routes, false on /computer and /computer/batch. */
+                settle?: boolean;
+                /** @description How long the screen must stay unchanged to count as settled, in ms. Default: the server's --settle-quiet-ms (300). Giving it asks for a settled screenshot on every route, unless settle=false. */
+                settle_quiet_ms?: number;
+                /** @description The longest a settled screenshot waits for the screen to stop changing, in ms; then it is taken anyway. Default: the server's --settle-max-ms (3000). Giving it asks for a settled screenshot on every route, unless settle=false. */
+                settle_max_ms?: number;
+                /** @description The tool the model was given: shell (default) or local_shell. */
+                tool_version?: "shell" | "local_shell";
+                /** @description The call_id, when the body is the bare action; the answer carries it. */
+                call_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenaiShellCall"] | components["schemas"]["OpenaiLocalShellCall"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenaiShellOutput"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenaiShellOutput"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenaiShellOutput"] | components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postComputerOpenaiShellTranslate: {
+        parameters: {
+            query?: {
+                /** @description Attach a screenshot taken after the action (after the last one, for a batch); PNG unless `format` says otherwise. */
+                screenshot?: boolean;
+                /** @description Width of the screen as the client's model sees it. Coordinates are scaled from this space and screenshots to it. Default: the real width. At most the server's --max-display-size (default 4096). */
+                display_width_px?: number;
+                /** @description Height of the screen as the client's model sees it. Default: the real height. At most the server's --max-display-size (default 4096). */
+                display_height_px?: number;
+                /** @description How every screenshot of the answer is encoded: png (lossless, the default of every route), jpeg or webp (smaller; see `quality`). Adapters that name a media type in their answer name this one. */
+                format?: "png" | "jpeg" | "webp";
+                /** @description Quality of a jpeg or webp screenshot, 1–100 (default 80). Not with png, which is lossless. */
+                quality?: number;
+                /** @description Before a screenshot taken after an action that may change the screen, wait until the screen has stopped changing (no change for `settle_quiet_ms`, at most `settle_max_ms`), so the screenshot shows the effect. Default: true on the adapter routes, false on /computer and /computer/batch. */
+                settle?: boolean;
+                /** @description How long the screen must stay unchanged to count as settled, in ms. Default: the server's --settle-quiet-ms (300). Giving it asks for a settled screenshot on every route, unless settle=false. */
+                settle_quiet_ms?: number;
+                /** @description The longest a settled screenshot waits for the screen to stop changing, in ms; then it is taken anyway. Default: the server's --settle-max-ms (3000). Giving it asks for a settled screenshot on every route, unless settle=false. */
+                settle_max_ms?: number;
+                /** @description The tool the model was given: shell (default) or local_shell. */
+                tool_version?: "shell" | "local_shell";
+                /** @description The call_id, when the body is the bare action; the answer carries it. */
+                call_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenaiShellCall"] | components["schemas"]["OpenaiLocalShellCall"];
             };
         };
         responses: {
