@@ -43,7 +43,7 @@ export class TextEditor {
     if (path.startsWith('/')) {
       const home = this.#home.replace(/\/+$/, '')
       if (path !== home && !path.startsWith(`${home}/`)) throw new PathForbidden(`'${path}' is outside the desktop's home directory ${home}: the editor works only under it`)
-      return components(path.slice(home.length))
+      return components(path.slice(home.length).replace(/^\/+/, ''))
     }
     return components(path)
   }

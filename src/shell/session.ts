@@ -103,14 +103,15 @@ export class BashSession {
       this.#onExit = undefined
     }
     let ended: string | undefined
+    // What was held back while it could have been the end marker's start is the command's.
+    out.flush()
+    err.flush()
     if (timedOut || signal?.aborted) {
       await this.close()
       ended = timedOut
         ? `timed out: the command did not return within ${timeoutMs / 1000} s, so the bash session and everything it started were killed; the next command starts a new session`
         : 'the request was cancelled, so the bash session was killed; the next command starts a new session'
     } else if (this.#exit) {
-      out.flush()
-      err.flush()
       ended = `bash exited (${this.#exit.signal ?? `code ${this.#exit.code}`}); the next command starts a new session`
       await endAll(started)
       this.#started = undefined
