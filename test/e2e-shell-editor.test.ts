@@ -112,7 +112,7 @@ t.test('toolRunner with computer, bash and the text editor: the editor writes a 
     { type: 'tool_result', tool_use_id: 'toolu_view', content: [{ type: 'text', text: `Here's the result of running \`cat -n\` on ${script}:\n     2\techo "the answer is $((6 * 7))"\n` }] },
   ])
   t.strictSame(results(sent[3]!), [{ type: 'tool_result', tool_use_id: 'toolu_term', content: [{ type: 'text', text: 'the answer is 42' }] }], 'the window is there, by its title')
-  const [shot] = results(sent[4]!) as Array<{ tool_use_id: string, content: Array<{ type: string, source?: { data: string } }> }>
+  const [shot] = results(sent[4]!) as unknown as Array<{ tool_use_id: string, content: Array<{ type: string, source?: { data: string } }> }>
   t.match(shot, { tool_use_id: 'toolu_shot', content: [{ type: 'text', text: 'took a screenshot' }, { type: 'image', source: { type: 'base64', media_type: 'image/png' } }] })
   const lines = await readScreen(Buffer.from(shot!.content[1]!.source!.data, 'base64'))
   t.ok(lines.some((line) => line.text.includes('answer is 42')), `the screenshot the model gets shows the output in the terminal (read: ${JSON.stringify(lines.map((line) => line.text))})`)

@@ -7,9 +7,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { open, rename, stat, unlink } from 'node:fs/promises'
-import { InvalidAction, PathConflict, PathForbidden, TooLarge } from '../errors/errors.ts'
-import { nothingAt, READ_FILE, walking, type Leaf, type Owner } from '../files/dir-handle.ts'
+import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises'
+import { DesktopUnavailable, InvalidAction, PathConflict, PathForbidden, TooLarge } from '../errors/errors.ts'
+import { errnoOf, nothingAt, READ_FILE, walking, type Leaf, type Owner, type Walk } from '../files/dir-handle.ts'
+import { refusal } from '../files/store.ts'
 import { components } from '../files/paths.ts'
 
 export interface EditRequest {
@@ -29,23 +30,47 @@ const SNIPPET_LINES = 4
 const HISTORY = 10
 
 export class TextEditor {
-  readonly #home: string
+  readonly #home_: string
   readonly #maxBytes: number
   readonly #history = new Map<string, string[]>()
+  #real: Promise<string> | undefined
 
   constructor (options: { home: string, maxBytes: number }) {
-    this.#home = options.home
+    this.#home_ = options.home
     this.#maxBytes = options.maxBytes
   }
 
   /** The path's components under the home: relative to it, or absolute inside it. */
   parts (path: string): string[] {
     if (path.startsWith('/')) {
-      const home = this.#home.replace(/\/+$/, '')
+      const home = this.#home_.replace(/\/+$/, '')
       if (path !== home && !path.startsWith(`${home}/`)) throw new PathForbidden(`'${path}' is outside the desktop's home directory ${home}: the editor works only under it`)
       return components(path.slice(home.length).replace(/^\/+/, ''))
     }
     return components(path)
+  }
+
+  /** The home's real path (links in it are followed only while they stay under it), made 0700 when named but not there yet, as /files does. */
+  #home (): Promise<string> {
+    this.#real ??= realpath(this.#home_).catch(async (error: unknown) => {
+      if (errnoOf(error) !== 'ENOENT') throw error
+      await mkdir(this.#home_, { recursive: true, mode: 0o700 })
+      return realpath(this.#home_)
+    }).catch((error: unknown) => {
+      this.#real = undefined
+      throw new DesktopUnavailable(`the desktop's home directory ${this.#home_} cannot be opened (${errnoOf(error) ?? String(error)}): the editor has nothing to edit until it can`)
+    })
+    return this.#real
+  }
+
+  /** A walk from the home; what the kernel refuses becomes a clear 4xx (or 507), as on /files. */
+  async #walking<T> (shown: string, work: (walk: Walk) => Promise<T>): Promise<T> {
+    const home = await this.#home()
+    try {
+      return await walking(home, work)
+    } catch (error) {
+      throw refusal(error, shown)
+    }
   }
 
   async run (request: EditRequest): Promise<string> {
@@ -115,7 +140,7 @@ export class TextEditor {
   }
 
   async #view (parts: string[], shown: string, range: number[] | undefined): Promise<string> {
-    const listing = await walking(this.#home, async (walk) => {
+    const listing = await this.#walking(shown, async (walk) => {
       const leaf = await walk.leaf(parts, { follow: true })
       if (!leaf?.stats) throw nothingAt(shown)
       if (!leaf.stats.isDirectory()) return undefined
@@ -152,7 +177,7 @@ export class TextEditor {
   /** A regular file's text, opened without following a last link out and never blocking on a FIFO. */
   async #read (parts: string[], shown: string): Promise<string> {
     if (!parts.length) throw new PathConflict(`'${shown}' is the home directory itself, not a file`)
-    return walking(this.#home, async (walk) => {
+    return this.#walking(shown, async (walk) => {
       const leaf = await walk.leaf(parts, { follow: true })
       if (!leaf?.stats) throw nothingAt(shown)
       if (leaf.stats.isDirectory()) throw new PathConflict(`'${shown}' is a directory, not a file: view lists it`)
@@ -174,7 +199,7 @@ export class TextEditor {
     const bytes = Buffer.from(text)
     if (bytes.length > this.#maxBytes) throw new TooLarge(`the text is ${bytes.length} bytes, over the editor's limit of ${this.#maxBytes}`)
     const owner = await this.#owner()
-    await walking(this.#home, async (walk) => {
+    await this.#walking(shown, async (walk) => {
       const leaf: Leaf | undefined = await walk.leaf(parts, { follow: true, create: { ...(owner && { owner }) } })
       if (!leaf || leaf.name === undefined) throw new PathConflict(`'${shown}' is a directory, not a file`)
       if (leaf.stats && !leaf.stats.isFile()) throw new PathConflict(`'${shown}' is ${leaf.stats.isDirectory() ? 'a directory' : 'not a regular file'}: the editor writes files only`)
@@ -196,7 +221,7 @@ export class TextEditor {
   /** The home's owner, when the server runs as root and the home is another user's. */
   async #owner (): Promise<Owner | undefined> {
     if (process.getuid?.() !== 0) return undefined
-    const info = await stat(this.#home)
+    const info = await stat(await this.#home())
     return info.uid === 0 ? undefined : { uid: info.uid, gid: info.gid }
   }
 }

@@ -13,15 +13,16 @@ interface TestContext { teardown: (fn: () => unknown) => void }
 /** A scratch root (0755) holding `home` (0700, the second user's) and `outside` (root's, beside it). */
 export function desktopHome (t: TestContext) {
   const user = secondUser(t)
+  // 0755: the user must be able to pass through it to its home.
   const root = mkdtempSync(join(tmpdir(), 'tools-home-'))
-  t.teardown(() => rmSync(root, { recursive: true, force: true }))
   chmodSync(root, 0o755)
-  const home = join(root, 'home')
-  const outside = join(root, 'outside')
-  mkdirSync(home)
-  mkdirSync(outside)
+  t.teardown(() => rmSync(root, { recursive: true, force: true }))
+  const [home, outside] = ['home', 'outside'].map((name) => {
+    mkdirSync(join(root, name), { mode: 0o700 })
+    return join(root, name)
+  }) as [string, string]
+  chmodSync(outside, 0o755)
   chownSync(home, user.uid, user.gid)
-  chmodSync(home, 0o700)
   return { user, root, home, outside }
 }
 
