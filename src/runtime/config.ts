@@ -11,6 +11,7 @@ import { DEFAULT_SETTLE } from '../screen/settle.ts'
 import { launchTarget } from '../executor/launch-target.ts'
 import { DESKTOP_APPS, DESKTOP_KINDS, type Autostart, type DesktopKind, type TargetKind } from './desktop-apps.ts'
 import { DEFAULT_SHELL_LIMITS, type ShellLimits } from '../shell/service.ts'
+import { MAX_TIMEOUT_SECONDS } from '../actions/tools.ts'
 import { readToken, type TokenContext, type TokenSource } from './token.ts'
 
 export interface Config {
@@ -346,6 +347,9 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
   }
   if (config.shell && !get('home')) {
     throw new InvalidConfig("--shell needs --home (env DESKTOP_HOME): the desktop's home, whose owner the commands run as and where they start")
+  }
+  if (config.shell && config.shell.maxTimeoutMs > MAX_TIMEOUT_SECONDS * 1000) {
+    throw new InvalidConfig(`--shell-max-timeout must be at most ${MAX_TIMEOUT_SECONDS} s (got ${config.shell.maxTimeoutMs / 1000})`)
   }
   if (config.shell && config.shell.timeoutMs > config.shell.maxTimeoutMs) {
     throw new InvalidConfig(`--shell-timeout (${config.shell.timeoutMs / 1000} s) is over --shell-max-timeout (${config.shell.maxTimeoutMs / 1000} s)`)

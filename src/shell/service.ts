@@ -75,11 +75,6 @@ export class ShellService {
     return { timeoutMs, maxOutputBytes: this.limits.maxOutputBytes, maxProcesses: this.limits.maxProcesses }
   }
 
-  /** Checks what a call may ask before anything runs (the planner's refusals). */
-  async ready (): Promise<void> {
-    await this.#who()
-  }
-
   async runOnce (argv: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<CommandResult> {
     const user = await this.#who()
     return runOnce(argv, user, await this.#environment(user), this.#bounds(timeoutMs), signal)
