@@ -81,9 +81,11 @@ t.test('env: built from nothing, none of the server\'s secrets', async (t) => {
   const { body } = await post(app, '/computer', { action: 'run_command', argv: ['env', '-0'] })
   const env = Object.fromEntries(body.command_result.stdout.split('\0').filter(Boolean).map((line: string) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]))
   t.notOk(body.command_result.stdout.includes(CANARY), 'the token is nowhere in the environment')
-  // tap's process hook (@tapjs/processinfo) adds NODE_OPTIONS and its own variables to every
-  // child a test spawns, whatever environment the spawn names; the server adds none of them.
+  // tap's process hook (@tapjs/processinfo) adds NODE_OPTIONS, its own variables and, under c8,
+  // NODE_V8_COVERAGE to every child a test spawns, whatever environment the spawn names; the
+  // server adds none of them.
   if (String(env.NODE_OPTIONS ?? '').includes('@tapjs/processinfo')) delete env.NODE_OPTIONS
+  if (env.NODE_V8_COVERAGE !== undefined && env.NODE_V8_COVERAGE === process.env.NODE_V8_COVERAGE) delete env.NODE_V8_COVERAGE
   for (const name of Object.keys(env)) if (name.startsWith('_TAPJS_PROCESSINFO_')) delete env[name]
   t.match(env.COMPUTER_GATEWAY_SHELL, /^[0-9a-f]{16}$/)
   delete env.COMPUTER_GATEWAY_SHELL
