@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
-import { tasksOf, type ShellUser } from './user.ts'
+import { nprocCeiling, tasksOf, type ShellUser } from './user.ts'
 
 export const MARKER = 'COMPUTER_GATEWAY_SHELL'
 
@@ -20,7 +20,8 @@ export interface Started {
 
 export async function startCommand (argv: readonly string[], user: ShellUser, env: Record<string, string>, maxProcesses: number): Promise<Started> {
   const id = randomBytes(8).toString('hex')
-  const nproc = await tasksOf(user.uid) + maxProcesses
+  const ceiling = process.getuid?.() === 0 ? undefined : await nprocCeiling()
+  const nproc = Math.min(await tasksOf(user.uid) + maxProcesses, ceiling ?? Infinity)
   const who = user.switches ? ['--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'] : []
   const child = spawn('prlimit', [`--nproc=${nproc}:${nproc}`, '--', 'setpriv', ...who, '--no-new-privs', '--pdeathsig', 'SIGKILL', '--', ...argv], {
     cwd: user.home,

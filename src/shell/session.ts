@@ -17,7 +17,6 @@ export interface SessionResult extends CommandResult {
 
 class Stream {
   readonly capped: Capped
-  #tail = Buffer.alloc(0)
   #held = Buffer.alloc(0)
   done = false
   status: number | null = null
@@ -42,13 +41,12 @@ class Stream {
     const keep = Math.min(data.length, this.marker.length + 8)
     this.capped.add(data.subarray(0, data.length - keep))
     this.#held = data.subarray(data.length - keep)
-    this.#tail = this.#held
   }
 
-  /** What was held back, once the session is gone without a marker. */
+  /** What was held back, once the command ended without its marker (killed, or bash exited). */
   flush (): void {
-    if (!this.done) this.capped.add(this.#tail)
-    this.#tail = Buffer.alloc(0)
+    if (!this.done) this.capped.add(this.#held)
+    this.#held = Buffer.alloc(0)
   }
 }
 

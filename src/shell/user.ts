@@ -29,6 +29,16 @@ export async function shellUser (home: string): Promise<ShellUser> {
 }
 
 /**
+ * The hard RLIMIT_NPROC this server runs under (a container's ulimit), or undefined when
+ * unlimited: a server that is not root cannot raise a command's limit past it.
+ */
+export async function nprocCeiling (): Promise<number | undefined> {
+  const limits = await readFile('/proc/self/limits', 'latin1').catch(() => '')
+  const hard = /^Max processes\s+\S+\s+(\S+)/m.exec(limits)?.[1]
+  return hard === undefined || hard === 'unlimited' ? undefined : Number(hard)
+}
+
+/**
  * The tasks (threads count: RLIMIT_NPROC counts them) that `uid` runs now. The shell's limit
  * is this plus its allowance, since the kernel checks a fork against every task of the user,
  * the desktop's own included; the desktop's processes carry no such limit, so a command that
