@@ -151,10 +151,17 @@ t.test('bash: one session keeps its state; a timeout kills it and says so; resta
   }
 })
 
-t.test('a home of root\'s: the shell refuses to run as root', async (t) => {
-  const { app } = await build(t, { shell: { home: '/root', limits: shellLimits() } })
+t.test('a home of root\'s: the shell refuses to run as root, before anything of the batch runs', async (t) => {
+  const { app, driver } = await build(t, { shell: { home: '/root', limits: shellLimits() } })
   const { status, body } = await post(app, '/computer', { action: 'run_command', argv: ['id'] })
   t.strictSame({ status, body }, refused(403, 'ERR_SHELL_FORBIDDEN', "the desktop's home /root belongs to root, and the shell never runs commands as root: give --home a directory of the desktop's own user"))
+  const batch = await post(app, '/computer/batch', { actions: [{ action: 'move_mouse', coordinates: [5, 5] }, { action: 'bash', command: 'id' }] })
+  t.equal(batch.status, 403)
+  t.equal(batch.body.code, 'ERR_SHELL_FORBIDDEN')
+  t.strictSame(driver.calls, [], 'the move before it did not run')
+  const missing = await build(t, { shell: { home: '/nonexistent-home-of-nobody', limits: shellLimits() } })
+  const none = await post(missing.app, '/computer', { action: 'bash', command: 'id' })
+  t.strictSame({ status: none.status, body: none.body }, refused(403, 'ERR_SHELL_FORBIDDEN', "the desktop's home directory /nonexistent-home-of-nobody is not there: the shell runs in it"))
 })
 
 t.test('edit: Anthropic\'s text editor contract over the home', async (t) => {

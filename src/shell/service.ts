@@ -54,6 +54,7 @@ export class ShellService {
   }
 
   async #who (): Promise<ShellUser> {
+    // Not kept when refused: the home may be made, or given to its user, later.
     this.#user ??= await shellUser(this.#home)
     return this.#user
   }
@@ -69,6 +70,11 @@ export class ShellService {
       xauthority = copy
     }
     return shellEnvironment(user, { display: this.#display(), xauthority })
+  }
+
+  /** Refuses, before anything of a batch runs, when commands cannot run as the desktop's user (a home of root's, or none). */
+  async check (): Promise<void> {
+    await this.#who()
   }
 
   #bounds (timeoutMs: number): RunBounds {
