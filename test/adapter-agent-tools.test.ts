@@ -5,7 +5,7 @@
  * Off, each answers in its own form with the 403 naming the flag.
  */
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { chownSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build, post } from './helpers/build.ts'
@@ -16,6 +16,9 @@ const SHELL_OFF = "the shell is off on this server: start it with --shell (env S
 async function served (t: { teardown: (fn: () => unknown) => void }) {
   const home = mkdtempSync(join(tmpdir(), 'agent-tools-'))
   t.teardown(() => rmSync(home, { recursive: true, force: true }))
+  // Planning a command checks that it could run as the home's owner, never root: as root, the
+  // home is given to nobody (nothing runs here); otherwise it is the server's own user's.
+  if (process.getuid?.() === 0) chownSync(home, 65534, 65534)
   return build(t, { shell: { home, limits: shellLimits() }, files: { home, maxFileSize: 1 << 20, maxTotal: 1 << 30 } })
 }
 
