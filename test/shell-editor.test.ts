@@ -190,6 +190,10 @@ t.test('edit: Anthropic\'s text editor contract over the home', async (t) => {
     t.strictSame(answer.body, step.answer, JSON.stringify(step.body))
   }
   t.equal(readFileSync(join(home, file), 'utf8'), 'one\ntwo\n3\ntwo and a half\n', 'the file holds the text the edits left')
+  await post(app, '/computer', { action: 'edit', command: 'create', path: 'long.txt', file_text: 'x'.repeat(40_000) })
+  const long = await post(app, '/computer', { action: 'edit', command: 'view', path: 'long.txt' })
+  t.equal(long.body.output.length, 16_000 + 240, 'a long view is cut at 16 000 characters, as the reference tool cuts it')
+  t.match(long.body.output, /^Here's the result of running `cat -n` on long\.txt:\n {5}1\tx+<response clipped><NOTE>To save on context only part of this file has been shown to you\. You should retry this tool after you have searched inside the file with `grep -n` in order to find the line numbers of what you are looking for\.<\/NOTE>$/)
   const owner = execFileSync('stat', ['-c', '%u:%g', join(home, file), join(home, 'notes')], { encoding: 'utf8' })
   t.equal(owner, `${user.uid}:${user.gid}\n${user.uid}:${user.gid}\n`, 'what the editor made is the desktop user\'s')
 })

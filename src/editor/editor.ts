@@ -26,6 +26,10 @@ export interface EditRequest {
 
 /** Lines shown around an edit, as the reference tool shows them. */
 const SNIPPET_LINES = 4
+/** A view longer than this is cut, as the reference tool cuts it (MAX_RESPONSE_LEN), with its note. */
+export const MAX_VIEW_CHARACTERS = 16_000
+const CLIPPED = '<response clipped><NOTE>To save on context only part of this file has been shown to you. You should retry this tool after you have searched inside the file with `grep -n` in order to find the line numbers of what you are looking for.</NOTE>'
+
 /** Edits remembered per file for undo_edit. */
 const HISTORY = 10
 
@@ -78,7 +82,10 @@ export class TextEditor {
     const key = parts.join('/')
     const shown = request.path
     switch (request.command) {
-      case 'view': return this.#view(parts, shown, request.view_range)
+      case 'view': {
+        const viewed = await this.#view(parts, shown, request.view_range)
+        return viewed.length > MAX_VIEW_CHARACTERS ? viewed.slice(0, MAX_VIEW_CHARACTERS) + CLIPPED : viewed
+      }
       case 'create': {
         const text = need(request.file_text, 'file_text', 'create')
         const before = await this.#read(parts, shown).catch(() => undefined)
