@@ -82,7 +82,7 @@ t.test('toolRunner with computer, bash and the text editor: the editor writes a 
   const replies = [
     reply('msg_1', [{ type: 'text', text: 'I will write the script.' }, use('toolu_edit', 'str_replace_based_edit_tool', { command: 'create', path: script, file_text: '#!/bin/bash\necho "the answer is $((6 * 7))"\n' })]),
     reply('msg_2', [use('toolu_run', 'bash', { command: 'chmod +x bin/answer.sh && bin/answer.sh' }), use('toolu_view', 'str_replace_based_edit_tool', { command: 'view', path: script, view_range: [2, 2] })]),
-    reply('msg_3', [use('toolu_term', 'bash', { command: 'setsid xterm -T "$(bin/answer.sh)" -fa Monospace -fs 20 -geometry 30x3+100+100 -e bash -c "bin/answer.sh; sleep 600" < /dev/null > /dev/null 2>&1 & for i in $(seq 100); do xdotool search --name "the answer is 42" > /dev/null && break; sleep 0.1; done; xdotool search --name "the answer is 42" | head -1 | xargs xdotool getwindowname' })]),
+    reply('msg_3', [use('toolu_term', 'bash', { command: 'setsid xterm -T "$(bin/answer.sh)" -fa Monospace -fs 20 -geometry 30x3+100+100 -e bash -c "bin/answer.sh; sleep 600" < /dev/null > /dev/null 2>&1 & for i in $(seq 300); do xdotool search --onlyvisible --name "the answer is 42" > /dev/null && break; sleep 0.1; done; sleep 1; xdotool search --onlyvisible --name "the answer is 42" | head -1 | xargs xdotool getwindowname' })]),
     reply('msg_4', [use('toolu_shot', 'computer', { action: 'screenshot' })]),
     reply('msg_5', [{ type: 'text', text: 'The terminal shows the answer.' }]),
   ]
