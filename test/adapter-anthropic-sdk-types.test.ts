@@ -16,6 +16,7 @@ import type {
   BetaComputerScreenshotInput, BetaComputerScrollInput, BetaComputerTripleClickInput,
   BetaComputerTypeInput, BetaComputerWaitInput, BetaComputerZoomInput, BetaMessageParam,
   BetaToolComputerUse20241022, BetaToolComputerUse20250124, BetaToolComputerUse20251124,
+  BetaToolBash20241022, BetaToolBash20250124, BetaToolTextEditor20241022, BetaToolTextEditor20250124, BetaToolTextEditor20250429, BetaToolTextEditor20250728,
   BetaToolResultBlockParam, BetaToolUseBlock, BetaComputerToolset20260801, BetaComputerToolUseBlock,
 } from '@anthropic-ai/sdk/resources/beta/messages/messages'
 import type { TObject } from '@sinclair/typebox'
@@ -25,6 +26,7 @@ import type { NULLABLE_MEMBER_FIELDS } from '../adapters/anthropic/without-nulls
 import { anthropicAdapter, AnthropicToolResult, type AnthropicBody } from '../adapters/anthropic/index.ts'
 import type { ComputerAction, ComputerInput } from '../adapters/anthropic/to-unified.ts'
 import type { ToolVersion } from '../adapters/anthropic/query.ts'
+import type { AGENT_TOOL_VERSIONS } from '../adapters/anthropic/agent-tools.ts'
 import type { NULLABLE_FIELDS } from '../adapters/anthropic/without-nulls.ts'
 import { build, post } from './helpers/build.ts'
 
@@ -36,8 +38,15 @@ type Answer = Static<typeof AnthropicToolResult> & { tool_use_id: string }
 const toBeta = (answer: Answer): BetaToolResultBlockParam => answer
 const toStable = (answer: Answer): ToolResultBlockParam => answer
 
-// The tool versions are the SDK's computer tool types, no more and no fewer.
-same<ToolVersion, BetaComputerToolset20260801['type'] | BetaToolComputerUse20241022['type'] | BetaToolComputerUse20250124['type'] | BetaToolComputerUse20251124['type']>(true)
+// The tool versions are the SDK's computer, bash and text editor tool types, no more and no fewer.
+same<ToolVersion, BetaComputerToolset20260801['type'] | BetaToolComputerUse20241022['type'] | BetaToolComputerUse20250124['type'] | BetaToolComputerUse20251124['type'] |
+  BetaToolBash20241022['type'] | BetaToolBash20250124['type'] | BetaToolTextEditor20241022['type'] | BetaToolTextEditor20250124['type'] | BetaToolTextEditor20250429['type'] | BetaToolTextEditor20250728['type']>(true)
+// Each version's tool name is the SDK's.
+same<typeof AGENT_TOOL_VERSIONS, {
+  readonly bash_20250124: BetaToolBash20250124['name'], readonly bash_20241022: BetaToolBash20241022['name'],
+  readonly text_editor_20250728: BetaToolTextEditor20250728['name'], readonly text_editor_20250429: BetaToolTextEditor20250429['name'],
+  readonly text_editor_20250124: BetaToolTextEditor20250124['name'], readonly text_editor_20241022: BetaToolTextEditor20241022['name'],
+}>(true)
 
 // The newest version's actions are the members the SDK lists for the computer tool.
 same<ComputerAction, BetaComputerMemberName>(true)

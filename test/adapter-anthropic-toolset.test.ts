@@ -266,7 +266,8 @@ t.test('GET /adapters lists the toolset first, as the default', async (t) => {
   const { app } = await build(t, { adapters: [anthropicAdapter] })
   const response = await app.inject({ method: 'GET', url: '/adapters' })
   const anthropic = response.json().adapters.find((a: { name: string }) => a.name === 'anthropic')
-  t.strictSame(anthropic.versions.map((v: { name: string }) => v.name), ['computer_toolset_20260801', 'computer_20251124', 'computer_20250124', 'computer_20241022'])
+  t.strictSame(anthropic.versions.map((v: { name: string }) => v.name), ['computer_toolset_20260801', 'computer_20251124', 'computer_20250124', 'computer_20241022',
+    'bash_20250124', 'bash_20241022', 'text_editor_20250728', 'text_editor_20250429', 'text_editor_20250124', 'text_editor_20241022'])
   t.match(anthropic.coordinates, /toolset: the pixels of the screenshot Claude is shown/)
 })
 

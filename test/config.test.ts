@@ -166,3 +166,17 @@ t.test('the token: from a file, the environment or stdin; --token VALUE still wo
   t.match(usage(), '--token-file <value>')
   t.match(usage(), '[env API_TOKEN_FILE]')
 })
+
+t.test('--shell: off by default; needs --home; its bounds from flags or the environment, checked', async (t) => {
+  t.equal(loadConfig([], { HOME: '/root' }).shell, undefined, 'off unless asked for')
+  t.strictSame(loadConfig(['--shell', '--home', '/srv/desk'], {}).shell, { timeoutMs: 30_000, maxTimeoutMs: 600_000, maxOutputBytes: 1024 * 1024, maxProcesses: 256, maxSessions: 8 })
+  t.strictSame(loadConfig([], { SHELL_TOOL: '1', DESKTOP_HOME: '/srv/desk', SHELL_TIMEOUT: '5', SHELL_MAX_TIMEOUT: '60', SHELL_MAX_OUTPUT: '4096', SHELL_MAX_PROCESSES: '32', SHELL_MAX_SESSIONS: '2' }).shell,
+    { timeoutMs: 5000, maxTimeoutMs: 60_000, maxOutputBytes: 4096, maxProcesses: 32, maxSessions: 2 })
+  const cases: Array<[string[], string]> = [
+    [['--shell'], "--shell needs --home (env DESKTOP_HOME): the desktop's home, whose owner the commands run as and where they start"],
+    [['--shell', '--home', '/h', '--shell-timeout', '90', '--shell-max-timeout', '60'], '--shell-timeout (90 s) is over --shell-max-timeout (60 s)'],
+    [['--shell', '--home', '/h', '--shell-max-timeout', '7200'], '--shell-max-timeout must be at most 3600 s (got 7200)'],
+    [['--shell', '--home', '/h', '--shell-max-processes', '0'], '--shell-max-processes must be a positive integer (got \'0\')'],
+  ]
+  for (const [argv, message] of cases) t.throws(() => loadConfig(argv, { HOME: '/root' }), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
+})

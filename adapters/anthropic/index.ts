@@ -15,6 +15,8 @@ import { AnthropicToolsetResult } from './toolset-result.ts'
 import { toolsetToNativeResult } from './toolset-to-native-result.ts'
 import { toolsetToUnified, type ToolsetBody, type ToolsetMeta } from './toolset-to-unified.ts'
 import { withoutNulls } from './without-nulls.ts'
+import { AGENT_TOOL_SCHEMAS, isAgentToolVersion } from './agent-tools.ts'
+import { agentToolToNativeResult, agentToolToUnified, type AgentToolBody, type AgentToolMeta } from './agent-tool-call.ts'
 
 export { AnthropicToolResult } from './result.ts'
 export { AnthropicToolsetResult } from './toolset-result.ts'
@@ -30,9 +32,9 @@ const AnthropicResult = Type.Union([Type.Ref(AnthropicToolsetResult), Type.Ref(A
 
 const isToolset = (version: string) => version === TOOLSET_VERSION
 
-export const anthropicAdapter: Adapter<AnthropicBody | ToolsetBody, AnthropicMeta | ToolsetMeta, AnthropicQuery> = {
+export const anthropicAdapter: Adapter<AnthropicBody | ToolsetBody | AgentToolBody, AnthropicMeta | ToolsetMeta | AgentToolMeta, AnthropicQuery> = {
   name: 'anthropic',
-  description: "Claude's computer toolset (default): a member tool_use block, or the content of the assistant's turn (its other blocks passed over), the member blocks run in order and stopping at the first failure, answered with the tool_result blocks the SDK's toolset renders (the acknowledgment, the image for screenshot and zoom, is_error and the not-executed text; no screenshot after a pure action). " +
+  description: "Claude's computer toolset (default): a member tool_use block, or the content of the assistant's turn (its bash and text editor blocks run in their place, other blocks passed over), the member blocks run in order and stopping at the first failure, answered with the tool_result blocks the SDK's toolset renders (the acknowledgment, the image for screenshot and zoom, is_error and the not-executed text; no screenshot after a pure action). " +
     "Claude's computer tool (tool_version=computer_2025…/2024…): the tool_use block's input, or the whole block, answered with the tool_result block for the next user message (with tool_use_id when the block or the tool_use_id query gave it); every action but cursor_position, screenshot and zoom answers with a screenshot unless screenshot=false.",
   coordinates: 'toolset: the pixels of the screenshot Claude is shown (display_width_px/display_height_px; else the screen, scaled down to within 1568 px on the long edge and 1.15 megapixels); the computer tool: the display the tool was declared with (display_width_px/display_height_px, as in the tool definition; else the screen)',
   versions: [
@@ -40,6 +42,12 @@ export const anthropicAdapter: Adapter<AnthropicBody | ToolsetBody, AnthropicMet
     { name: 'computer_20251124', description: 'Claude Opus 4.5 and later (beta computer-use-2025-11-24): the 20250124 actions and zoom.', schema: AnthropicComputer20251124 },
     { name: 'computer_20250124', description: 'Claude Sonnet 3.7 to 4.5, Opus 4/4.1, Haiku 4.5 (beta computer-use-2025-01-24): clicks at a coordinate with held keys, drag from start_coordinate, scroll, hold_key, wait, triple_click, left_mouse_down/up.', schema: AnthropicComputer20250124 },
     { name: 'computer_20241022', description: 'Claude Sonnet 3.5 v2 (beta computer-use-2024-10-22): clicks and drags from where the pointer is.', schema: AnthropicComputer20241022 },
+    { name: 'bash_20250124', description: "Claude's bash tool (--shell): {command} runs in the persistent session, {restart: true} ends it; answered with stdout, stderr and a non-zero exit code as text (is_error when the timeout killed it).", schema: AGENT_TOOL_SCHEMAS.bash_20250124 },
+    { name: 'bash_20241022', description: 'The bash tool of Claude Sonnet 3.5 v2: as bash_20250124.', schema: AGENT_TOOL_SCHEMAS.bash_20241022 },
+    { name: 'text_editor_20250728', description: "Claude's text editor (str_replace_based_edit_tool; --files): view, create, str_replace, insert over the desktop's home, answered with the reference tool's result strings.", schema: AGENT_TOOL_SCHEMAS.text_editor_20250728 },
+    { name: 'text_editor_20250429', description: 'The text editor of Claude 4 (str_replace_based_edit_tool): as text_editor_20250728.', schema: AGENT_TOOL_SCHEMAS.text_editor_20250429 },
+    { name: 'text_editor_20250124', description: 'The text editor of Claude Sonnet 3.7 (str_replace_editor), with undo_edit.', schema: AGENT_TOOL_SCHEMAS.text_editor_20250124 },
+    { name: 'text_editor_20241022', description: 'The text editor of Claude Sonnet 3.5 v2 (str_replace_editor), with undo_edit.', schema: AGENT_TOOL_SCHEMAS.text_editor_20241022 },
   ],
   schemas: [ToolsetToolUse, AnthropicToolsetResult, AnthropicToolResult],
   query: AnthropicOwnQuery,
@@ -50,9 +58,13 @@ export const anthropicAdapter: Adapter<AnthropicBody | ToolsetBody, AnthropicMet
     : undefined,
   translate: (body, context) => isToolset(context.version)
     ? toolsetToUnified(body as ToolsetBody, context)
-    : toUnified(body as AnthropicBody, context),
+    : isAgentToolVersion(context.version)
+      ? agentToolToUnified(body as AgentToolBody, context)
+      : toUnified(body as AnthropicBody, context),
   result: (outcome, context, translation) => isToolset(context.version)
     ? toolsetToNativeResult(outcome, translation as Parameters<typeof toolsetToNativeResult>[1])
-    : toNativeResult(outcome, translation as Parameters<typeof toNativeResult>[1]),
+    : isAgentToolVersion(context.version)
+      ? agentToolToNativeResult(outcome, translation as Parameters<typeof agentToolToNativeResult>[1])
+      : toNativeResult(outcome, translation as Parameters<typeof toNativeResult>[1]),
   resultSchema: AnthropicResult,
 }

@@ -12,7 +12,7 @@ const ImageBlock = imageBlock('AnthropicToolsetImageBlock', 'The image (PNG unle
 export const AnthropicToolsetResultBlock = Type.Object({
   type: Type.Literal('tool_result'),
   tool_use_id: Type.String({ description: "The member tool_use block's id." }),
-  toolset_name: Type.Literal('computer', { description: 'Echoed from the tool_use block; the API requires it on a member result.' }),
+  toolset_name: Type.Optional(Type.Literal('computer', { description: 'Echoed from a member tool_use block; the API requires it on a member result. Absent on the result of a bash or text editor call of the same turn.' })),
   content: Type.Union([
     Type.String({ description: 'A call that did not run because an earlier one failed: the SDK\'s "Not executed: an earlier computer action in this turn failed."' }),
     Type.Array(Type.Union([TextBlock, ImageBlock]), {

@@ -9,6 +9,7 @@ import { unreachable } from '../../src/errors/unreachable.ts'
 import type { ToolsetMember } from './computer_toolset_20260801.ts'
 import type { AnthropicToolsetResult, AnthropicToolsetResultBlock } from './toolset-result.ts'
 import type { ToolsetCall, ToolsetMeta } from './toolset-to-unified.ts'
+import { AGENT_TOOL_NAMES, agentToolText } from './agent-tools.ts'
 
 /** @anthropic-ai/sdk lib/internal/toolsets/run.ts, NOT_EXECUTED_BY_FAMILY.computer. */
 export const NOT_EXECUTED = 'Not executed: an earlier computer action in this turn failed.'
@@ -48,8 +49,11 @@ export function toolsetToNativeResult (outcome: AdapterOutcome, translation: Tra
   return calls.map((call, index) => {
     const status = callStatus(call, outcome)
     switch (status) {
-      case 'ran':
-        return block(call, rendered(call, outcome))
+      case 'ran': {
+        if (!AGENT_TOOL_NAMES.has(call.name)) return block(call, rendered(call, outcome))
+        const { text: said, isError } = agentToolText(outcome.results[call.first])
+        return block(call, [text(said)], isError)
+      }
       case 'failed':
         return block(call, [text(outcome.error!.message)], true)
       case 'not_run':
@@ -71,13 +75,14 @@ function refusedCall (calls: ToolsetCall[], actionIndex: number | undefined): nu
 }
 
 function block (call: ToolsetCall, content: Content, isError = false): AnthropicToolsetResultBlock {
-  return { type: 'tool_result', tool_use_id: call.id, toolset_name: 'computer', content, ...(isError && { is_error: true as const }) }
+  const member = !AGENT_TOOL_NAMES.has(call.name)
+  return { type: 'tool_result', tool_use_id: call.id, ...(member && { toolset_name: 'computer' as const }), content, ...(isError && { is_error: true as const }) }
 }
 
 const text = (value: string) => ({ type: 'text' as const, text: value })
 
 function rendered (call: ToolsetCall, outcome: AdapterOutcome): Content {
-  const template = ACKNOWLEDGMENT[call.name]
+  const template = ACKNOWLEDGMENT[call.name as ToolsetMember]
   if (template !== null) return [text(acknowledgment(template, call.input))]
   const result = outcome.results[call.first]
   if (call.name === 'cursor_position') {

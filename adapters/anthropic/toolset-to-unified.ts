@@ -10,12 +10,18 @@ import { InvalidNativePayload } from '../../src/errors/errors.ts'
 import type { ToolsetMember, ToolsetToolUse } from './computer_toolset_20260801.ts'
 import type { AnthropicQuery } from './query.ts'
 import { actionsFor, type ComputerInput } from './to-unified.ts'
+import { AGENT_TOOL_NAMES, agentToolAction } from './agent-tools.ts'
 
 export type ToolsetBody = ToolsetToolUse | Array<ToolsetToolUse | { type: string }>
 
+/** The bash and text editor tools' names in a turn's tool_use blocks (they carry no toolset_name). */
+export type AgentToolName = 'bash' | 'str_replace_based_edit_tool' | 'str_replace_editor'
+interface AgentToolUse { type: 'tool_use', id: string, name: AgentToolName, input: Record<string, unknown> }
+
 export interface ToolsetCall extends CallSpan {
   id: string
-  name: ToolsetMember
+  /** A member of the toolset, or the bash or text editor tool called beside it in the turn. */
+  name: ToolsetMember | AgentToolName
   /** The fields the SDK's acknowledgment quotes ("Pressed {text}.", "Scrolled {scroll_direction}."). */
   input: Record<string, unknown>
 }
@@ -33,7 +39,7 @@ export function toolsetToUnified (body: ToolsetBody, context: AdapterContext<Ant
   }
   const members = (Array.isArray(body) ? body : [body])
     .map((block, index) => ({ block, index }))
-    .filter((entry): entry is { block: ToolsetToolUse, index: number } => isMember(entry.block))
+    .filter((entry): entry is { block: ToolsetToolUse | AgentToolUse, index: number } => isMember(entry.block) || isAgentTool(entry.block))
   if (members.length === 0) {
     throw new InvalidNativePayload('anthropic computer_toolset_20260801: the turn has no computer toolset member call: a member is a tool_use block with toolset_name "computer" (the computer tool\'s blocks, name "computer", take tool_version=computer_20251124)')
   }
@@ -42,7 +48,7 @@ export function toolsetToUnified (body: ToolsetBody, context: AdapterContext<Ant
   const calls: ToolsetCall[] = members.map(({ block, index }) => {
     if (seen.has(block.id)) throw Object.assign(new InvalidNativePayload(`anthropic computer_toolset_20260801: [${index}]: tool_use id '${block.id}' is given twice; each block needs its own`), { failedIndex: index })
     seen.add(block.id)
-    const own = memberActions(block)
+    const own = isAgentTool(block) ? [agentToolAction(block.name, block.input)] : memberActions(block as ToolsetToolUse)
     const call = { id: block.id, name: block.name, input: block.input as Record<string, unknown>, first: actions.length, count: own.length }
     actions.push(...own)
     return call
@@ -52,6 +58,14 @@ export function toolsetToUnified (body: ToolsetBody, context: AdapterContext<Ant
 
 const isMember = (block: { type: string }): block is ToolsetToolUse =>
   block.type === 'tool_use' && (block as { toolset_name?: unknown }).toolset_name === 'computer'
+
+/** A bash or text editor call of the same turn; its input is checked as it is translated. */
+function isAgentTool (block: { type: string }): block is AgentToolUse {
+  const { name, toolset_name: toolset, id, input } = block as { name?: unknown, toolset_name?: unknown, id?: unknown, input?: unknown }
+  if (block.type !== 'tool_use' || toolset !== undefined || typeof name !== 'string' || !AGENT_TOOL_NAMES.has(name)) return false
+  if (typeof id !== 'string' || id === '' || typeof input !== 'object' || input === null) throw new InvalidNativePayload(`a ${name} tool_use block needs an id and an input object`)
+  return true
+}
 
 function memberActions ({ name, input }: ToolsetToolUse): UnifiedAction[] {
   const { repeat, ...fields } = input as ComputerInput & { repeat?: number }

@@ -13,12 +13,14 @@ import {
 } from './window.ts'
 import { elementActionSchema, ElementOutcome, getAccessibilityTreeSchema } from './accessibility.ts'
 import { ClipboardContentSchema, getClipboardSchema, setClipboardSchema } from './clipboard.ts'
+import { bashSchema, CommandResultSchema, editSchema, runCommandSchema } from './tools.ts'
 
 export { DEFAULT_LIMITS, LIMIT_FLAGS, limitMessages, type Limits } from './limits.ts'
 export { MOUSE_BUTTONS } from './common.ts'
 export { WindowInfo, WindowSelector } from './window.ts'
 export { ElementOutcome } from './accessibility.ts'
 export { ClipboardContentSchema } from './clipboard.ts'
+export { CommandResultSchema } from './tools.ts'
 
 const members = (limits: Limits) => [
   moveMouseSchema(limits),
@@ -38,6 +40,9 @@ const members = (limits: Limits) => [
   elementActionSchema(limits),
   getClipboardSchema(),
   setClipboardSchema(limits),
+  runCommandSchema(),
+  bashSchema(),
+  editSchema(),
 ] as const
 
 type Member = ReturnType<typeof members>[number]
@@ -73,7 +78,7 @@ export function buildActionSchemas (limits: Limits = DEFAULT_LIMITS) {
     }),
   }, { additionalProperties: false, $id: 'ActionBatch', title: 'ActionBatch' })
   // WindowInfo and ElementOutcome are here (not with the responses) so every schema a response refers to is shared with the actions.
-  return { limits, UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ElementOutcome, ClipboardContentSchema, ...named, UnifiedAction, ActionBatch] }
+  return { limits, UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ElementOutcome, ClipboardContentSchema, CommandResultSchema, ...named, UnifiedAction, ActionBatch] }
 }
 
 export const ACTION_KINDS: readonly ActionKind[] = members(DEFAULT_LIMITS).map((m) => m.properties.action.const)

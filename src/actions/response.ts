@@ -7,6 +7,7 @@ import { CupEnvelope } from '../accessibility/schema.ts'
 import { ElementOutcome } from './accessibility.ts'
 import { WindowInfo } from './window.ts'
 import { ClipboardContentSchema } from './clipboard.ts'
+import { CommandResultSchema } from './tools.ts'
 
 export const ActionResponse = Type.Object({
   output: Type.Union([Type.String(), Type.Null()], { description: 'What was done, in words.' }),
@@ -30,6 +31,7 @@ export const ActionResponse = Type.Object({
   truncated: Type.Optional(Type.Boolean({ description: 'get_accessibility_tree only: true when max_depth or max_nodes cut the walk short.' })),
   element: Type.Optional(Type.Ref(ElementOutcome, { description: 'element_action only: the element and how it was acted on.' })),
   clipboard: Type.Optional(Type.Ref(ClipboardContentSchema, { description: 'get_clipboard only: what the selection holds.' })),
+  command_result: Type.Optional(Type.Ref(CommandResultSchema, { description: 'run_command and bash only: the exit code and what the command wrote.' })),
 }, { $id: 'ActionResponse', title: 'ActionResponse' })
 export type ActionResponse = Static<typeof ActionResponse>
 export type ElementOutcome = Static<typeof ElementOutcome>

@@ -168,6 +168,18 @@ export const DriverFailure = createError<'ERR_DRIVER_FAILURE', 500, [string, { c
 export const TargetNotAllowed = createError<'ERR_TARGET_NOT_ALLOWED', 403, [string]>(
   'ERR_TARGET_NOT_ALLOWED', '%s', 403)
 
+/** The shell or the text editor asked for on a server that did not turn it on (--shell, --files): the message names the flag. */
+export const ToolOff = createError<'ERR_TOOL_OFF', 403, [string]>(
+  'ERR_TOOL_OFF', '%s', 403)
+
+/** A shell command the server will not run as asked: the desktop's user would be root, or its home is missing. */
+export const ShellForbidden = createError<'ERR_SHELL_FORBIDDEN', 403, [string]>(
+  'ERR_SHELL_FORBIDDEN', '%s', 403)
+
+/** A new bash session past --shell-max-sessions: restart (end) one first. */
+export const ShellSessionLimit = createError<'ERR_SHELL_SESSION_LIMIT', 429, [string]>(
+  'ERR_SHELL_SESSION_LIMIT', '%s', 429)
+
 /** A configuration that cannot work (bad flag, unsafe listen address, dead DISPLAY). */
 export const InvalidConfig = createError<'ERR_INVALID_CONFIG', 500, [string]>(
   'ERR_INVALID_CONFIG', '%s', 500)

@@ -26,6 +26,8 @@ export function slotMs (plans: Plan[], allowance: { baseMs: number, settleMs: nu
     if (plan.kind === 'press_key') ms += plan.durationMs ?? 0
     if (plan.kind === 'type_text') ms += CHAR_MS * plan.text.length
     if (plan.kind === 'launch_app') ms += allowance.launchTimeoutMs
+    // A command's own timeout ends it (and everything it started) before its slot does.
+    if (plan.kind === 'run_command' || plan.kind === 'bash') ms += plan.timeoutMs + 5000
   }
   return ms
 }

@@ -26,6 +26,7 @@ import { SerialQueue } from './serial-queue.ts'
 import { throwIfAborted } from './sleep.ts'
 import { toWindowInfo } from './windows.ts'
 import type { ClipboardSource } from '../clipboard/source.ts'
+import type { Tools } from './tool-plan.ts'
 
 export interface ExecutorOptions {
   driver: Driver
@@ -46,6 +47,8 @@ export interface ExecutorOptions {
   settle?: { quietMs: number, maxMs: number }
   /** The desktop's clipboard (get_clipboard, set_clipboard); without it they are refused. */
   clipboard?: ClipboardSource
+  /** The shell (--shell) and the text editor (--files); without them their actions are refused. */
+  tools?: Tools
 }
 
 /** A wish to see the screen settled; what it leaves out comes from the executor's defaults. */
@@ -104,6 +107,7 @@ export class Executor {
   readonly #launchTimeoutMs: number
   readonly #accessibility: Accessibility | undefined
   readonly #clipboard: ClipboardSource | undefined
+  readonly #tools: Tools | undefined
   #tracked: Driver
   /** The driver with a deadline on every call. */
   #timed: Driver
@@ -123,6 +127,7 @@ export class Executor {
     this.#launchTimeoutMs = options.launchTimeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS
     this.#accessibility = options.accessibility
     this.#clipboard = options.clipboard
+    this.#tools = options.tools
     this.#callMs = options.deadlines?.callMs ?? CALL_MS
     this.#slotBaseMs = options.deadlines?.slotMs ?? SLOT_MS
     this.#settleDefaults = options.settle ?? DEFAULT_SETTLE
@@ -174,7 +179,7 @@ export class Executor {
     // Known and ready: no await, which every action would pay for.
     const screen = this.#screen !== undefined && this.#driver.ready() ? this.#screen : await this.screenSize()
     const scaler = new Scaler(screen, options.client, options.clientName)
-    const context = await planContext(actions, this.#driver, this.#apps, this.#accessibility, this.#launchRules, this.#clipboard)
+    const context = await planContext(actions, this.#driver, this.#apps, this.#accessibility, this.#launchRules, this.#clipboard, this.#tools)
     const plans = planBatch(actions, scaler, context, {
       ...(options.limits && { limits: options.limits }),
       indexed: options.indexed === true,
@@ -242,6 +247,7 @@ export class Executor {
         accessibility: this.#accessibility,
         launchEnv: () => this.#launchEnv(),
         clipboard: this.#clipboard,
+        tools: this.#tools,
         ...(options.signal && { signal: options.signal }),
       }
       // A pipelined request hands all its plans over at once: the driver runs them in order, and
@@ -258,6 +264,11 @@ export class Executor {
           this.#assertReady()
           if (plan.kind === 'type_text') this.#log.debug({ action: plan.kind, text: plan.text }, 'typing')
           const outcome = await (handedOver?.[index] ?? runPlan(plan, context))
+          // How a command ended, never what it printed nor the command (it may carry a secret).
+          if (outcome.command_result) {
+            const { exit_code: exitCode, signal, stdout_bytes: stdoutBytes, stderr_bytes: stderrBytes, timed_out: timedOut, truncated } = outcome.command_result
+            this.#log.info({ action: plan.kind, exitCode, signal, stdoutBytes, stderrBytes, timedOut, truncated, ms: Math.round(performance.now() - started) }, 'command ended')
+          }
           const last = index === plans.length - 1
           const attach = outcome.wantsScreenshot || plan.screenshot || (last && options.screenshot === true)
           const region = plan.kind === 'take_screenshot' ? plan.region : undefined
@@ -282,6 +293,7 @@ export class Executor {
             ...(outcome.truncated !== undefined && { truncated: outcome.truncated }),
             ...(outcome.element && { element: outcome.element }),
             ...(outcome.clipboard && { clipboard: outcome.clipboard }),
+            ...(outcome.command_result && { command_result: outcome.command_result }),
           })
           this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'ok' }, 'action')
         } catch (caught) {

@@ -19,6 +19,7 @@ import type { TargetKind } from '../runtime/desktop-apps.ts'
 import { loneSurrogate, loneSurrogateMessage } from '../http/text-bodies.ts'
 import { unreachable } from '../errors/unreachable.ts'
 import type { ClipboardContent, ClipboardSource, Selection } from '../clipboard/source.ts'
+import { planTool, type ToolPlan, type Tools } from './tool-plan.ts'
 
 /** What planning knows of the desktop besides its size: the window actions' preconditions. */
 export interface PlanContext {
@@ -37,6 +38,8 @@ export interface PlanContext {
   snapshotBefore?: boolean
   /** The desktop's clipboard, when the server serves one (--clipboard). */
   clipboard?: ClipboardSource | undefined
+  /** The shell (--shell) and the text editor (--files), when the server serves them. */
+  tools?: Tools | undefined
 }
 
 /** launch_app's rules beyond the allow-list (--desktop full, --home). */
@@ -74,6 +77,7 @@ export type Plan = { screenshot: boolean } & (
   | Omit<ElementPlan, 'screenshot'>
   | { kind: 'get_clipboard', selection: Selection, prefer?: 'text' | 'image' }
   | { kind: 'set_clipboard', selection: Selection, content: Exclude<ClipboardContent, { kind: 'empty' }> }
+  | ToolPlan
 )
 
 export interface BatchPlanOptions {
@@ -276,6 +280,10 @@ export function planAction (action: UnifiedAction, scaler: Scaler, context: Plan
     case 'set_clipboard':
       clipboardOn(action.action, context)
       return { kind: 'set_clipboard', selection: action.selection ?? 'clipboard', content: clipboardContent(action), screenshot }
+    case 'run_command':
+    case 'bash':
+    case 'edit':
+      return { ...planTool(action, context.tools), screenshot }
     default: return unreachable(action, 'action')
   }
 }

@@ -20,6 +20,8 @@ import { launchAndWait, reread, selectWindow } from './windows.ts'
 import { unreachable } from '../errors/unreachable.ts'
 import type { ClipboardContent, ClipboardSource } from '../clipboard/source.ts'
 import type { ClipboardContentResponse } from '../actions/clipboard.ts'
+import type { CommandResultResponse } from '../actions/tools.ts'
+import { runTool, type Tools } from './tool-plan.ts'
 
 export interface RunContext {
   driver: Driver
@@ -39,6 +41,8 @@ export interface RunContext {
   launchEnv?: () => Promise<Record<string, string> | undefined>
   /** The desktop's clipboard, when the server serves one (planning refuses its actions otherwise). */
   clipboard?: ClipboardSource | undefined
+  /** The shell and the text editor (planning refuses their actions without them). */
+  tools?: Tools | undefined
 }
 
 export interface RunOutcome {
@@ -57,6 +61,8 @@ export interface RunOutcome {
   element?: ElementOutcome
   /** get_clipboard's answer. */
   clipboard?: ClipboardContentResponse
+  /** run_command's and bash's exit code and output. */
+  command_result?: CommandResultResponse
   /** Where the pointer is after an input plan, when the driver answered it with the plan. */
   pointer?: Point
 }
@@ -163,6 +169,10 @@ export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutc
     case 'set_clipboard':
       await clipboardOf(context).write(plan.selection, plan.content)
       return { output: `set the ${plan.selection} selection to ${describeContent(plan.content).replace(/^holds /, '')}`, wantsScreenshot: false }
+    case 'run_command':
+    case 'bash':
+    case 'edit':
+      return { ...await runTool(plan, context.tools, signal), wantsScreenshot: false }
     default: return unreachable(plan, 'plan')
   }
 }

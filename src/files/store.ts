@@ -276,7 +276,7 @@ function truncated (name: string, bytes: number): string {
 }
 
 /** What the kernel answered, as the refusal a client can act on; errors already refusals pass through. */
-function refusal (error: unknown, shown: string): unknown {
+export function refusal (error: unknown, shown: string): unknown {
   if (typeof (error as { statusCode?: unknown }).statusCode === 'number') return error
   switch (errnoOf(error)) {
     case 'ENOSPC':

@@ -61,6 +61,8 @@ import { BROWSER_SCHEMAS } from '../browser/schema.ts'
 import { CdpBroker } from '../browser/cdp-broker.ts'
 import type { DevtoolsSource } from '../browser/source.ts'
 import type { BrowserKind } from '../runtime/desktop-apps.ts'
+import { ShellService, type ShellLimits } from '../shell/service.ts'
+import { TextEditor } from '../editor/editor.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -119,6 +121,8 @@ export interface AppOptions {
   files?: FileStoreOptions
   /** The desktop's browser (--browser, default firefox) and, for chromium on an X desktop, its DevTools (/browser/cdp), closed with the app. */
   browser?: { kind: BrowserKind, devtools?: DevtoolsSource }
+  /** The shell (--shell): commands as the desktop's user in this home; without it run_command and bash answer 403 naming the flag. */
+  shell?: { home: string, limits: ShellLimits }
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -194,6 +198,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ...(options.launchRules && { launchRules: options.launchRules }),
     ...(options.settle && { settle: options.settle }),
     ...(options.clipboard && { clipboard: options.clipboard }),
+    tools: {
+      ...(options.shell && { shell: new ShellService({ ...options.shell, display: () => options.desktop?.display }) }),
+      ...(options.files && { editor: new TextEditor({ home: options.files.home, maxBytes: options.files.maxFileSize }) }),
+    },
   }
   // Recording sees every transport's runs through the executor; without it there is nothing in between.
   const executor = options.recording
@@ -261,6 +269,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     windowsUnavailable: async () => options.driver.windows ? options.driver.windows.unavailable() : `the ${options.driver.name} driver has no window control`,
     ...(options.mcpDisplay && { display: options.mcpDisplay }),
     clipboard: options.clipboard !== undefined,
+    shell: options.shell !== undefined,
+    editor: options.files !== undefined,
     log: app.log.child({ component: 'mcp' }) as Logger,
   }))
   await app.register(mcpRoutes)
@@ -299,6 +309,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await options.clipboard?.close()
     broker?.close()
     await devtools?.close()
+    await executorOptions.tools.shell?.close()
     await options.driver.close()
   })
   return app

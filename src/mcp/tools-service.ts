@@ -17,7 +17,7 @@ import type { Size } from '../screen/geometry.ts'
 import { clientSpace } from '../screen/scaling.ts'
 import { formatValidationErrors, validationFailedIndex } from '../schemas/validation.ts'
 import { actionResult, batchResult, errorResult, type ToolResult } from './content.ts'
-import { BATCH_TOOL, buildTools, CLIPBOARD_TOOLS, DISPLAY_ARGUMENTS, WINDOW_TOOLS, type ToolDefinition } from './tools.ts'
+import { BATCH_TOOL, buildTools, CLIPBOARD_TOOLS, DISPLAY_ARGUMENTS, EDITOR_TOOLS, SHELL_TOOLS, WINDOW_TOOLS, type ToolDefinition } from './tools.ts'
 
 export interface McpToolsOptions {
   executor: Executor
@@ -30,6 +30,9 @@ export interface McpToolsOptions {
   windowsUnavailable: () => Promise<string | undefined>
   /** The server serves the clipboard (--clipboard): the clipboard tools are listed. */
   clipboard?: boolean
+  /** The server runs commands (--shell) and edits files (--files): their tools are listed. */
+  shell?: boolean
+  editor?: boolean
   /** The screen size a client sees when its call declares none (default: the real screen). */
   display?: Size
   log: Logger
@@ -58,7 +61,8 @@ export class McpTools {
   /** The tools this desktop can run: the window tools only with a window manager, the clipboard tools only when turned on. */
   async list (): Promise<ToolDefinition[]> {
     const windows = await this.#options.windowsUnavailable().catch((error: Error) => error.message)
-    return this.#tools.filter((tool) => (windows === undefined || !WINDOW_TOOLS.has(tool.name)) && (this.#options.clipboard === true || !CLIPBOARD_TOOLS.has(tool.name)))
+    return this.#tools.filter((tool) => (windows === undefined || !WINDOW_TOOLS.has(tool.name)) && (this.#options.clipboard === true || !CLIPBOARD_TOOLS.has(tool.name)) &&
+      (this.#options.shell === true || !SHELL_TOOLS.has(tool.name)) && (this.#options.editor === true || !EDITOR_TOOLS.has(tool.name)))
   }
 
   async call (name: string, args: Arguments | undefined, signal?: AbortSignal): Promise<ToolResult> {

@@ -40,6 +40,10 @@ export const WINDOW_TOOLS: ReadonlySet<ToolName> = new Set(['list_windows', 'foc
 /** The clipboard tools; they are listed only when the server serves the clipboard (--clipboard). */
 export const CLIPBOARD_TOOLS: ReadonlySet<ToolName> = new Set(['get_clipboard', 'set_clipboard'])
 
+/** The shell's tools (--shell) and the editor's (--files); listed only when the server serves them. */
+export const SHELL_TOOLS: ReadonlySet<ToolName> = new Set(['run_command', 'bash'])
+export const EDITOR_TOOLS: ReadonlySet<ToolName> = new Set(['edit'])
+
 /** Arguments every tool takes besides its action's: the screen size the model sees. */
 export const DISPLAY_ARGUMENTS = {
   display_width_px: ActionQuery.properties.display_width_px,
@@ -70,6 +74,9 @@ function describe (name: ToolName): Described {
     case 'element_action': return { title: 'Act on an element', readOnly: false, description: 'Carries out an action on an element of the last get_accessibility_tree: click, type (replaces its text with value), toggle, select, expand, scroll, ... by the element id. Works through the application\'s accessibility interface where it can, else by real input at the element.' }
     case 'get_clipboard': return { title: 'Read the clipboard', readOnly: true, description: 'Returns what the clipboard holds: its text, exactly, or a PNG image (type image); empty when nothing was copied. Copy with press_key ["ctrl", "c"] first to read what is selected in an application. selection primary reads the last selected text instead.' }
     case 'set_clipboard': return { title: 'Set the clipboard', readOnly: false, description: 'Puts text (exactly, any script and length up to the limit) or a PNG image (base64) on the clipboard; then press_key ["ctrl", "v"] pastes it where the focus is. Faster and more exact than type_text for long or unusual text.' }
+    case 'run_command': return { title: 'Run a command', readOnly: false, description: 'Runs one command to its end as the desktop\'s user, in its home, on its display: argv (no shell) or command (a line for bash -c). Answers its exit code, stdout and stderr (each capped), and whether the timeout killed it. Start a GUI program to keep with `setsid prog &`.' }
+    case 'bash': return { title: 'Run in bash', readOnly: false, description: 'Runs a command in a persistent bash session (its directory, variables and background jobs last to the next call) as the desktop\'s user, on its display. restart: true ends the session. A command past its timeout is killed with its session.' }
+    case 'edit': return { title: 'Edit a file', readOnly: false, description: 'A text editor over the desktop\'s home: view (a file with line numbers, view_range [first, last], or a directory), create (file_text), str_replace (old_str must occur exactly once; new_str), insert (insert_text after insert_line), undo_edit. Paths are relative to the home or absolute inside it.' }
     case BATCH_TOOL: return { title: 'Run several actions', readOnly: false, description: 'Runs several actions in order as one unit: nothing else touches the desktop between them, and it stops at the first failure. Each item is an object with "action" (a tool name above, e.g. "click_mouse") and that tool\'s arguments. Every action is checked before the first runs.' }
     default: return unreachable(name)
   }
@@ -82,6 +89,7 @@ function extraFields (name: ToolName): string[] {
   if (name === 'get_accessibility_tree') return ['accessibility', 'text', 'truncated']
   if (name === 'element_action') return ['element']
   if (name === 'get_clipboard') return ['clipboard']
+  if (SHELL_TOOLS.has(name)) return ['command_result']
   return []
 }
 

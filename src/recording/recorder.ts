@@ -11,6 +11,7 @@ import type { Logger } from 'pino'
 import { RecordingEnded, RecordingLimit, RecordingNotFound, RecordingStoreFull } from '../errors/errors.ts'
 import { mediaTypeOfImage } from './images.ts'
 import { redactPayload, redactUrl } from './redact.ts'
+import { ANSWER_NOT_KEPT } from './tool-output.ts'
 import type { RecordedRun, RecordingDetail, RecordingStep, RecordingSummary } from './schema.ts'
 import type { DraftRun, StepDraft } from './step.ts'
 import { RecordingStore, type Meta } from './store.ts'
@@ -229,7 +230,7 @@ export class Recorder {
       payload: redactPayload(request.payload ?? null),
       runs,
       status: request.status,
-      response: responseOf(draft.response),
+      response: draft.withholdResponse ? ANSWER_NOT_KEPT : responseOf(draft.response),
       error: draft.error,
       started_at: new Date(draft.startedAt).toISOString(),
       ms: Math.round(request.ms * 10) / 10,

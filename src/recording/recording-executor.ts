@@ -5,6 +5,7 @@
  * so none of them knows about recordings. Outside an episode it is the plain executor.
  */
 import type { UnifiedAction } from '../actions/index.ts'
+import { hasToolAction, recordedResult } from './tool-output.ts'
 import { Executor, type BatchOutcome, type ExecutorOptions, type RunOptions } from '../executor/executor.ts'
 import { errorBody } from '../http/error-handler.ts'
 import { currentStep } from './step.ts'
@@ -43,6 +44,7 @@ export class RecordingExecutor extends Executor {
     try {
       outcome = await super.run(sent, options)
     } catch (error) {
+      if (hasToolAction(actions)) step.withholdResponse = true
       step.runs.push({ actions, results: [], failedIndex: null, error: errorBody(error as Error), ms: performance.now() - started })
       throw error
     }
@@ -52,10 +54,11 @@ export class RecordingExecutor extends Executor {
       after[index] = text(result.base64_image)
       return { ...result, base64_image: null }
     })
+    if (hasToolAction(actions)) step.withholdResponse = true
     step.runs.push({
       actions,
-      // The step outlives the answer's images: it keeps their text.
-      results: results.map((result) => result.base64_image ? { ...result, base64_image: text(result.base64_image) } : result),
+      // The step outlives the answer's images: it keeps their text. Output of the shell and editor is not kept.
+      results: results.map((result, index) => recordedResult(actions[index], result.base64_image ? { ...result, base64_image: text(result.base64_image) } : result)),
       failedIndex: outcome.failedIndex,
       error: outcome.error ? errorBody(outcome.error) : null,
       ms: performance.now() - started,

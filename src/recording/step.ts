@@ -28,6 +28,8 @@ export interface StepDraft {
   error: Static<typeof ErrorBody> | null
   /** The answer's body as sent, when it went out as one string. */
   response?: string
+  /** A shell or editor call ran: the answer (their output) is not kept (tool-output.ts). */
+  withholdResponse?: boolean
 }
 
 export const currentStep = new AsyncLocalStorage<StepDraft>()

@@ -10,6 +10,8 @@ import { isLoopbackAddress, normalizeHostName, normalizeOrigin } from '../http/h
 import { DEFAULT_SETTLE } from '../screen/settle.ts'
 import { launchTarget } from '../executor/launch-target.ts'
 import { BROWSER_APPS, BROWSER_KINDS, DESKTOP_APPS, DESKTOP_KINDS, type Autostart, type BrowserKind, type DesktopKind, type TargetKind } from './desktop-apps.ts'
+import { DEFAULT_SHELL_LIMITS, type ShellLimits } from '../shell/service.ts'
+import { MAX_TIMEOUT_SECONDS } from '../actions/tools.ts'
 import { readToken, type TokenContext, type TokenSource } from './token.ts'
 
 export interface Config {
@@ -71,6 +73,8 @@ export interface Config {
   maxFilesTotal: number
   /** get_clipboard / set_clipboard. Off by default. */
   clipboard: boolean
+  /** run_command and bash (--shell) with their bounds; undefined: off. */
+  shell?: ShellLimits
   /** Most bytes get_clipboard reads and set_clipboard sets. */
   maxClipboardBytes: number
   help: boolean
@@ -172,6 +176,12 @@ export const FLAGS = {
   'max-files-total': { env: 'MAX_FILES_TOTAL', default: String(1024 * 1024 * 1024), help: 'most bytes the files under the home directory may hold together: an upload that would pass it is refused (413). Counted from the disk at start and again before any refusal' },
   clipboard: { env: 'CLIPBOARD', boolean: true, help: 'allow the get_clipboard and set_clipboard actions (off by default)' },
   'max-clipboard-bytes': { env: 'MAX_CLIPBOARD_BYTES', default: String(10 * 1024 * 1024), help: 'most bytes get_clipboard reads and set_clipboard sets' },
+  shell: { env: 'SHELL_TOOL', boolean: true, help: "allow the run_command and bash actions: commands as the desktop's user (never root) in --home, which must be named, on its display, without the server's secrets (off by default)" },
+  'shell-timeout': { env: 'SHELL_TIMEOUT', default: String(DEFAULT_SHELL_LIMITS.timeoutMs / 1000), help: 'seconds a command may run when the call names no timeout; then it and everything it started are killed' },
+  'shell-max-timeout': { env: 'SHELL_MAX_TIMEOUT', default: String(DEFAULT_SHELL_LIMITS.maxTimeoutMs / 1000), help: 'the longest timeout a call may name, seconds' },
+  'shell-max-output': { env: 'SHELL_MAX_OUTPUT', default: String(DEFAULT_SHELL_LIMITS.maxOutputBytes), help: "bytes kept of each of a command's stdout and stderr; the rest is counted and dropped, and the answer says it was truncated" },
+  'shell-max-processes': { env: 'SHELL_MAX_PROCESSES', default: String(DEFAULT_SHELL_LIMITS.maxProcesses), help: "processes (threads) a command may add to the desktop user's (RLIMIT_NPROC): a fork bomb stops there" },
+  'shell-max-sessions': { env: 'SHELL_MAX_SESSIONS', default: String(DEFAULT_SHELL_LIMITS.maxSessions), help: 'persistent bash sessions open at once' },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -309,6 +319,15 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
     maxFilesTotal: positiveInteger('max-files-total', get('max-files-total')!),
     clipboard: on('clipboard'),
     maxClipboardBytes: positiveInteger('max-clipboard-bytes', get('max-clipboard-bytes')!),
+    ...(on('shell') && {
+      shell: {
+        timeoutMs: Math.round(positiveNumber('shell-timeout', get('shell-timeout')!) * 1000),
+        maxTimeoutMs: Math.round(positiveNumber('shell-max-timeout', get('shell-max-timeout')!) * 1000),
+        maxOutputBytes: positiveInteger('shell-max-output', get('shell-max-output')!),
+        maxProcesses: positiveInteger('shell-max-processes', get('shell-max-processes')!),
+        maxSessions: positiveInteger('shell-max-sessions', get('shell-max-sessions')!),
+      },
+    }),
     help: on('help'),
     autostart: [],
   }
@@ -334,6 +353,15 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
   // $HOME is the server's own user's (for root, /root and its .ssh): never served unless named.
   if (config.files && !get('home')) {
     throw new InvalidConfig("--files needs --home (env DESKTOP_HOME): the directory /files serves; the server's own $HOME is never served by default")
+  }
+  if (config.shell && !get('home')) {
+    throw new InvalidConfig("--shell needs --home (env DESKTOP_HOME): the desktop's home, whose owner the commands run as and where they start")
+  }
+  if (config.shell && config.shell.maxTimeoutMs > MAX_TIMEOUT_SECONDS * 1000) {
+    throw new InvalidConfig(`--shell-max-timeout must be at most ${MAX_TIMEOUT_SECONDS} s (got ${config.shell.maxTimeoutMs / 1000})`)
+  }
+  if (config.shell && config.shell.timeoutMs > config.shell.maxTimeoutMs) {
+    throw new InvalidConfig(`--shell-timeout (${config.shell.timeoutMs / 1000} s) is over --shell-max-timeout (${config.shell.maxTimeoutMs / 1000} s)`)
   }
   config.autostart = list(values.autostart, env.AUTOSTART).map((text) => autostartEntry(text, config))
   if (config.settle.maxMs < config.settle.quietMs) {

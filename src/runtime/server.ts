@@ -84,6 +84,7 @@ async function main (): Promise<void> {
     desktop,
     ...(config.mcpDisplay && { mcpDisplay: config.mcpDisplay }),
     ...(config.recording && { recording: recordingOptions(config.recording, desktop) }),
+    ...(config.shell && { shell: { home: desktopHome(config), limits: config.shell } }),
     ...(config.files && { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal } }),
     browser: { kind: config.browser, ...(desktop.devtools && { devtools: desktop.devtools }) },
   })

@@ -103,7 +103,7 @@ export interface paths {
         put?: never;
         /**
          * Run a anthropic tool call; answers with anthropic's own tool result
-         * @description Claude's computer toolset (default): a member tool_use block, or the content of the assistant's turn (its other blocks passed over), the member blocks run in order and stopping at the first failure, answered with the tool_result blocks the SDK's toolset renders (the acknowledgment, the image for screenshot and zoom, is_error and the not-executed text; no screenshot after a pure action). Claude's computer tool (tool_version=computer_2025…/2024…): the tool_use block's input, or the whole block, answered with the tool_result block for the next user message (with tool_use_id when the block or the tool_use_id query gave it); every action but cursor_position, screenshot and zoom answers with a screenshot unless screenshot=false.
+         * @description Claude's computer toolset (default): a member tool_use block, or the content of the assistant's turn (its bash and text editor blocks run in their place, other blocks passed over), the member blocks run in order and stopping at the first failure, answered with the tool_result blocks the SDK's toolset renders (the acknowledgment, the image for screenshot and zoom, is_error and the not-executed text; no screenshot after a pure action). Claude's computer tool (tool_version=computer_2025…/2024…): the tool_use block's input, or the whole block, answered with the tool_result block for the next user message (with tool_use_id when the block or the tool_use_id query gave it); every action but cursor_position, screenshot and zoom answers with a screenshot unless screenshot=false.
          */
         post: operations["postComputerAnthropic"];
         delete?: never;
@@ -532,6 +532,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/computer/openai-shell": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a openai-shell tool call; answers with openai-shell's own tool result
+         * @description OpenAI's shell tools (Responses API; the server's --shell): a shell_call item (or its action), its command lines each run with bash -c in order as the desktop's user in its home, answered with the shell_call_output item (stdout, stderr and the exit code or timeout per command, cut to max_output_length); a local_shell_call item (or its action), its argv run without a shell, answered with the local_shell_call_output item. env and working_directory other than the home are refused; user is ignored (always the desktop's user).
+         */
+        post: operations["postComputerOpenaiShell"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/computer/openai-shell/translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate a openai-shell tool call into unified actions, running nothing
+         * @description The same translation POST /computer/openai-shell runs. Coordinates are in the space named by `display_width_px`/`display_height_px`: POST the actions to /computer/batch with those as the query to run them.
+         */
+        post: operations["postComputerOpenaiShellTranslate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accessibility": {
         parameters: {
             query?: never;
@@ -809,6 +849,21 @@ export interface components {
             text?: string;
             /** @description kind image: the PNG, base64. */
             image?: string;
+        };
+        /** CommandResult */
+        CommandResult: {
+            /** @description The exit status; null when a signal ended it. */
+            exit_code: number | null;
+            signal: string | null;
+            stdout: string;
+            stderr: string;
+            /** @description Bytes written to stdout, kept or not. */
+            stdout_bytes: number;
+            stderr_bytes: number;
+            /** @description A stream passed --shell-max-output: its start is shown. */
+            truncated: boolean;
+            /** @description The timeout passed: everything the command started was killed. */
+            timed_out: boolean;
         };
         /**
          * MoveMouseAction
@@ -1154,10 +1209,78 @@ export interface components {
             screenshot?: boolean;
         };
         /**
+         * RunCommandAction
+         * @description Extension (--shell): runs one command to its end (exactly one of argv or command) and answers `command_result`: exit code, stdout, stderr (each capped), whether it timed out. What it leaves running in its process group ends with it.
+         */
+        RunCommandAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "run_command";
+            /** @description The program and its arguments, run without a shell. */
+            argv?: string[];
+            /** @description A line for `bash -c`. */
+            command?: string;
+            /** @description Seconds the command may run before everything it started is killed (default --shell-timeout; at most --shell-max-timeout). */
+            timeout?: number;
+            /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
+            screenshot?: boolean;
+        };
+        /**
+         * BashAction
+         * @description Extension (--shell): Anthropic's bash tool. Exactly one of command or restart. A command that outlives its timeout is killed with its session, and the answer says so.
+         */
+        BashAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "bash";
+            /** @description Run in the persistent bash session: its directory, variables and background jobs last to the next command. */
+            command?: string;
+            /** @description End the session and everything it started; the next command starts a new one. */
+            restart?: boolean;
+            /** @description Which session (default "default"): each name is a bash of its own. */
+            session?: string;
+            /** @description Seconds the command may run before everything it started is killed (default --shell-timeout; at most --shell-max-timeout). */
+            timeout?: number;
+            /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
+            screenshot?: boolean;
+        };
+        /**
+         * EditAction
+         * @description Extension (--files): Anthropic's text editor over the desktop's home, with its result strings: view (a file with line numbers, or a directory two levels deep), create, str_replace (exactly one match), insert, undo_edit.
+         */
+        EditAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "edit";
+            command: "view" | "create" | "str_replace" | "insert" | "undo_edit";
+            /** @description Relative to the desktop's home, or absolute inside it. */
+            path: string;
+            /** @description view: first and last line (1-based; last -1: to the end). */
+            view_range?: number[];
+            /** @description create: the whole file. */
+            file_text?: string;
+            /** @description str_replace: text that occurs exactly once in the file. */
+            old_str?: string;
+            /** @description str_replace: its replacement (default empty). */
+            new_str?: string;
+            /** @description insert: the line after which to insert (0: at the start). */
+            insert_line?: number;
+            /** @description insert: the text to insert. */
+            insert_text?: string;
+            /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
+            screenshot?: boolean;
+        };
+        /**
          * UnifiedAction
          * @description One action of the unified action space, discriminated by `action`.
          */
-        UnifiedAction: components["schemas"]["MoveMouseAction"] | components["schemas"]["ClickMouseAction"] | components["schemas"]["DragMouseAction"] | components["schemas"]["ScrollAction"] | components["schemas"]["PressKeyAction"] | components["schemas"]["TypeTextAction"] | components["schemas"]["WaitAction"] | components["schemas"]["TakeScreenshotAction"] | components["schemas"]["GetCursorPositionAction"] | components["schemas"]["ListWindowsAction"] | components["schemas"]["FocusWindowAction"] | components["schemas"]["LaunchAppAction"] | components["schemas"]["SetWindowGeometryAction"] | components["schemas"]["GetAccessibilityTreeAction"] | components["schemas"]["ElementAction"] | components["schemas"]["GetClipboardAction"] | components["schemas"]["SetClipboardAction"];
+        UnifiedAction: components["schemas"]["MoveMouseAction"] | components["schemas"]["ClickMouseAction"] | components["schemas"]["DragMouseAction"] | components["schemas"]["ScrollAction"] | components["schemas"]["PressKeyAction"] | components["schemas"]["TypeTextAction"] | components["schemas"]["WaitAction"] | components["schemas"]["TakeScreenshotAction"] | components["schemas"]["GetCursorPositionAction"] | components["schemas"]["ListWindowsAction"] | components["schemas"]["FocusWindowAction"] | components["schemas"]["LaunchAppAction"] | components["schemas"]["SetWindowGeometryAction"] | components["schemas"]["GetAccessibilityTreeAction"] | components["schemas"]["ElementAction"] | components["schemas"]["GetClipboardAction"] | components["schemas"]["SetClipboardAction"] | components["schemas"]["RunCommandAction"] | components["schemas"]["BashAction"] | components["schemas"]["EditAction"];
         /** ActionBatch */
         ActionBatch: {
             actions: components["schemas"]["UnifiedAction"][];
@@ -1185,6 +1308,7 @@ export interface components {
             truncated?: boolean;
             element?: components["schemas"]["ElementOutcome"];
             clipboard?: components["schemas"]["ClipboardContent"];
+            command_result?: components["schemas"]["CommandResult"];
         };
         /** BatchResponse */
         BatchResponse: {
@@ -1287,10 +1411,10 @@ export interface components {
             /** @description The member tool_use block's id. */
             tool_use_id: string;
             /**
-             * @description Echoed from the tool_use block; the API requires it on a member result.
+             * @description Echoed from a member tool_use block; the API requires it on a member result. Absent on the result of a bash or text editor call of the same turn.
              * @enum {string}
              */
-            toolset_name: "computer";
+            toolset_name?: "computer";
             content: string | ({
                 /** @enum {string} */
                 type: "text";
@@ -1500,6 +1624,188 @@ export interface components {
             /** @description The text to type (type), the xdotool key combo(s) to press (key) or hold (hold_key), or keys held down during a click, drag or scroll (e.g. "shift", "ctrl+shift"). */
             text?: string;
         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown));
+        /**
+         * AnthropicBash20250124
+         * @description The bash_20250124 tool's input ({command} or {restart: true}), or the whole tool_use block (name bash) carrying it.
+         */
+        AnthropicBash20250124: ({
+            /** @enum {string} */
+            type: "tool_use";
+            id: string;
+            /** @enum {string} */
+            name: "bash";
+            /** AnthropicBashInput */
+            input: {
+                /** @description The bash command to run. */
+                command?: string;
+                /** @description Restart the session. */
+                restart?: boolean;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | {
+            /** @description The bash command to run. */
+            command?: string;
+            /** @description Restart the session. */
+            restart?: boolean;
+        };
+        /**
+         * AnthropicBash20241022
+         * @description The bash_20241022 tool's input ({command} or {restart: true}), or the whole tool_use block (name bash) carrying it.
+         */
+        AnthropicBash20241022: ({
+            /** @enum {string} */
+            type: "tool_use";
+            id: string;
+            /** @enum {string} */
+            name: "bash";
+            /** AnthropicBashInput */
+            input: {
+                /** @description The bash command to run. */
+                command?: string;
+                /** @description Restart the session. */
+                restart?: boolean;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | {
+            /** @description The bash command to run. */
+            command?: string;
+            /** @description Restart the session. */
+            restart?: boolean;
+        };
+        /**
+         * AnthropicTextEditor20250728
+         * @description The text_editor_20250728 tool's input, or the whole tool_use block (name str_replace_based_edit_tool) carrying it.
+         */
+        AnthropicTextEditor20250728: ({
+            /** @enum {string} */
+            type: "tool_use";
+            id: string;
+            /** @enum {string} */
+            name: "str_replace_based_edit_tool";
+            /** AnthropicTextEditorInput */
+            input: {
+                command: "view" | "create" | "str_replace" | "insert" | "undo_edit";
+                path: string;
+                view_range?: number[];
+                file_text?: string;
+                old_str?: string;
+                new_str?: string;
+                insert_line?: number;
+                insert_text?: string;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | {
+            command: "view" | "create" | "str_replace" | "insert" | "undo_edit";
+            path: string;
+            view_range?: number[];
+            file_text?: string;
+            old_str?: string;
+            new_str?: string;
+            insert_line?: number;
+            insert_text?: string;
+        };
+        /**
+         * AnthropicTextEditor20250429
+         * @description The text_editor_20250429 tool's input, or the whole tool_use block (name str_replace_based_edit_tool) carrying it.
+         */
+        AnthropicTextEditor20250429: ({
+            /** @enum {string} */
+            type: "tool_use";
+            id: string;
+            /** @enum {string} */
+            name: "str_replace_based_edit_tool";
+            /** AnthropicTextEditorInput */
+            input: {
+                command: "view" | "create" | "str_replace" | "insert" | "undo_edit";
+                path: string;
+                view_range?: number[];
+                file_text?: string;
+                old_str?: string;
+                new_str?: string;
+                insert_line?: number;
+                insert_text?: string;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | {
+            command: "view" | "create" | "str_replace" | "insert" | "undo_edit";
+            path: string;
+            view_range?: number[];
+            file_text?: string;
+            old_str?: string;
+            new_str?: string;
+            insert_line?: number;
+            insert_text?: string;
+        };
+        /**
+         * AnthropicTextEditor20250124
+         * @description The text_editor_20250124 tool's input, or the whole tool_use block (name str_replace_editor) carrying it. This version has undo_edit.
+         */
+        AnthropicTextEditor20250124: ({
+            /** @enum {string} */
+            type: "tool_use";
+            id: string;
+            /** @enum {string} */
+            name: "str_replace_editor";
+            /** AnthropicTextEditorInput */
+            input: {
+                command: "view" | "create" | "str_replace" | "insert" | "undo_edit";
+                path: string;
+                view_range?: number[];
+                file_text?: string;
+                old_str?: string;
+                new_str?: string;
+                insert_line?: number;
+                insert_text?: string;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | {
+            command: "view" | "create" | "str_replace" | "insert" | "undo_edit";
+            path: string;
+            view_range?: number[];
+            file_text?: string;
+            old_str?: string;
+            new_str?: string;
+            insert_line?: number;
+            insert_text?: string;
+        };
+        /**
+         * AnthropicTextEditor20241022
+         * @description The text_editor_20241022 tool's input, or the whole tool_use block (name str_replace_editor) carrying it. This version has undo_edit.
+         */
+        AnthropicTextEditor20241022: ({
+            /** @enum {string} */
+            type: "tool_use";
+            id: string;
+            /** @enum {string} */
+            name: "str_replace_editor";
+            /** AnthropicTextEditorInput */
+            input: {
+                command: "view" | "create" | "str_replace" | "insert" | "undo_edit";
+                path: string;
+                view_range?: number[];
+                file_text?: string;
+                old_str?: string;
+                new_str?: string;
+                insert_line?: number;
+                insert_text?: string;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | {
+            command: "view" | "create" | "str_replace" | "insert" | "undo_edit";
+            path: string;
+            view_range?: number[];
+            file_text?: string;
+            old_str?: string;
+            new_str?: string;
+            insert_line?: number;
+            insert_text?: string;
+        };
         /**
          * AnthropicResult
          * @description computer_toolset_20260801: the list of tool_result blocks, one per member call; the computer_2024…/2025… tools: one tool_result block.
@@ -2525,6 +2831,109 @@ export interface components {
                     failed_index?: number;
                 } | null;
             };
+        };
+        /**
+         * OpenaiShellCall
+         * @description A shell_call item as the Responses API returns it (id, status, environment and caller are passed over), or its action.
+         */
+        OpenaiShellCall: ({
+            /** @enum {string} */
+            type: "shell_call";
+            call_id: string;
+            /** OpenaiShellAction */
+            action: {
+                /** @description Command lines, each run with bash -c, in order. */
+                commands: string[];
+                /** @description Each command's timeout; default the server's --shell-timeout. */
+                timeout_ms?: number | null;
+                /** @description Characters of stdout and of stderr kept per command; echoed on the output item. */
+                max_output_length?: number | null;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | {
+            /** @description Command lines, each run with bash -c, in order. */
+            commands: string[];
+            /** @description Each command's timeout; default the server's --shell-timeout. */
+            timeout_ms?: number | null;
+            /** @description Characters of stdout and of stderr kept per command; echoed on the output item. */
+            max_output_length?: number | null;
+        };
+        /**
+         * OpenaiLocalShellCall
+         * @description A local_shell_call item as the Responses API returns it, or its action.
+         */
+        OpenaiLocalShellCall: ({
+            /** @enum {string} */
+            type: "local_shell_call";
+            call_id: string;
+            /** OpenaiLocalShellAction */
+            action: {
+                /** @enum {string} */
+                type: "exec";
+                /** @description The program and its arguments, run without a shell. */
+                command: string[];
+                /** @description Refused unless empty: the environment is the desktop user's own. */
+                env?: {
+                    [key: string]: string;
+                };
+                timeout_ms?: number | null;
+                /** @description Ignored: commands always run as the desktop's user. */
+                user?: string | null;
+                /** @description Refused unless the home: commands start in the desktop's home. */
+                working_directory?: string | null;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | {
+            /** @enum {string} */
+            type: "exec";
+            /** @description The program and its arguments, run without a shell. */
+            command: string[];
+            /** @description Refused unless empty: the environment is the desktop user's own. */
+            env?: {
+                [key: string]: string;
+            };
+            timeout_ms?: number | null;
+            /** @description Ignored: commands always run as the desktop's user. */
+            user?: string | null;
+            /** @description Refused unless the home: commands start in the desktop's home. */
+            working_directory?: string | null;
+        };
+        /** OpenaiShellOutput */
+        OpenaiShellOutput: {
+            /** @enum {string} */
+            type: "shell_call_output";
+            /** @description The call's call_id (from the item or the call_id query); absent for the client to fill in. */
+            call_id?: string;
+            /** @description One entry per command, in order. */
+            output: {
+                stdout: string;
+                stderr: string;
+                outcome: {
+                    /** @enum {string} */
+                    type: "exit";
+                    exit_code: number;
+                } | {
+                    /** @enum {string} */
+                    type: "timeout";
+                };
+            }[];
+            max_output_length?: number | null;
+            /**
+             * @description Only on failure, with `error` (ours: remove it before sending the item on).
+             * @enum {string}
+             */
+            status?: "incomplete";
+            error?: string;
+        } | {
+            /** @enum {string} */
+            type: "local_shell_call_output";
+            /** @description The call's call_id. */
+            id?: string;
+            /** @description The result as JSON text: {"stdout", "stderr", "exit_code", "timed_out", "truncated"}. */
+            output: string;
+            status?: "completed" | "incomplete";
         };
         /**
          * CupEnvelope
@@ -4818,8 +5227,8 @@ export interface operations {
                 settle_quiet_ms?: number;
                 /** @description The longest a settled screenshot waits for the screen to stop changing, in ms; then it is taken anyway. Default: the server's --settle-max-ms (3000). Giving it asks for a settled screenshot on every route, unless settle=false. */
                 settle_max_ms?: number;
-                /** @description The `type` of the computer tool (or toolset) the model was given. Default: computer_toolset_20260801. */
-                tool_version?: "computer_toolset_20260801" | "computer_20251124" | "computer_20250124" | "computer_20241022";
+                /** @description The `type` of the tool the model was given: the computer tool or toolset, the bash tool (--shell) or the text editor (--files). Default: computer_toolset_20260801. */
+                tool_version?: "computer_toolset_20260801" | "computer_20251124" | "computer_20250124" | "computer_20241022" | "bash_20250124" | "bash_20241022" | "text_editor_20250728" | "text_editor_20250429" | "text_editor_20250124" | "text_editor_20241022";
                 /** @description The id of the tool_use block, when the body is its bare input; the answer carries it as tool_use_id (not for the toolset, whose blocks carry their ids). */
                 tool_use_id?: string;
             };
@@ -4829,7 +5238,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AnthropicComputerToolset20260801"] | components["schemas"]["AnthropicComputer20251124"] | components["schemas"]["AnthropicComputer20250124"] | components["schemas"]["AnthropicComputer20241022"];
+                "application/json": components["schemas"]["AnthropicComputerToolset20260801"] | components["schemas"]["AnthropicComputer20251124"] | components["schemas"]["AnthropicComputer20250124"] | components["schemas"]["AnthropicComputer20241022"] | components["schemas"]["AnthropicBash20250124"] | components["schemas"]["AnthropicBash20241022"] | components["schemas"]["AnthropicTextEditor20250728"] | components["schemas"]["AnthropicTextEditor20250429"] | components["schemas"]["AnthropicTextEditor20250124"] | components["schemas"]["AnthropicTextEditor20241022"];
             };
         };
         responses: {
@@ -4881,8 +5290,8 @@ export interface operations {
                 settle_quiet_ms?: number;
                 /** @description The longest a settled screenshot waits for the screen to stop changing, in ms; then it is taken anyway. Default: the server's --settle-max-ms (3000). Giving it asks for a settled screenshot on every route, unless settle=false. */
                 settle_max_ms?: number;
-                /** @description The `type` of the computer tool (or toolset) the model was given. Default: computer_toolset_20260801. */
-                tool_version?: "computer_toolset_20260801" | "computer_20251124" | "computer_20250124" | "computer_20241022";
+                /** @description The `type` of the tool the model was given: the computer tool or toolset, the bash tool (--shell) or the text editor (--files). Default: computer_toolset_20260801. */
+                tool_version?: "computer_toolset_20260801" | "computer_20251124" | "computer_20250124" | "computer_20241022" | "bash_20250124" | "bash_20241022" | "text_editor_20250728" | "text_editor_20250429" | "text_editor_20250124" | "text_editor_20241022";
                 /** @description The id of the tool_use block, when the body is its bare input; the answer carries it as tool_use_id (not for the toolset, whose blocks carry their ids). */
                 tool_use_id?: string;
             };
@@ -4892,7 +5301,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AnthropicComputerToolset20260801"] | components["schemas"]["AnthropicComputer20251124"] | components["schemas"]["AnthropicComputer20250124"] | components["schemas"]["AnthropicComputer20241022"];
+                "application/json": components["schemas"]["AnthropicComputerToolset20260801"] | components["schemas"]["AnthropicComputer20251124"] | components["schemas"]["AnthropicComputer20250124"] | components["schemas"]["AnthropicComputer20241022"] | components["schemas"]["AnthropicBash20250124"] | components["schemas"]["AnthropicBash20241022"] | components["schemas"]["AnthropicTextEditor20250728"] | components["schemas"]["AnthropicTextEditor20250429"] | components["schemas"]["AnthropicTextEditor20250124"] | components["schemas"]["AnthropicTextEditor20241022"];
             };
         };
         responses: {
@@ -6117,6 +6526,132 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OperatorComputerInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslateResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postComputerOpenaiShell: {
+        parameters: {
+            query?: {
+                /** @description Attach a screenshot taken after the action (after the last one, for a batch); PNG unless `format` says otherwise. */
+                screenshot?: boolean;
+                /** @description Width of the screen as the client's model sees it. Coordinates are scaled from this space and screenshots to it. Default: the real width. At most the server's --max-display-size (default 4096). */
+                display_width_px?: number;
+                /** @description Height of the screen as the client's model sees it. Default: the real height. At most the server's --max-display-size (default 4096). */
+                display_height_px?: number;
+                /** @description How every screenshot of the answer is encoded: png (lossless, the default of every route), jpeg or webp (smaller; see `quality`). Adapters that name a media type in their answer name this one. */
+                format?: "png" | "jpeg" | "webp";
+                /** @description Quality of a jpeg or webp screenshot, 1–100 (default 80). Not with png, which is lossless. */
+                quality?: number;
+                /** @description Before a screenshot taken after an action that may change the screen, wait until the screen has stopped changing (no change for `settle_quiet_ms`, at most `settle_max_ms`), so the screenshot shows the effect. Default: true on the adapter routes, false on /computer and /computer/batch. */
+                settle?: boolean;
+                /** @description How long the screen must stay unchanged to count as settled, in ms. Default: the server's --settle-quiet-ms (300). Giving it asks for a settled screenshot on every route, unless settle=false. */
+                settle_quiet_ms?: number;
+                /** @description The longest a settled screenshot waits for the screen to stop changing, in ms; then it is taken anyway. Default: the server's --settle-max-ms (3000). Giving it asks for a settled screenshot on every route, unless settle=false. */
+                settle_max_ms?: number;
+                /** @description The tool the model was given: shell (default) or local_shell. */
+                tool_version?: "shell" | "local_shell";
+                /** @description The call_id, when the body is the bare action; the answer carries it. */
+                call_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenaiShellCall"] | components["schemas"]["OpenaiLocalShellCall"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenaiShellOutput"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenaiShellOutput"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenaiShellOutput"] | components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postComputerOpenaiShellTranslate: {
+        parameters: {
+            query?: {
+                /** @description Attach a screenshot taken after the action (after the last one, for a batch); PNG unless `format` says otherwise. */
+                screenshot?: boolean;
+                /** @description Width of the screen as the client's model sees it. Coordinates are scaled from this space and screenshots to it. Default: the real width. At most the server's --max-display-size (default 4096). */
+                display_width_px?: number;
+                /** @description Height of the screen as the client's model sees it. Default: the real height. At most the server's --max-display-size (default 4096). */
+                display_height_px?: number;
+                /** @description How every screenshot of the answer is encoded: png (lossless, the default of every route), jpeg or webp (smaller; see `quality`). Adapters that name a media type in their answer name this one. */
+                format?: "png" | "jpeg" | "webp";
+                /** @description Quality of a jpeg or webp screenshot, 1–100 (default 80). Not with png, which is lossless. */
+                quality?: number;
+                /** @description Before a screenshot taken after an action that may change the screen, wait until the screen has stopped changing (no change for `settle_quiet_ms`, at most `settle_max_ms`), so the screenshot shows the effect. Default: true on the adapter routes, false on /computer and /computer/batch. */
+                settle?: boolean;
+                /** @description How long the screen must stay unchanged to count as settled, in ms. Default: the server's --settle-quiet-ms (300). Giving it asks for a settled screenshot on every route, unless settle=false. */
+                settle_quiet_ms?: number;
+                /** @description The longest a settled screenshot waits for the screen to stop changing, in ms; then it is taken anyway. Default: the server's --settle-max-ms (3000). Giving it asks for a settled screenshot on every route, unless settle=false. */
+                settle_max_ms?: number;
+                /** @description The tool the model was given: shell (default) or local_shell. */
+                tool_version?: "shell" | "local_shell";
+                /** @description The call_id, when the body is the bare action; the answer carries it. */
+                call_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenaiShellCall"] | components["schemas"]["OpenaiLocalShellCall"];
             };
         };
         responses: {

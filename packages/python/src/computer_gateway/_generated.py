@@ -159,6 +159,22 @@ ClipboardContent = TypedDict(
 )
 
 
+CommandResult = TypedDict(
+    "CommandResult",
+    {
+        "exit_code": Required[Union[int, None]],
+        "signal": Required[Union[str, None]],
+        "stdout": Required[str],
+        "stderr": Required[str],
+        "stdout_bytes": Required[int],
+        "stderr_bytes": Required[int],
+        "truncated": Required[bool],
+        "timed_out": Required[bool],
+    },
+    total=False,
+)
+
+
 MoveMouseAction = TypedDict(
     "MoveMouseAction",
     {
@@ -389,6 +405,51 @@ SetClipboardAction = TypedDict(
 )
 
 
+RunCommandAction = TypedDict(
+    "RunCommandAction",
+    {
+        "action": Required[Literal["run_command"]],
+        "argv": list[str],
+        "command": str,
+        "timeout": float,
+        "screenshot": bool,
+    },
+    total=False,
+)
+
+
+BashAction = TypedDict(
+    "BashAction",
+    {
+        "action": Required[Literal["bash"]],
+        "command": str,
+        "restart": bool,
+        "session": str,
+        "timeout": float,
+        "screenshot": bool,
+    },
+    total=False,
+)
+
+
+EditAction = TypedDict(
+    "EditAction",
+    {
+        "action": Required[Literal["edit"]],
+        "command": Required[Literal["view", "create", "str_replace", "insert", "undo_edit"]],
+        "path": Required[str],
+        "view_range": list[int],
+        "file_text": str,
+        "old_str": str,
+        "new_str": str,
+        "insert_line": int,
+        "insert_text": str,
+        "screenshot": bool,
+    },
+    total=False,
+)
+
+
 UnifiedAction: TypeAlias = Union[
     "MoveMouseAction",
     "ClickMouseAction",
@@ -407,6 +468,9 @@ UnifiedAction: TypeAlias = Union[
     "ElementAction",
     "GetClipboardAction",
     "SetClipboardAction",
+    "RunCommandAction",
+    "BashAction",
+    "EditAction",
 ]
 
 
@@ -433,6 +497,7 @@ ActionResponse = TypedDict(
         "truncated": bool,
         "element": "ElementOutcome",
         "clipboard": "ClipboardContent",
+        "command_result": "CommandResult",
     },
     total=False,
 )
@@ -563,7 +628,7 @@ AnthropicToolsetResultItem = TypedDict(
     {
         "type": Required[Literal["tool_result"]],
         "tool_use_id": Required[str],
-        "toolset_name": Required[Literal["computer"]],
+        "toolset_name": Literal["computer"],
         "content": Required[
             Union[str, list[Union["AnthropicToolsetResultItemContent1Item0", "AnthropicToolsetResultItemContent1Item1"]]]
         ],
@@ -690,6 +755,264 @@ AnthropicComputer202410220 = TypedDict(
         "id": Required[str],
         "name": Required[Literal["computer"]],
         "input": Required[dict[str, Any]],
+    },
+    total=False,
+)
+
+
+AnthropicBash20250124: TypeAlias = Union["AnthropicBash202501240", "AnthropicBash202501241"]
+
+
+AnthropicBash202501240 = TypedDict(
+    "AnthropicBash202501240",
+    {
+        "type": Required[Literal["tool_use"]],
+        "id": Required[str],
+        "name": Required[Literal["bash"]],
+        "input": Required["AnthropicBash202501240Input"],
+    },
+    total=False,
+)
+
+
+AnthropicBash202501240Input = TypedDict(
+    "AnthropicBash202501240Input",
+    {
+        "command": str,
+        "restart": bool,
+    },
+    total=False,
+)
+
+
+AnthropicBash202501241 = TypedDict(
+    "AnthropicBash202501241",
+    {
+        "command": str,
+        "restart": bool,
+    },
+    total=False,
+)
+
+
+AnthropicBash20241022: TypeAlias = Union["AnthropicBash202410220", "AnthropicBash202410221"]
+
+
+AnthropicBash202410220 = TypedDict(
+    "AnthropicBash202410220",
+    {
+        "type": Required[Literal["tool_use"]],
+        "id": Required[str],
+        "name": Required[Literal["bash"]],
+        "input": Required["AnthropicBash202410220Input"],
+    },
+    total=False,
+)
+
+
+AnthropicBash202410220Input = TypedDict(
+    "AnthropicBash202410220Input",
+    {
+        "command": str,
+        "restart": bool,
+    },
+    total=False,
+)
+
+
+AnthropicBash202410221 = TypedDict(
+    "AnthropicBash202410221",
+    {
+        "command": str,
+        "restart": bool,
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor20250728: TypeAlias = Union["AnthropicTextEditor202507280", "AnthropicTextEditor202507281"]
+
+
+AnthropicTextEditor202507280 = TypedDict(
+    "AnthropicTextEditor202507280",
+    {
+        "type": Required[Literal["tool_use"]],
+        "id": Required[str],
+        "name": Required[Literal["str_replace_based_edit_tool"]],
+        "input": Required["AnthropicTextEditor202507280Input"],
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor202507280Input = TypedDict(
+    "AnthropicTextEditor202507280Input",
+    {
+        "command": Required[Literal["view", "create", "str_replace", "insert", "undo_edit"]],
+        "path": Required[str],
+        "view_range": list[int],
+        "file_text": str,
+        "old_str": str,
+        "new_str": str,
+        "insert_line": int,
+        "insert_text": str,
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor202507281 = TypedDict(
+    "AnthropicTextEditor202507281",
+    {
+        "command": Required[Literal["view", "create", "str_replace", "insert", "undo_edit"]],
+        "path": Required[str],
+        "view_range": list[int],
+        "file_text": str,
+        "old_str": str,
+        "new_str": str,
+        "insert_line": int,
+        "insert_text": str,
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor20250429: TypeAlias = Union["AnthropicTextEditor202504290", "AnthropicTextEditor202504291"]
+
+
+AnthropicTextEditor202504290 = TypedDict(
+    "AnthropicTextEditor202504290",
+    {
+        "type": Required[Literal["tool_use"]],
+        "id": Required[str],
+        "name": Required[Literal["str_replace_based_edit_tool"]],
+        "input": Required["AnthropicTextEditor202504290Input"],
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor202504290Input = TypedDict(
+    "AnthropicTextEditor202504290Input",
+    {
+        "command": Required[Literal["view", "create", "str_replace", "insert", "undo_edit"]],
+        "path": Required[str],
+        "view_range": list[int],
+        "file_text": str,
+        "old_str": str,
+        "new_str": str,
+        "insert_line": int,
+        "insert_text": str,
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor202504291 = TypedDict(
+    "AnthropicTextEditor202504291",
+    {
+        "command": Required[Literal["view", "create", "str_replace", "insert", "undo_edit"]],
+        "path": Required[str],
+        "view_range": list[int],
+        "file_text": str,
+        "old_str": str,
+        "new_str": str,
+        "insert_line": int,
+        "insert_text": str,
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor20250124: TypeAlias = Union["AnthropicTextEditor202501240", "AnthropicTextEditor202501241"]
+
+
+AnthropicTextEditor202501240 = TypedDict(
+    "AnthropicTextEditor202501240",
+    {
+        "type": Required[Literal["tool_use"]],
+        "id": Required[str],
+        "name": Required[Literal["str_replace_editor"]],
+        "input": Required["AnthropicTextEditor202501240Input"],
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor202501240Input = TypedDict(
+    "AnthropicTextEditor202501240Input",
+    {
+        "command": Required[Literal["view", "create", "str_replace", "insert", "undo_edit"]],
+        "path": Required[str],
+        "view_range": list[int],
+        "file_text": str,
+        "old_str": str,
+        "new_str": str,
+        "insert_line": int,
+        "insert_text": str,
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor202501241 = TypedDict(
+    "AnthropicTextEditor202501241",
+    {
+        "command": Required[Literal["view", "create", "str_replace", "insert", "undo_edit"]],
+        "path": Required[str],
+        "view_range": list[int],
+        "file_text": str,
+        "old_str": str,
+        "new_str": str,
+        "insert_line": int,
+        "insert_text": str,
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor20241022: TypeAlias = Union["AnthropicTextEditor202410220", "AnthropicTextEditor202410221"]
+
+
+AnthropicTextEditor202410220 = TypedDict(
+    "AnthropicTextEditor202410220",
+    {
+        "type": Required[Literal["tool_use"]],
+        "id": Required[str],
+        "name": Required[Literal["str_replace_editor"]],
+        "input": Required["AnthropicTextEditor202410220Input"],
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor202410220Input = TypedDict(
+    "AnthropicTextEditor202410220Input",
+    {
+        "command": Required[Literal["view", "create", "str_replace", "insert", "undo_edit"]],
+        "path": Required[str],
+        "view_range": list[int],
+        "file_text": str,
+        "old_str": str,
+        "new_str": str,
+        "insert_line": int,
+        "insert_text": str,
+    },
+    total=False,
+)
+
+
+AnthropicTextEditor202410221 = TypedDict(
+    "AnthropicTextEditor202410221",
+    {
+        "command": Required[Literal["view", "create", "str_replace", "insert", "undo_edit"]],
+        "path": Required[str],
+        "view_range": list[int],
+        "file_text": str,
+        "old_str": str,
+        "new_str": str,
+        "insert_line": int,
+        "insert_text": str,
     },
     total=False,
 )
@@ -2110,6 +2433,143 @@ OperatorToolResultMetadataError0 = TypedDict(
         "error": Required[str],
         "message": Required[str],
         "failed_index": int,
+    },
+    total=False,
+)
+
+
+OpenaiShellCall: TypeAlias = Union["OpenaiShellCall0", "OpenaiShellCall1"]
+
+
+OpenaiShellCall0 = TypedDict(
+    "OpenaiShellCall0",
+    {
+        "type": Required[Literal["shell_call"]],
+        "call_id": Required[str],
+        "action": Required["OpenaiShellCall0Action"],
+    },
+    total=False,
+)
+
+
+OpenaiShellCall0Action = TypedDict(
+    "OpenaiShellCall0Action",
+    {
+        "commands": Required[list[str]],
+        "timeout_ms": Union[int, None],
+        "max_output_length": Union[int, None],
+    },
+    total=False,
+)
+
+
+OpenaiShellCall1 = TypedDict(
+    "OpenaiShellCall1",
+    {
+        "commands": Required[list[str]],
+        "timeout_ms": Union[int, None],
+        "max_output_length": Union[int, None],
+    },
+    total=False,
+)
+
+
+OpenaiLocalShellCall: TypeAlias = Union["OpenaiLocalShellCall0", "OpenaiLocalShellCall1"]
+
+
+OpenaiLocalShellCall0 = TypedDict(
+    "OpenaiLocalShellCall0",
+    {
+        "type": Required[Literal["local_shell_call"]],
+        "call_id": Required[str],
+        "action": Required["OpenaiLocalShellCall0Action"],
+    },
+    total=False,
+)
+
+
+OpenaiLocalShellCall0Action = TypedDict(
+    "OpenaiLocalShellCall0Action",
+    {
+        "type": Required[Literal["exec"]],
+        "command": Required[list[str]],
+        "env": dict[str, str],
+        "timeout_ms": Union[int, None],
+        "user": Union[str, None],
+        "working_directory": Union[str, None],
+    },
+    total=False,
+)
+
+
+OpenaiLocalShellCall1 = TypedDict(
+    "OpenaiLocalShellCall1",
+    {
+        "type": Required[Literal["exec"]],
+        "command": Required[list[str]],
+        "env": dict[str, str],
+        "timeout_ms": Union[int, None],
+        "user": Union[str, None],
+        "working_directory": Union[str, None],
+    },
+    total=False,
+)
+
+
+OpenaiShellOutput: TypeAlias = Union["OpenaiShellOutput0", "OpenaiShellOutput1"]
+
+
+OpenaiShellOutput0 = TypedDict(
+    "OpenaiShellOutput0",
+    {
+        "type": Required[Literal["shell_call_output"]],
+        "call_id": str,
+        "output": Required[list["OpenaiShellOutput0OutputItem"]],
+        "max_output_length": Union[int, None],
+        "status": Literal["incomplete"],
+        "error": str,
+    },
+    total=False,
+)
+
+
+OpenaiShellOutput0OutputItem = TypedDict(
+    "OpenaiShellOutput0OutputItem",
+    {
+        "stdout": Required[str],
+        "stderr": Required[str],
+        "outcome": Required[Union["OpenaiShellOutput0OutputItemOutcome0", "OpenaiShellOutput0OutputItemOutcome1"]],
+    },
+    total=False,
+)
+
+
+OpenaiShellOutput0OutputItemOutcome0 = TypedDict(
+    "OpenaiShellOutput0OutputItemOutcome0",
+    {
+        "type": Required[Literal["exit"]],
+        "exit_code": Required[int],
+    },
+    total=False,
+)
+
+
+OpenaiShellOutput0OutputItemOutcome1 = TypedDict(
+    "OpenaiShellOutput0OutputItemOutcome1",
+    {
+        "type": Required[Literal["timeout"]],
+    },
+    total=False,
+)
+
+
+OpenaiShellOutput1 = TypedDict(
+    "OpenaiShellOutput1",
+    {
+        "type": Required[Literal["local_shell_call_output"]],
+        "id": str,
+        "output": Required[str],
+        "status": Literal["completed", "incomplete"],
     },
     total=False,
 )
@@ -4867,7 +5327,16 @@ class SyncRoutes(_Transport):
     def post_computer_anthropic(
         self,
         body: Union[
-            AnthropicComputerToolset20260801, AnthropicComputer20251124, AnthropicComputer20250124, AnthropicComputer20241022
+            AnthropicComputerToolset20260801,
+            AnthropicComputer20251124,
+            AnthropicComputer20250124,
+            AnthropicComputer20241022,
+            AnthropicBash20250124,
+            AnthropicBash20241022,
+            AnthropicTextEditor20250728,
+            AnthropicTextEditor20250429,
+            AnthropicTextEditor20250124,
+            AnthropicTextEditor20241022,
         ],
         *,
         screenshot: Optional[bool] = None,
@@ -4879,7 +5348,18 @@ class SyncRoutes(_Transport):
         settle_quiet_ms: Optional[int] = None,
         settle_max_ms: Optional[int] = None,
         tool_version: Optional[
-            Literal["computer_toolset_20260801", "computer_20251124", "computer_20250124", "computer_20241022"]
+            Literal[
+                "computer_toolset_20260801",
+                "computer_20251124",
+                "computer_20250124",
+                "computer_20241022",
+                "bash_20250124",
+                "bash_20241022",
+                "text_editor_20250728",
+                "text_editor_20250429",
+                "text_editor_20250124",
+                "text_editor_20241022",
+            ]
         ] = None,
         tool_use_id: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
@@ -4910,7 +5390,16 @@ class SyncRoutes(_Transport):
     def post_computer_anthropic_translate(
         self,
         body: Union[
-            AnthropicComputerToolset20260801, AnthropicComputer20251124, AnthropicComputer20250124, AnthropicComputer20241022
+            AnthropicComputerToolset20260801,
+            AnthropicComputer20251124,
+            AnthropicComputer20250124,
+            AnthropicComputer20241022,
+            AnthropicBash20250124,
+            AnthropicBash20241022,
+            AnthropicTextEditor20250728,
+            AnthropicTextEditor20250429,
+            AnthropicTextEditor20250124,
+            AnthropicTextEditor20241022,
         ],
         *,
         screenshot: Optional[bool] = None,
@@ -4922,7 +5411,18 @@ class SyncRoutes(_Transport):
         settle_quiet_ms: Optional[int] = None,
         settle_max_ms: Optional[int] = None,
         tool_version: Optional[
-            Literal["computer_toolset_20260801", "computer_20251124", "computer_20250124", "computer_20241022"]
+            Literal[
+                "computer_toolset_20260801",
+                "computer_20251124",
+                "computer_20250124",
+                "computer_20241022",
+                "bash_20250124",
+                "bash_20241022",
+                "text_editor_20250728",
+                "text_editor_20250429",
+                "text_editor_20250124",
+                "text_editor_20241022",
+            ]
         ] = None,
         tool_use_id: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
@@ -5686,6 +6186,84 @@ class SyncRoutes(_Transport):
         )
         return cast(TranslateResponse, answer)
 
+    def post_computer_openai_shell(
+        self,
+        body: Union[OpenaiShellCall, OpenaiLocalShellCall],
+        *,
+        screenshot: Optional[bool] = None,
+        display_width_px: Optional[int] = None,
+        display_height_px: Optional[int] = None,
+        format: Optional[Literal["png", "jpeg", "webp"]] = None,
+        quality: Optional[int] = None,
+        settle: Optional[bool] = None,
+        settle_quiet_ms: Optional[int] = None,
+        settle_max_ms: Optional[int] = None,
+        tool_version: Optional[Literal["shell", "local_shell"]] = None,
+        call_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> OpenaiShellOutput:
+        """POST /computer/openai-shell: Run a openai-shell tool call; answers with openai-shell's own tool result."""
+        answer = self._request(
+            "POST",
+            "/computer/openai-shell",
+            query={
+                "screenshot": screenshot,
+                "display_width_px": display_width_px,
+                "display_height_px": display_height_px,
+                "format": format,
+                "quality": quality,
+                "settle": settle,
+                "settle_quiet_ms": settle_quiet_ms,
+                "settle_max_ms": settle_max_ms,
+                "tool_version": tool_version,
+                "call_id": call_id,
+            },
+            body=body,
+            media="json",
+            read="auto",
+            headers=headers,
+        )
+        return cast(OpenaiShellOutput, answer)
+
+    def post_computer_openai_shell_translate(
+        self,
+        body: Union[OpenaiShellCall, OpenaiLocalShellCall],
+        *,
+        screenshot: Optional[bool] = None,
+        display_width_px: Optional[int] = None,
+        display_height_px: Optional[int] = None,
+        format: Optional[Literal["png", "jpeg", "webp"]] = None,
+        quality: Optional[int] = None,
+        settle: Optional[bool] = None,
+        settle_quiet_ms: Optional[int] = None,
+        settle_max_ms: Optional[int] = None,
+        tool_version: Optional[Literal["shell", "local_shell"]] = None,
+        call_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> TranslateResponse:
+        """POST /computer/openai-shell/translate: Translate a openai-shell tool call into unified actions, running nothing."""
+        answer = self._request(
+            "POST",
+            "/computer/openai-shell/translate",
+            query={
+                "screenshot": screenshot,
+                "display_width_px": display_width_px,
+                "display_height_px": display_height_px,
+                "format": format,
+                "quality": quality,
+                "settle": settle,
+                "settle_quiet_ms": settle_quiet_ms,
+                "settle_max_ms": settle_max_ms,
+                "tool_version": tool_version,
+                "call_id": call_id,
+            },
+            body=body,
+            media="json",
+            read="auto",
+            headers=headers,
+        )
+        return cast(TranslateResponse, answer)
+
     def get_accessibility(
         self,
         *,
@@ -5926,7 +6504,16 @@ class AsyncRoutes(_AsyncTransport):
     async def post_computer_anthropic(
         self,
         body: Union[
-            AnthropicComputerToolset20260801, AnthropicComputer20251124, AnthropicComputer20250124, AnthropicComputer20241022
+            AnthropicComputerToolset20260801,
+            AnthropicComputer20251124,
+            AnthropicComputer20250124,
+            AnthropicComputer20241022,
+            AnthropicBash20250124,
+            AnthropicBash20241022,
+            AnthropicTextEditor20250728,
+            AnthropicTextEditor20250429,
+            AnthropicTextEditor20250124,
+            AnthropicTextEditor20241022,
         ],
         *,
         screenshot: Optional[bool] = None,
@@ -5938,7 +6525,18 @@ class AsyncRoutes(_AsyncTransport):
         settle_quiet_ms: Optional[int] = None,
         settle_max_ms: Optional[int] = None,
         tool_version: Optional[
-            Literal["computer_toolset_20260801", "computer_20251124", "computer_20250124", "computer_20241022"]
+            Literal[
+                "computer_toolset_20260801",
+                "computer_20251124",
+                "computer_20250124",
+                "computer_20241022",
+                "bash_20250124",
+                "bash_20241022",
+                "text_editor_20250728",
+                "text_editor_20250429",
+                "text_editor_20250124",
+                "text_editor_20241022",
+            ]
         ] = None,
         tool_use_id: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
@@ -5969,7 +6567,16 @@ class AsyncRoutes(_AsyncTransport):
     async def post_computer_anthropic_translate(
         self,
         body: Union[
-            AnthropicComputerToolset20260801, AnthropicComputer20251124, AnthropicComputer20250124, AnthropicComputer20241022
+            AnthropicComputerToolset20260801,
+            AnthropicComputer20251124,
+            AnthropicComputer20250124,
+            AnthropicComputer20241022,
+            AnthropicBash20250124,
+            AnthropicBash20241022,
+            AnthropicTextEditor20250728,
+            AnthropicTextEditor20250429,
+            AnthropicTextEditor20250124,
+            AnthropicTextEditor20241022,
         ],
         *,
         screenshot: Optional[bool] = None,
@@ -5981,7 +6588,18 @@ class AsyncRoutes(_AsyncTransport):
         settle_quiet_ms: Optional[int] = None,
         settle_max_ms: Optional[int] = None,
         tool_version: Optional[
-            Literal["computer_toolset_20260801", "computer_20251124", "computer_20250124", "computer_20241022"]
+            Literal[
+                "computer_toolset_20260801",
+                "computer_20251124",
+                "computer_20250124",
+                "computer_20241022",
+                "bash_20250124",
+                "bash_20241022",
+                "text_editor_20250728",
+                "text_editor_20250429",
+                "text_editor_20250124",
+                "text_editor_20241022",
+            ]
         ] = None,
         tool_use_id: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
@@ -6737,6 +7355,84 @@ class AsyncRoutes(_AsyncTransport):
                 "settle": settle,
                 "settle_quiet_ms": settle_quiet_ms,
                 "settle_max_ms": settle_max_ms,
+            },
+            body=body,
+            media="json",
+            read="auto",
+            headers=headers,
+        )
+        return cast(TranslateResponse, answer)
+
+    async def post_computer_openai_shell(
+        self,
+        body: Union[OpenaiShellCall, OpenaiLocalShellCall],
+        *,
+        screenshot: Optional[bool] = None,
+        display_width_px: Optional[int] = None,
+        display_height_px: Optional[int] = None,
+        format: Optional[Literal["png", "jpeg", "webp"]] = None,
+        quality: Optional[int] = None,
+        settle: Optional[bool] = None,
+        settle_quiet_ms: Optional[int] = None,
+        settle_max_ms: Optional[int] = None,
+        tool_version: Optional[Literal["shell", "local_shell"]] = None,
+        call_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> OpenaiShellOutput:
+        """POST /computer/openai-shell: Run a openai-shell tool call; answers with openai-shell's own tool result."""
+        answer = await self._request(
+            "POST",
+            "/computer/openai-shell",
+            query={
+                "screenshot": screenshot,
+                "display_width_px": display_width_px,
+                "display_height_px": display_height_px,
+                "format": format,
+                "quality": quality,
+                "settle": settle,
+                "settle_quiet_ms": settle_quiet_ms,
+                "settle_max_ms": settle_max_ms,
+                "tool_version": tool_version,
+                "call_id": call_id,
+            },
+            body=body,
+            media="json",
+            read="auto",
+            headers=headers,
+        )
+        return cast(OpenaiShellOutput, answer)
+
+    async def post_computer_openai_shell_translate(
+        self,
+        body: Union[OpenaiShellCall, OpenaiLocalShellCall],
+        *,
+        screenshot: Optional[bool] = None,
+        display_width_px: Optional[int] = None,
+        display_height_px: Optional[int] = None,
+        format: Optional[Literal["png", "jpeg", "webp"]] = None,
+        quality: Optional[int] = None,
+        settle: Optional[bool] = None,
+        settle_quiet_ms: Optional[int] = None,
+        settle_max_ms: Optional[int] = None,
+        tool_version: Optional[Literal["shell", "local_shell"]] = None,
+        call_id: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> TranslateResponse:
+        """POST /computer/openai-shell/translate: Translate a openai-shell tool call into unified actions, running nothing."""
+        answer = await self._request(
+            "POST",
+            "/computer/openai-shell/translate",
+            query={
+                "screenshot": screenshot,
+                "display_width_px": display_width_px,
+                "display_height_px": display_height_px,
+                "format": format,
+                "quality": quality,
+                "settle": settle,
+                "settle_quiet_ms": settle_quiet_ms,
+                "settle_max_ms": settle_max_ms,
+                "tool_version": tool_version,
+                "call_id": call_id,
             },
             body=body,
             media="json",
