@@ -56,6 +56,9 @@ function stages (instructions: Instruction[]): Map<string, Instruction[]> {
   return found
 }
 
+// The copy below is compiled and pruned: minutes on a busy 2-core machine, past tap's 120 s for a file.
+t.setTimeout(360_000)
+
 t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, runtime files only', async (t) => {
   const instructions = await dockerfile()
   const byStage = stages(instructions)
