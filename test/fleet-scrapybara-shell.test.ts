@@ -62,7 +62,7 @@ t.test('bash, edit and env through the SDK: the unified actions each becomes, an
   const rows: Array<[string, () => Promise<unknown>, unknown, unknown]> = [
     ['bash: a command', () => instance.bash({ command: 'echo hi' }), { action: 'bash', command: 'echo hi' }, { output: 'hi\n' }],
     ['bash: a numbered session and a timeout', () => instance.bash({ command: 'echo hi', session: 2, timeout: 5 }), { action: 'bash', command: 'echo hi', session: '2', timeout: 5 }, { output: 'hi\n' }],
-    ['bash: a failing command: stderr and its code as the error', () => instance.bash({ command: 'echo oops >&2; exit 3' }), { action: 'bash', command: 'echo oops >&2; exit 3' }, { output: '', error: 'oops\n\nexit code 3' }],
+    ['bash: a failing command: stderr and its code as the error', () => instance.bash({ command: 'echo oops >&2; exit 3' }), { action: 'bash', command: 'echo oops >&2; exit 3' }, { output: '', error: 'oops\nexit code 3' }],
     ['bash: a timeout, said as the error', () => instance.bash({ command: 'sleep 100', timeout: 2 }), { action: 'bash', command: 'sleep 100', timeout: 2 },
       { output: '', error: 'timed out: the command did not return within 2 s, so the bash session and everything it started were killed; the next command starts a new session' }],
     ['bash: restart', () => instance.bash({ restart: true }), { action: 'bash', restart: true }, { output: 'tool has been restarted.' }],

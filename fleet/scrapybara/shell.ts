@@ -137,7 +137,7 @@ export const scrapybaraShellRoutes: FastifyPluginAsyncTypebox<{ fleet: Fleet, sh
     const result = answer.command_result
     if (!result) return { output: answer.output ?? '' }
     const problems = [
-      result.stderr,
+      result.stderr.replace(/\n$/, ''),
       result.timed_out ? answer.output ?? 'timed out' : result.exit_code !== null && result.exit_code !== 0 ? `exit code ${result.exit_code}` : '',
     ].filter(Boolean)
     return { output: result.stdout, ...(problems.length && { error: problems.join('\n') }) }
