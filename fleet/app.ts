@@ -17,6 +17,7 @@ import { ErrorBody } from '../src/schemas/error-body.ts'
 import { RETRY_AFTER_FULL_SECONDS, type Fleet } from './fleet.ts'
 import { pauseRoutes } from './routes/pause.ts'
 import { scrapybaraRoutes } from './scrapybara/routes.ts'
+import { scrapybaraShellRoutes } from './scrapybara/shell.ts'
 import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidation, FleetHealth } from './schemas.ts'
 import { createSpec } from './options.ts'
 import { resetRoute } from './routes/reset.ts'
@@ -30,6 +31,8 @@ export interface FleetAppOptions {
   listenHost?: string
   /** Where requests are logged (main.ts's pino); none in tests. */
   logger?: FastifyBaseLogger
+  /** The desktops run the server's shell (the fleet's --shell): Scrapybara's /bash and /env are served. */
+  shell?: boolean
 }
 
 /** Everything of a desktop's API the fleet forwards, under /desktops/{id}/. */
@@ -93,6 +96,7 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
 
   await app.register(pauseRoutes, { fleet })
   await app.register(scrapybaraRoutes, { fleet })
+  await app.register(scrapybaraShellRoutes, { fleet, shell: options.shell === true })
   await app.register(resetRoute, { fleet })
   await app.register(liveRoutes, { fleet })
 

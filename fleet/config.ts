@@ -25,6 +25,8 @@ export interface FleetConfig {
   memoryBytes: number
   pids: number
   startTimeoutMs: number
+  /** Every desktop runs the server's shell (run_command, bash): Scrapybara's /bash and /env are served. */
+  shell: boolean
   /** On SIGTERM/SIGINT: leave the desktops running for the next fleet to adopt, or end them all. */
   onExit: 'leave' | 'end'
   logLevel: string
@@ -52,6 +54,7 @@ export const FLEET_FLAGS = {
   memory: { env: 'FLEET_MEMORY_MB', default: '2048', help: 'memory each desktop may use, MB' },
   pids: { env: 'FLEET_PIDS', default: '1024', help: 'processes each desktop may run' },
   'start-timeout': { env: 'FLEET_START_TIMEOUT', default: '180', help: 'seconds a desktop may take to become ready before it counts as failed' },
+  shell: { env: 'FLEET_SHELL', boolean: true, help: "start every desktop with the server's --shell: commands (run_command, bash; Scrapybara's /bash and /env) run inside the desktop's own container as its user (uid 1000), in its home, on its display (off by default)" },
   'on-exit': { env: 'FLEET_ON_EXIT', default: 'leave', help: 'on SIGTERM/SIGINT: leave (desktops keep running; the next fleet with this --fleet-id adopts them) | end (every desktop is removed first)' },
   'log-level': { env: 'LOG_LEVEL', default: 'info', help: 'fatal | error | warn | info | debug | trace | silent' },
   help: { env: '', boolean: true, help: 'print this help' },
@@ -111,6 +114,7 @@ export function loadFleetConfig (argv: string[], env: NodeJS.ProcessEnv): FleetC
     memoryBytes: integer('memory', get('memory'), 256) * 1024 * 1024,
     pids: integer('pids', get('pids'), 64),
     startTimeoutMs: integer('start-timeout', get('start-timeout'), 1) * 1000,
+    shell: on('shell'),
     onExit,
     logLevel: get('log-level'),
     help: on('help'),

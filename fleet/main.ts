@@ -31,7 +31,7 @@ if (config.help) {
 const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: 1, sync: true }))
 // As the server does: the key leaves the environment (nothing the fleet starts inherits it).
 forgetTokenEnv()
-const backend = new DockerBackend({ fleetId: config.fleetId, image: config.image, cpus: config.cpus, memoryBytes: config.memoryBytes, pids: config.pids })
+const backend = new DockerBackend({ fleetId: config.fleetId, image: config.image, cpus: config.cpus, memoryBytes: config.memoryBytes, pids: config.pids, shell: config.shell })
 try {
   await backend.docker.ping()
   await backend.docker.getImage(config.image).inspect()
@@ -52,9 +52,9 @@ const fleet = new Fleet({
   log: (message, fields, level = 'info') => log[level](fields ?? {}, message),
 })
 await fleet.start()
-const app = await buildFleetApp({ fleet, ...(config.token && { token: config.token }), listenHost: config.host, logger: log as FastifyBaseLogger })
+const app = await buildFleetApp({ fleet, ...(config.token && { token: config.token }), listenHost: config.host, shell: config.shell, logger: log as FastifyBaseLogger })
 await app.listen({ host: config.host, port: config.port })
-log.info({ fleetId: config.fleetId, image: config.image, warm: config.warm, max: config.max, onExit: config.onExit }, 'fleet ready')
+log.info({ fleetId: config.fleetId, image: config.image, warm: config.warm, max: config.max, shell: config.shell, onExit: config.onExit }, 'fleet ready')
 
 let stopping = false
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

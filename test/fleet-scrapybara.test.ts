@@ -9,11 +9,12 @@ import t, { type Test } from 'tap'
 import { BrowserInstance, ScrapybaraClient, ScrapybaraError, UbuntuInstance } from 'scrapybara'
 import { errorBody } from './helpers/error-body.ts'
 import { KEY, startFleet, until } from './helpers/fleet.ts'
+import { SHELL_OFF } from '../fleet/scrapybara/shell.ts'
 
 const NOW = Date.UTC(2026, 10, 28, 12)
 const invalid = (message: string) => errorBody(400, 'ERR_INVALID_DESKTOP_REQUEST', message)
 const unserved = (message: string) => errorBody(501, 'ERR_NOT_IMPLEMENTED', message)
-const SHELL = 'needs a shell on the desktop, which the fleet\'s desktops do not run yet (the server\'s --shell)'
+const shellOff = errorBody(403, 'ERR_TOOL_OFF', SHELL_OFF)
 
 async function listening (t: Test, options: Parameters<typeof startFleet>[1] = {}) {
   const fleet = await startFleet(t, options)
@@ -110,13 +111,13 @@ t.test('refusals: what is not served is a 501 naming it, a bad request a 400 nam
     ['GET', '/v1/instance/0123456789abcdef', undefined, errorBody(404, 'ERR_DESKTOP_NOT_FOUND', 'no desktop 0123456789abcdef in this fleet (GET /desktops lists them)')],
     ['POST', '/v1/instance/0123456789abcdef/computer', { action: 'take_screenshot' }, errorBody(404, 'ERR_DESKTOP_NOT_FOUND', 'no desktop 0123456789abcdef in this fleet (GET /desktops lists them)')],
     ['POST', `/v1/instance/${id}/resume?timeout_hours=2`, undefined, unserved('timeout_hours on resume is not served: an instance\'s timeout is fixed when it starts; resume without it')],
-    ['POST', `/v1/instance/${id}/bash`, { command: 'ls' }, unserved(`bash ${SHELL}`)],
-    ['POST', `/v1/instance/${id}/edit`, { command: 'view', path: '/x' }, unserved(`the edit tool ${SHELL}`)],
-    ['GET', `/v1/instance/${id}/env`, undefined, unserved(`environment variables are the shell's: /env ${SHELL}`)],
-    ['POST', `/v1/instance/${id}/env/delete`, { keys: ['A'] }, unserved(`environment variables are the shell's: /env ${SHELL}`)],
-    ['POST', `/v1/instance/${id}/file`, { command: 'read', path: '/x' }, unserved('the file tool is not served: upload with /v1/instance/{id}/upload, and read, write, list and delete files with /desktops/{id}/files')],
+    ['POST', `/v1/instance/${id}/bash`, { command: 'ls' }, shellOff],
+    ['GET', `/v1/instance/${id}/env`, undefined, shellOff],
+    ['POST', `/v1/instance/${id}/env`, { variables: { A: '1' } }, shellOff],
+    ['POST', `/v1/instance/${id}/env/delete`, { keys: ['A'] }, shellOff],
+    ['POST', `/v1/instance/${id}/file`, { command: 'read', path: '/x' }, unserved('the file tool is not served (its commands are not part of the SDK\'s contract): view and edit files with /v1/instance/{id}/edit, upload with /v1/instance/{id}/upload, and read, write, list and delete files with /desktops/{id}/files')],
     ['GET', `/v1/instance/${id}/browser/cdp_url`, undefined, unserved('Scrapybara\'s browser routes (CDP URL, current URL, auth states) are not served: drive the desktop\'s browser with /computer')],
-    ['POST', `/v1/instance/${id}/code/execute`, { code: '1' }, unserved('code execution is not served: it needs a shell on the desktop (the server\'s --shell)')],
+    ['POST', `/v1/instance/${id}/code/execute`, { code: '1' }, unserved('code execution is not served (it runs in a notebook kernel, and the SDK leaves its answer unspecified): write the code with /v1/instance/{id}/edit and run it with /v1/instance/{id}/bash (python3 is in the desktop; the fleet\'s --shell)')],
     ['POST', `/v1/instance/${id}/notebook/create`, { name: 'n' }, unserved('notebooks are not served: they need a kernel on the desktop')],
     ['GET', '/v1/auth_states', undefined, unserved('saved browser auth states are not served')],
   ]
@@ -130,7 +131,8 @@ t.test('refusals: what is not served is a 501 naming it, a bad request a 400 nam
   await raw('POST', `/v1/instance/${id}/resume`, '')
 
   t.strictSame(await thrown(client.startWindows({}, { maxRetries: 0 })), [501, unserved('Windows instances are not served: this fleet runs Ubuntu desktops only (instance_type ubuntu or browser)')], 'startWindows through the SDK: 501')
-  t.strictSame(await thrown(one.bash({ command: 'ls' }, { maxRetries: 0 })), [501, unserved(`bash ${SHELL}`)], 'bash through the SDK: 501')
+  t.strictSame(await thrown(one.bash({ command: 'ls' }, { maxRetries: 0 })), [403, shellOff], "bash through the SDK, without the fleet's --shell: 403 naming it")
+  t.strictSame(await thrown(one.env.set({ variables: { A: '1' } }, { maxRetries: 0 })), [403, shellOff], 'env.set through the SDK: the same')
 
   const uploads: Array<[FormData | string, string | undefined, ReturnType<typeof errorBody>]> = [
     [form({ path: 'a.txt' }), undefined, invalid('an upload needs the form field file (the file\'s content)')],

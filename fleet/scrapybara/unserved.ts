@@ -3,18 +3,11 @@
  * what is missing and what to use instead, rather than a bare 404 a program could take for a
  * wrong base URL.
  */
-const SHELL = 'needs a shell on the desktop, which the fleet\'s desktops do not run yet (the server\'s --shell)'
-
 export const UNSERVED: ReadonlyArray<{ method: 'GET' | 'POST', url: string, missing: string }> = [
-  { method: 'POST', url: '/v1/instance/:instance_id/bash', missing: `bash ${SHELL}` },
-  { method: 'POST', url: '/v1/instance/:instance_id/edit', missing: `the edit tool ${SHELL}` },
-  { method: 'GET', url: '/v1/instance/:instance_id/env', missing: `environment variables are the shell's: /env ${SHELL}` },
-  { method: 'POST', url: '/v1/instance/:instance_id/env', missing: `environment variables are the shell's: /env ${SHELL}` },
-  { method: 'POST', url: '/v1/instance/:instance_id/env/delete', missing: `environment variables are the shell's: /env ${SHELL}` },
-  { method: 'POST', url: '/v1/instance/:instance_id/file', missing: 'the file tool is not served: upload with /v1/instance/{id}/upload, and read, write, list and delete files with /desktops/{id}/files' },
+  { method: 'POST', url: '/v1/instance/:instance_id/file', missing: 'the file tool is not served (its commands are not part of the SDK\'s contract): view and edit files with /v1/instance/{id}/edit, upload with /v1/instance/{id}/upload, and read, write, list and delete files with /desktops/{id}/files' },
   { method: 'POST', url: '/v1/instance/:instance_id/browser/*', missing: 'Scrapybara\'s browser routes (CDP URL, current URL, auth states) are not served: drive the desktop\'s browser with /computer' },
   { method: 'GET', url: '/v1/instance/:instance_id/browser/*', missing: 'Scrapybara\'s browser routes (CDP URL, current URL, auth states) are not served: drive the desktop\'s browser with /computer' },
-  { method: 'POST', url: '/v1/instance/:instance_id/code/*', missing: 'code execution is not served: it needs a shell on the desktop (the server\'s --shell)' },
+  { method: 'POST', url: '/v1/instance/:instance_id/code/*', missing: 'code execution is not served (it runs in a notebook kernel, and the SDK leaves its answer unspecified): write the code with /v1/instance/{id}/edit and run it with /v1/instance/{id}/bash (python3 is in the desktop; the fleet\'s --shell)' },
   { method: 'GET', url: '/v1/instance/:instance_id/notebook/*', missing: 'notebooks are not served: they need a kernel on the desktop' },
   { method: 'POST', url: '/v1/instance/:instance_id/notebook/*', missing: 'notebooks are not served: they need a kernel on the desktop' },
   { method: 'GET', url: '/v1/auth_states', missing: 'saved browser auth states are not served' },

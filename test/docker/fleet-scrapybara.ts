@@ -8,6 +8,7 @@
  * engine's stats measure it, its own server answering nothing, an action refused with the 409)
  * → the fleet SIGKILLed and started again, which adopts the instance paused (the engine says so)
  * → resume through the new fleet (acting again) → getInstances → stop (its container gone).
+ * The fleet runs with --shell: bash and edit through the SDK run inside the desktop's container.
  *
  * One desktop only (CI has 2 cores). Everything the fleet makes carries
  * computer-gateway.fleet=<this run's fleet id>, and every container and volume with it is
@@ -30,6 +31,8 @@ const ROOT = new URL('../..', import.meta.url).pathname
 const { id: FLEET_ID, owned, sweep, fleets } = testFleet()
 const KEY = randomBytes(24).toString('hex')
 const docker = new Docker()
+/** The image under test: the one images.ts built in this run, or another with this code (FLEET_TEST_IMAGE). */
+const IMAGE = process.env.FLEET_TEST_IMAGE ?? DEFAULT_IMAGE
 
 
 /** CPU time the container used over about a second: the engine's one-shot stats carry the sample before (precpu) and the one a second later. */
@@ -41,14 +44,14 @@ async function cpuOverASecond (container: string): Promise<{ ns: number, seconds
 }
 
 t.test('the Scrapybara SDK against the fleet on Docker: start, computer, screenshot, pause (no CPU, refused), adoption paused, resume, list, stop', { timeout: 15 * 60_000 }, async (t) => {
-  const inspected = await run('docker', ['image', 'inspect', '-f', '{{.Id}}', DEFAULT_IMAGE])
-  if (!t.equal(inspected.code, 0, `${DEFAULT_IMAGE} exists (built by test/docker/images.ts in this run): ${inspected.stderr}`)) return
+  const inspected = await run('docker', ['image', 'inspect', '-f', '{{.Id}}', IMAGE])
+  if (!t.equal(inspected.code, 0, `${IMAGE} exists (built by test/docker/images.ts in this run): ${inspected.stderr}`)) return
 
   const port = await freePort()
   let log = ''
   /** The fleet as a process of its own (fleet/main.ts through tsx), on the same port and fleet id each time. */
   const start = () => {
-    const fleet = spawn(process.execPath, ['--import', 'tsx', 'fleet/main.ts', '--fleet-id', FLEET_ID, '--image', DEFAULT_IMAGE, '--warm', '1', '--max', '1', '--port', String(port), '--cpus', '1', '--on-exit', 'end'], {
+    const fleet = spawn(process.execPath, ['--import', 'tsx', 'fleet/main.ts', '--fleet-id', FLEET_ID, '--image', IMAGE, '--warm', '1', '--max', '1', '--port', String(port), '--cpus', '1', '--on-exit', 'end', '--shell'], {
       cwd: ROOT,
       env: { ...process.env, API_TOKEN: KEY, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -80,6 +83,11 @@ t.test('the Scrapybara SDK against the fleet on Docker: start, computer, screens
   t.strictSame(JSON.parse(probed.line || '{}'), { button: 1, x: 500, y: 400 }, 'a left press at (500, 400) in a real X client of that desktop')
   const shot = await instance.screenshot()
   t.match(await sharp(Buffer.from(shot.base64Image, 'base64')).metadata(), { format: 'png', width: 1280, height: 800 }, 'a screenshot of the session decodes at 1280x800')
+
+  // The fleet's --shell: the editor writes into the desktop's home, bash runs as its user there.
+  t.strictSame(await instance.edit({ command: 'create', path: 'hi.sh', fileText: 'echo "hi from $(id -un) in $PWD"\n' }), { output: 'File created successfully at: hi.sh' }, 'edit through the SDK')
+  t.strictSame(await instance.bash({ command: 'echo hi' }), { output: 'hi\n' }, 'bash through the SDK')
+  t.strictSame(await instance.bash({ command: 'bash hi.sh' }), { output: 'hi from node in /home/node\n' }, "the edited script, run as the desktop's user in its home")
 
   // Paused: frozen by the engine, no CPU, nothing answered, the action refused.
   t.strictSame(await instance.pause(), { status: 'paused' }, 'pause')

@@ -20,7 +20,8 @@ export interface TestFleet {
   call: (method: string, url: string, body?: unknown, headers?: Record<string, string>) => Promise<{ statusCode: number, headers: Record<string, unknown>, json: () => any }>
 }
 
-export async function startFleet (t: Test, options: Partial<FleetOptions> & { backend?: MemoryBackend } = {}): Promise<TestFleet> {
+export async function startFleet (t: Test, options: Partial<FleetOptions> & { backend?: MemoryBackend, shell?: boolean } = {}): Promise<TestFleet> {
+  const { shell, ...fleetOptions } = options
   const backend = options.backend ?? new MemoryBackend()
   const clock = { now: Date.UTC(2026, 10, 28, 12) }
   const fleet = new Fleet({
@@ -32,11 +33,11 @@ export async function startFleet (t: Test, options: Partial<FleetOptions> & { ba
     // The tests call sweep() themselves; the interval only has to exist.
     sweepMs: 3_600_000,
     now: () => clock.now,
-    ...options,
+    ...fleetOptions,
     backend,
   })
   await fleet.start()
-  const app = await buildFleetApp({ fleet, token: KEY })
+  const app = await buildFleetApp({ fleet, token: KEY, ...(shell !== undefined && { shell }) })
   t.teardown(async () => {
     await app.close()
     await fleet.close(false).catch(() => {})

@@ -44,6 +44,8 @@ export class MemoryBackend implements Backend {
   failFreezer = false
   /** While set, creates wait for it (a slow engine). */
   gate?: Promise<void>
+  /** When set, a desktop answers POST /computer with what it returns for the action sent (as the server's unified answer), instead of the echo. */
+  computerAnswer?: (action: Record<string, unknown>) => { status: number, body: unknown }
   /** Every request a desktop's server answered past its token check, in order. */
   readonly received: Echo[] = []
   /** Every call, in order, for tests that check what the control plane asked of the engine. */
@@ -88,6 +90,11 @@ export class MemoryBackend implements Backend {
         }
         this.received.push(echo)
         // A screenshot answers with an image of its own (the desktop's id, as bytes), as the desktop's server would with a PNG.
+        if (request.url === '/computer' && this.computerAnswer) {
+          const { status, body } = this.computerAnswer(JSON.parse(echo.body) as Record<string, unknown>)
+          answer(status, body)
+          return
+        }
         const shot = request.url === '/computer' && /"action"\s*:\s*"take_screenshot"/.test(echo.body)
         answer(200, shot ? { ...echo, base64_image: Buffer.from(`screen of ${held.facts.id}`).toString('base64') } : echo)
       }

@@ -19,6 +19,8 @@ export interface DockerBackendOptions {
   cpus: number
   memoryBytes: number
   pids: number
+  /** Every desktop runs the server's shell (SHELL_TOOL=1): commands as its uid 1000 user, inside its own container. */
+  shell?: boolean
   /** Passed to dockerode; by default it reads DOCKER_HOST or uses the local socket. */
   docker?: Docker
 }
@@ -58,6 +60,7 @@ export class DockerBackend implements Backend {
         Image: image,
         User: '1000',
         Env: [`API_TOKEN=${facts.token}`, 'HOST=0.0.0.0', 'PORT=8000', 'FILES=1', 'CLIPBOARD=1', `DESKTOP_HOME=${HOME}`, `SCREEN=${facts.screen.width}x${facts.screen.height}x24`, `DESKTOP=${facts.desktop}`,
+          ...(this.options.shell ? ['SHELL_TOOL=1'] : []),
           // Checked by fleet/options.ts: names launch_app knows, targets without commas.
           ...(facts.autostart.length ? [`AUTOSTART=${facts.autostart.map((a) => a.target === undefined ? a.app : `${a.app}=${a.target}`).join(',')}`] : [])],
         Labels: { ...ownership(fleetId, 'desktop', facts.id), ...factLabels(facts), ...(claim && claimLabels(claim)) },

@@ -57,18 +57,17 @@ def stop(process: subprocess.Popen[bytes], grace: float = 15.0) -> None:
             process.wait(5)
 
 
-@pytest.fixture(scope="session")
-def gateway() -> Iterator[Gateway]:
+@contextlib.contextmanager
+def serve(home: Path, flags: list[str]) -> Iterator[Gateway]:
+    """The server on its own display, its desktop's home `home`, until the block ends (SIGTERM by PID)."""
     token = secrets.token_hex(16)
-    with tempfile.TemporaryDirectory(prefix="cg-python-") as scratch:
-        home = Path(scratch) / "home"
-        home.mkdir()
+    with tempfile.TemporaryDirectory(prefix="cg-python-log-") as scratch:
         log_path = Path(scratch) / "server.log"
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XAUTHORITY", "API_TOKEN", "PORT")}
         env["API_TOKEN"] = token
         with log_path.open("wb") as log:
             process = subprocess.Popen(
-                [str(NODE), str(BIN), "--port", "0", "--files", "--home", str(home), "--log-level", "info"],
+                [str(NODE), str(BIN), "--port", "0", *flags, "--home", str(home), "--log-level", "info"],
                 cwd=ROOT,
                 env=env,
                 stdout=log,
@@ -99,6 +98,15 @@ def gateway() -> Iterator[Gateway]:
             yield Gateway(url=url, token=token, display=str(health["display"]), home=home)
         finally:
             stop(process)
+
+
+@pytest.fixture(scope="session")
+def gateway() -> Iterator[Gateway]:
+    with tempfile.TemporaryDirectory(prefix="cg-python-") as scratch:
+        home = Path(scratch) / "home"
+        home.mkdir()
+        with serve(home, ["--files"]) as served:
+            yield served
 
 
 @dataclass

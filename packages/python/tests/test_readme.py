@@ -47,7 +47,7 @@ CASES: list[tuple[str, list[dict[str, Any]], str, str]] = [
         ])]),
         openai_response(2, [openai_message("Typed it.")]),
     ], "héllo from the agent 世界\n", "Typed it.\n"),
-    ("from computer_gateway.anthropic import GatewayComputerToolset", [
+    ("from computer_gateway.anthropic import GatewayBashTool, GatewayComputerToolset, GatewayTextEditorTool", [
         anthropic_message(1, toolset_turn("héllo from Claude 世界"), "tool_use"),
         anthropic_message(2, [{"type": "text", "text": "Typed it."}], "end_turn"),
     ], "héllo from Claude 世界\n", "tool_use\nend_turn\n"),

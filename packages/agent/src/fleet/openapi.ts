@@ -2354,6 +2354,1000 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/instance/{instance_id}/bash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a command in the instance's persistent bash session (Scrapybara's bash tool; the fleet's --shell) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        command?: string;
+                        session?: number;
+                        restart?: boolean;
+                        list_sessions?: boolean;
+                        check_session?: number;
+                        timeout?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            output?: string;
+                            error?: string;
+                            system?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance/{instance_id}/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** View, create and edit files in the instance's home (Scrapybara's edit tool: Anthropic's text editor) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        command: "view" | "create" | "str_replace" | "insert" | "undo_edit";
+                        path: string;
+                        file_text?: string;
+                        view_range?: number[];
+                        old_str?: string;
+                        new_str?: string;
+                        insert_line?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            output?: string;
+                            error?: string;
+                            system?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance/{instance_id}/env": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The environment variables set for the instance's later bash commands */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            variables: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Set environment variables for the instance's later bash commands */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        variables: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance/{instance_id}/env/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete environment variables from the instance's later bash commands */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        keys: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/desktops/{id}/reset": {
         parameters: {
             query?: never;

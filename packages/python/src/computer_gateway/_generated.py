@@ -5205,6 +5205,104 @@ FleetPostV1InstanceByInstanceIdUploadAnswer = TypedDict(
 )
 
 
+FleetPostV1InstanceByInstanceIdBashBody = TypedDict(
+    "FleetPostV1InstanceByInstanceIdBashBody",
+    {
+        "command": str,
+        "session": int,
+        "restart": bool,
+        "list_sessions": bool,
+        "check_session": int,
+        "timeout": float,
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdBashAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdBashAnswer",
+    {
+        "output": str,
+        "error": str,
+        "system": str,
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdEditBody = TypedDict(
+    "FleetPostV1InstanceByInstanceIdEditBody",
+    {
+        "command": Required[Literal["view", "create", "str_replace", "insert", "undo_edit"]],
+        "path": Required[str],
+        "file_text": str,
+        "view_range": list[int],
+        "old_str": str,
+        "new_str": str,
+        "insert_line": int,
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdEditAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdEditAnswer",
+    {
+        "output": str,
+        "error": str,
+        "system": str,
+    },
+    total=False,
+)
+
+
+FleetGetV1InstanceByInstanceIdEnvAnswer = TypedDict(
+    "FleetGetV1InstanceByInstanceIdEnvAnswer",
+    {
+        "variables": Required[dict[str, str]],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdEnvBody = TypedDict(
+    "FleetPostV1InstanceByInstanceIdEnvBody",
+    {
+        "variables": Required[dict[str, str]],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdEnvAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdEnvAnswer",
+    {
+        "status": Required[str],
+        "message": Required[str],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdEnvDeleteBody = TypedDict(
+    "FleetPostV1InstanceByInstanceIdEnvDeleteBody",
+    {
+        "keys": Required[list[str]],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdEnvDeleteAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdEnvDeleteAnswer",
+    {
+        "status": Required[str],
+        "message": Required[str],
+    },
+    total=False,
+)
+
+
 class SyncRoutes(_Transport):
     """Every route of the desktop's server (openapi.yaml)."""
 
@@ -7701,6 +7799,57 @@ class FleetSyncRoutes(_Transport):
         )
         return cast(FleetPostV1InstanceByInstanceIdUploadAnswer, answer)
 
+    def post_v1_instance_by_instance_id_bash(
+        self, instance_id: str, body: FleetPostV1InstanceByInstanceIdBashBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdBashAnswer:
+        """POST /v1/instance/{instance_id}/bash: Run a command in the instance's persistent bash session (Scrapybara's bash tool; the fleet's --shell)."""
+        answer = self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/bash", query={}, body=body, media="json", read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdBashAnswer, answer)
+
+    def post_v1_instance_by_instance_id_edit(
+        self, instance_id: str, body: FleetPostV1InstanceByInstanceIdEditBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdEditAnswer:
+        """POST /v1/instance/{instance_id}/edit: View, create and edit files in the instance's home (Scrapybara's edit tool: Anthropic's text editor)."""
+        answer = self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/edit", query={}, body=body, media="json", read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdEditAnswer, answer)
+
+    def get_v1_instance_by_instance_id_env(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetGetV1InstanceByInstanceIdEnvAnswer:
+        """GET /v1/instance/{instance_id}/env: The environment variables set for the instance's later bash commands."""
+        answer = self._request(
+            "GET", f"/v1/instance/{_segment(instance_id)}/env", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetGetV1InstanceByInstanceIdEnvAnswer, answer)
+
+    def post_v1_instance_by_instance_id_env(
+        self, instance_id: str, body: FleetPostV1InstanceByInstanceIdEnvBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdEnvAnswer:
+        """POST /v1/instance/{instance_id}/env: Set environment variables for the instance's later bash commands."""
+        answer = self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/env", query={}, body=body, media="json", read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdEnvAnswer, answer)
+
+    def post_v1_instance_by_instance_id_env_delete(
+        self, instance_id: str, body: FleetPostV1InstanceByInstanceIdEnvDeleteBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdEnvDeleteAnswer:
+        """POST /v1/instance/{instance_id}/env/delete: Delete environment variables from the instance's later bash commands."""
+        answer = self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/env/delete",
+            query={},
+            body=body,
+            media="json",
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdEnvDeleteAnswer, answer)
+
 
 class FleetAsyncRoutes(_AsyncTransport):
     """The fleet's own routes (its GET /openapi.json)."""
@@ -7843,3 +7992,54 @@ class FleetAsyncRoutes(_AsyncTransport):
             "POST", f"/v1/instance/{_segment(instance_id)}/upload", query={}, body=None, media=None, read="auto", headers=headers
         )
         return cast(FleetPostV1InstanceByInstanceIdUploadAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_bash(
+        self, instance_id: str, body: FleetPostV1InstanceByInstanceIdBashBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdBashAnswer:
+        """POST /v1/instance/{instance_id}/bash: Run a command in the instance's persistent bash session (Scrapybara's bash tool; the fleet's --shell)."""
+        answer = await self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/bash", query={}, body=body, media="json", read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdBashAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_edit(
+        self, instance_id: str, body: FleetPostV1InstanceByInstanceIdEditBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdEditAnswer:
+        """POST /v1/instance/{instance_id}/edit: View, create and edit files in the instance's home (Scrapybara's edit tool: Anthropic's text editor)."""
+        answer = await self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/edit", query={}, body=body, media="json", read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdEditAnswer, answer)
+
+    async def get_v1_instance_by_instance_id_env(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetGetV1InstanceByInstanceIdEnvAnswer:
+        """GET /v1/instance/{instance_id}/env: The environment variables set for the instance's later bash commands."""
+        answer = await self._request(
+            "GET", f"/v1/instance/{_segment(instance_id)}/env", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetGetV1InstanceByInstanceIdEnvAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_env(
+        self, instance_id: str, body: FleetPostV1InstanceByInstanceIdEnvBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdEnvAnswer:
+        """POST /v1/instance/{instance_id}/env: Set environment variables for the instance's later bash commands."""
+        answer = await self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/env", query={}, body=body, media="json", read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdEnvAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_env_delete(
+        self, instance_id: str, body: FleetPostV1InstanceByInstanceIdEnvDeleteBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdEnvDeleteAnswer:
+        """POST /v1/instance/{instance_id}/env/delete: Delete environment variables from the instance's later bash commands."""
+        answer = await self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/env/delete",
+            query={},
+            body=body,
+            media="json",
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdEnvDeleteAnswer, answer)

@@ -13,7 +13,14 @@
 
 Our refusal or failure (any 4xx/5xx but a refused token) becomes a ToolError with our message,
 which the runner answers with is_error and goes on; a refused token (401/403), a timeout or no
-server stay GatewayErrors, which end the run: the model cannot fix them."""
+server stay GatewayErrors, which end the run: the model cannot fix them.
+
+- `GatewayBashTool` / `AsyncGatewayBashTool` (bash_20250124, the server's --shell) and
+  `GatewayTextEditorTool` / `AsyncGatewayTextEditorTool` (text_editor_20250728,
+  `str_replace_based_edit_tool`, the server's --files): each call's input goes to
+  POST /computer/anthropic?tool_version=…, where it runs as the desktop's user in its home, and our
+  tool_result content goes back; a tool_result the server marks is_error (a command its timeout
+  killed) becomes a ToolError, so the model is told it failed."""
 
 from __future__ import annotations
 
@@ -41,15 +48,23 @@ from ._client import AsyncClient, Client
 from ._errors import GatewayError
 
 __all__ = [
+    "AsyncGatewayBashTool",
     "AsyncGatewayComputerTool",
     "AsyncGatewayComputerToolset",
+    "AsyncGatewayTextEditorTool",
+    "BashToolVersion",
     "ComputerToolVersion",
+    "GatewayBashTool",
     "GatewayComputerTool",
     "GatewayComputerToolset",
+    "GatewayTextEditorTool",
+    "TextEditorToolVersion",
     "computer_tool",
 ]
 
 ComputerToolVersion = Literal["computer_20251124", "computer_20250124", "computer_20241022"]
+BashToolVersion = Literal["bash_20250124", "bash_20241022"]
+TextEditorToolVersion = Literal["text_editor_20250728", "text_editor_20250429", "text_editor_20250124", "text_editor_20241022"]
 ImageFormat = Literal["png", "jpeg", "webp"]
 T = TypeVar("T")
 CURSOR = re.compile(r"^X=(-?\d+),Y=(-?\d+)$")
@@ -205,3 +220,74 @@ class AsyncGatewayComputerTool(BetaAsyncBuiltinFunctionTool):
             )
         )
         return cast(Iterable[Any], cast(Any, answer)["content"])
+
+
+def _editor_name(version: TextEditorToolVersion) -> str:
+    # The model knows the two newest versions by another name than the older ones.
+    return "str_replace_based_edit_tool" if version in ("text_editor_20250728", "text_editor_20250429") else "str_replace_editor"
+
+
+def _content(answer: Any) -> BetaFunctionToolResultType:
+    """Our tool_result's content; one marked is_error is the model's to hear as a failure."""
+    content = cast(list[Any], answer["content"])
+    if answer.get("is_error"):
+        raise ToolError(content)
+    return cast(Iterable[Any], content)
+
+
+class GatewayBashTool(BetaBuiltinFunctionTool):
+    """Claude's bash tool (bash_20250124) on a desktop of computer-gateway started with --shell:
+    a persistent session as the desktop's user, in its home, on its display."""
+
+    def __init__(self, client: Client, *, version: BashToolVersion = "bash_20250124") -> None:
+        self.client = client
+        self.version: BashToolVersion = version
+
+    def to_dict(self) -> BetaToolUnionParam:
+        return cast(BetaToolUnionParam, {"type": self.version, "name": "bash"})
+
+    def call(self, input: object) -> BetaFunctionToolResultType:
+        return _content(_call(lambda: self.client.post_computer_anthropic(cast(Any, input), tool_version=self.version)))
+
+
+class AsyncGatewayBashTool(BetaAsyncBuiltinFunctionTool):
+    """Claude's bash tool on a desktop of computer-gateway, for the async tool runner."""
+
+    def __init__(self, client: AsyncClient, *, version: BashToolVersion = "bash_20250124") -> None:
+        self.client = client
+        self.version: BashToolVersion = version
+
+    def to_dict(self) -> BetaToolUnionParam:
+        return cast(BetaToolUnionParam, {"type": self.version, "name": "bash"})
+
+    async def call(self, input: object) -> BetaFunctionToolResultType:
+        return _content(await _acall(lambda: self.client.post_computer_anthropic(cast(Any, input), tool_version=self.version)))
+
+
+class GatewayTextEditorTool(BetaBuiltinFunctionTool):
+    """Claude's text editor (text_editor_20250728, `str_replace_based_edit_tool`) over the home of a
+    desktop of computer-gateway started with --files: view, create, str_replace, insert."""
+
+    def __init__(self, client: Client, *, version: TextEditorToolVersion = "text_editor_20250728") -> None:
+        self.client = client
+        self.version: TextEditorToolVersion = version
+
+    def to_dict(self) -> BetaToolUnionParam:
+        return cast(BetaToolUnionParam, {"type": self.version, "name": _editor_name(self.version)})
+
+    def call(self, input: object) -> BetaFunctionToolResultType:
+        return _content(_call(lambda: self.client.post_computer_anthropic(cast(Any, input), tool_version=self.version)))
+
+
+class AsyncGatewayTextEditorTool(BetaAsyncBuiltinFunctionTool):
+    """Claude's text editor on a desktop of computer-gateway, for the async tool runner."""
+
+    def __init__(self, client: AsyncClient, *, version: TextEditorToolVersion = "text_editor_20250728") -> None:
+        self.client = client
+        self.version: TextEditorToolVersion = version
+
+    def to_dict(self) -> BetaToolUnionParam:
+        return cast(BetaToolUnionParam, {"type": self.version, "name": _editor_name(self.version)})
+
+    async def call(self, input: object) -> BetaFunctionToolResultType:
+        return _content(await _acall(lambda: self.client.post_computer_anthropic(cast(Any, input), tool_version=self.version)))
