@@ -53,7 +53,12 @@ export interface PeersBench {
   rows: PeerRow[]
   /** Per peer: the typed text arrived exactly in every sample. */
   typingExact: Record<string, boolean>
+  /** The issue's: each action ≥ 3x faster (p50) than the fastest peer; ours typing exactly. */
+  targets: Array<[string, boolean]>
 }
+
+/** Ours at least this many times faster (p50) than the fastest peer, on every action. */
+const PEER_RATIO = 3
 
 interface Teardowns { teardown: (fn: () => unknown) => void, run: () => Promise<void> }
 function teardowns (): Teardowns {
@@ -239,7 +244,14 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
       const result = typing.results[d.name]!
       return [d.name, !('error' in result) && result.effective === result.n]
     }))
-    const result: PeersBench = { peers: drivers.map((d) => d.name), unavailable, rows, typingExact }
+    const targets: Array<[string, boolean]> = rows.map((row) => {
+      const p50 = (name: string) => { const r = row.results[name]!; return 'error' in r ? Infinity : r.p50 }
+      const fastest = drivers.slice(1).map((d) => d.name).sort((a, b) => p50(a) - p50(b))[0]
+      const ratio = fastest === undefined ? Infinity : p50(fastest) / p50(drivers[0]!.name)
+      return [`peers: ${row.kind} ≥ ${PEER_RATIO}x faster than the fastest peer (${fastest ?? 'none'}: ${ratio.toFixed(1)}x)`, ratio >= PEER_RATIO]
+    })
+    targets.push([`peers: ours types ${JSON.stringify(MIXED_TEXT)} exactly`, typingExact[drivers[0]!.name] === true])
+    const result: PeersBench = { peers: drivers.map((d) => d.name), unavailable, rows, typingExact, targets }
     print(result)
     return result
   } finally {
@@ -249,7 +261,7 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
 
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 1000 ? ms.toFixed(1) : ms.toFixed(0))
 
-function print ({ peers, unavailable, rows, typingExact }: PeersBench): void {
+function print ({ peers, unavailable, rows, typingExact, targets }: PeersBench): void {
   const [ours, ...others] = peers
   console.log(`peers (one Xvfb, Chromium's event page; each action's effect checked; p50 / p99 ms, effective of n):`)
   console.log(['action', ...peers, 'floor ms', 'ours ÷ floor', ...others.map((n) => `÷ ${n.split(' ')[0]}`)].join(' | '))
@@ -272,6 +284,7 @@ function print ({ peers, unavailable, rows, typingExact }: PeersBench): void {
   }
   console.log(`  typing ${JSON.stringify(MIXED_TEXT)} exactly: ${Object.entries(typingExact).map(([n, ok]) => `${n} ${ok ? 'yes' : 'NO'}`).join(', ')}`)
   for (const [name, why] of Object.entries(unavailable)) console.log(`  ${name}: not measured: ${why}`)
+  for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
