@@ -58,15 +58,22 @@ export function oursDriver (port: number): PeerDriver {
   }
 }
 
+/**
+ * cua's `POST /cmd` answer: one `data: {json}` line; a handler that failed still answers 200,
+ * with success false and its error, which is thrown here.
+ */
+export function cuaResult (command: string, status: number, body: string): { image_data?: string } {
+  const line = /data: (.*)/.exec(body)?.[1]
+  const result = line ? JSON.parse(line) as { success: boolean, error?: string, image_data?: string } : undefined
+  if (status !== 200 || !result?.success) throw new Error(`cua ${command}: ${status} ${result?.error ?? body.slice(0, 200)}`)
+  return result
+}
+
 export function cuaDriver (port: number): PeerDriver {
   const http = client(port)
-  /** /cmd streams one `data: {json}` line; a failed handler still answers 200 with success false. */
   const cmd = async (command: string, params: Record<string, unknown> = {}) => {
     const answer = await http.post('/cmd', { command, params })
-    const line = /data: (.*)/.exec(answer.body)?.[1]
-    const result = line ? JSON.parse(line) as { success: boolean, error?: string, image_data?: string } : undefined
-    if (answer.status !== 200 || !result?.success) throw new Error(`cua ${command}: ${answer.status} ${result?.error ?? answer.body.slice(0, 200)}`)
-    return result
+    return cuaResult(command, answer.status, answer.body)
   }
   return {
     name: 'cua computer-server',
@@ -97,17 +104,28 @@ function runBytes (file: string, args: string[], env: NodeJS.ProcessEnv, timeout
   })
 }
 
+/**
+ * The code OSWorld's guest would be given for each action (`python -c CODE`). A JSON string is
+ * a Python string literal for the text the bench types (no lone surrogates).
+ */
+export const pyautoguiCode = {
+  click: (x: number, y: number) => `import pyautogui; pyautogui.click(${x}, ${y})`,
+  type: (text: string) => `import pyautogui; pyautogui.typewrite(${JSON.stringify(text)})`,
+  keyCombo: (keys: string[]) => `import pyautogui; pyautogui.hotkey(${keys.map((k) => JSON.stringify(k)).join(', ')})`,
+  scroll: (x: number, y: number, notches: number) => `import pyautogui; pyautogui.scroll(${-notches}, x=${x}, y=${y})`,
+  screenshot: () => 'import pyautogui; import io, sys; b = io.BytesIO(); pyautogui.screenshot().save(b, "PNG"); sys.stdout.buffer.write(b.getvalue())',
+}
+
 /** OSWorld's guest runs `python -c CODE` per action; the model's code imports pyautogui. */
 export function pyautoguiDriver (python: string, env: NodeJS.ProcessEnv): PeerDriver {
-  const py = (code: string) => runBytes(python, ['-c', `import pyautogui; ${code}`], env)
-  // A JSON string is a Python string literal for the text the bench types (no lone surrogates).
+  const py = (code: string) => runBytes(python, ['-c', code], env)
   return {
     name: 'OSWorld pyautogui per call',
-    click: async (x, y) => { await py(`pyautogui.click(${x}, ${y})`) },
-    type: async (text) => { await py(`pyautogui.typewrite(${JSON.stringify(text)})`) },
-    keyCombo: async (keys) => { await py(`pyautogui.hotkey(${keys.map((k) => JSON.stringify(k)).join(', ')})`) },
-    scroll: async (x, y, notches) => { await py(`pyautogui.scroll(${-notches}, x=${x}, y=${y})`) },
-    screenshot: () => py('import io, sys; b = io.BytesIO(); pyautogui.screenshot().save(b, "PNG"); sys.stdout.buffer.write(b.getvalue())'),
+    click: async (x, y) => { await py(pyautoguiCode.click(x, y)) },
+    type: async (text) => { await py(pyautoguiCode.type(text)) },
+    keyCombo: async (keys) => { await py(pyautoguiCode.keyCombo(keys)) },
+    scroll: async (x, y, notches) => { await py(pyautoguiCode.scroll(x, y, notches)) },
+    screenshot: () => py(pyautoguiCode.screenshot()),
     close: () => {},
   }
 }
