@@ -278,6 +278,10 @@ async function main () {
     // modules kept our server from answering within waitHttp's 20 s (not understood yet).
     const realContent = smoke ? undefined : await (await import('./real-content.ts')).benchRealContent({ smoke, quick })
     if (!realContent) console.log('real content: not run with --smoke (node --import tsx bench/real-content.ts --smoke runs it alone)')
+    // The peers (bench/peers/peers.ts) on an Xvfb and Chromium of their own; installing them
+    // (a venv from PyPI, bench/peers/setup.sh) needs the network, which --smoke must not.
+    const peers = smoke ? undefined : await (await import('./peers/peers.ts')).benchPeers({ smoke, quick })
+    if (smoke) console.log('peers: not run with --smoke (node --import tsx bench/peers/peers.ts --smoke runs them alone)')
     // The fleet on the Docker engine (bench/fleet.ts): it says why when no engine or image is there.
     const fleet = smoke ? undefined : await (await import('./fleet.ts')).benchFleet({ smoke, quick })
     if (smoke) console.log('fleet: not run with --smoke (a full desktop\'s cold start takes tens of seconds; node --import tsx bench/fleet.ts --smoke runs it alone)')
@@ -302,11 +306,12 @@ async function main () {
       ['≥ 3000 moves/s with 10 clients, no errors', load.perSecond >= 3000 && load.errors === 0],
       ['cold start ≤ 1.5 s', cold <= 1500],
       ['RSS server + worker ≤ 200 MB', rss.total <= 200],
+      ...peers?.targets ?? [],
       ...fleet?.targets ?? [],
     ]
     for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
     await mkdir(new URL('.', OUT), { recursive: true })
-    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), loadAverage: load1, floors, inputFloorMs: inputFloor, rows, mcp, accessibility: snapshots, realContent, fleet, throughput: load, coldStartMs: cold, coldStartsMs: colds.each, rssMb: rss.total, rss, targets, screens }, null, 2))
+    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), loadAverage: load1, floors, inputFloorMs: inputFloor, rows, mcp, accessibility: snapshots, realContent, fleet, throughput: load, coldStartMs: cold, coldStartsMs: colds.each, rssMb: rss.total, rss, targets, screens, peers }, null, 2))
     console.log('bench: done')
   } finally {
     // SIGTERM first: our server ends what it started (the accessibility bus among them);
