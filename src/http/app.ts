@@ -17,7 +17,7 @@ import { authHook } from './auth.ts'
 import type { Driver } from '../driver/driver.ts'
 import { imageBodies } from './image-bodies.ts'
 import { installErrorHandler } from './error-handler.ts'
-import { RouteNotFound } from '../errors/errors.ts'
+import { InvalidConfig, RouteNotFound } from '../errors/errors.ts'
 import { clientErrorHandler, guardHook } from './http-guard.ts'
 import { Executor } from '../executor/executor.ts'
 import type { LaunchRules } from '../executor/plan.ts'
@@ -61,6 +61,8 @@ import { BROWSER_SCHEMAS } from '../browser/schema.ts'
 import { CdpBroker } from '../browser/cdp-broker.ts'
 import type { DevtoolsSource } from '../browser/source.ts'
 import type { BrowserKind } from '../runtime/desktop-apps.ts'
+import { buildGuestApp } from '../../routes/osworld/index.ts'
+import type { GuestShell } from '../osworld/shell.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -119,6 +121,12 @@ export interface AppOptions {
   files?: FileStoreOptions
   /** The desktop's browser (--browser, default firefox) and, for chromium on an X desktop, its DevTools (/browser/cdp), closed with the app. */
   browser?: { kind: BrowserKind, devtools?: DevtoolsSource }
+  /**
+   * OSWorld's guest protocol (--osworld, docs/osworld.md): built as `app.osworldGuest`, a Fastify
+   * instance of its own that src/runtime/server.ts listens with on --osworld-port; its files
+   * under this home, what is not pyautogui code through `shell` (refused without one).
+   */
+  osworld?: { files: FileStoreOptions, shell?: GuestShell }
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -134,6 +142,8 @@ declare module 'fastify' {
     mcpTools: McpTools
     /** The recorder with --record, else null (GET /health reports its load). */
     recorder: Recorder | null
+    /** OSWorld's guest protocol with `osworld`, else null; it listens on a port of its own. */
+    osworldGuest: FastifyInstance | null
   }
 }
 
@@ -279,12 +289,23 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   }
 
   await app.register(recordingRoutes, { recorder, sessions: new LiveSessions(), ...(options.token && { token: options.token }) })
-  if (options.files) {
-    await app.register(filesRoutes, { store: new FileStore(options.files) })
+  const fileStore = options.files ? new FileStore(options.files) : undefined
+  if (fileStore) {
+    await app.register(filesRoutes, { store: fileStore })
   } else {
     await app.register(filesOffRoutes)
   }
   await app.register(browserRoutes, browserRouteOptions(options.browser?.kind ?? 'firefox', broker, options.driver.name))
+  const pyautogui = pipelines.find((pipeline) => pipeline.adapter.name === 'pyautogui')
+  if (options.osworld && !pyautogui) throw new InvalidConfig("OSWorld's guest protocol runs its code through the pyautogui adapter, which this server was built without")
+  app.decorate('osworldGuest', options.osworld && pyautogui
+    ? await buildGuestApp({
+      executor, pyautogui, accessibility: source, files: fileStore ?? new FileStore(options.osworld.files), home: options.osworld.files.home,
+      apps: Object.keys(options.apps ?? {}), recorder: recorder ?? null, ...(options.osworld.shell && { shell: options.osworld.shell }),
+      logger: app.log as Logger, ...(options.token && { token: options.token }), ...(options.listenHost !== undefined && { listenHost: options.listenHost }),
+      ...(options.allowHosts && { allowHosts: options.allowHosts }), bodyLimit: limits.maxBodyBytes,
+    })
+    : null)
 
   app.addHook('onReady', async () => {
     const started = options.driver.start()
@@ -292,6 +313,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await Promise.all([started, warmup.compile(['/computer'])])
   })
   app.addHook('onClose', async () => {
+    await app.osworldGuest?.close()
     // First: the videos are finalised while the desktop they capture is still there.
     await recorder?.close()
     await executor.close()

@@ -73,6 +73,8 @@ export interface Config {
   clipboard: boolean
   /** Most bytes get_clipboard reads and set_clipboard sets. */
   maxClipboardBytes: number
+  /** --osworld: OSWorld's guest protocol on its own port (docs/osworld.md); undefined: off. */
+  osworld?: { port: number }
   help: boolean
 }
 
@@ -172,6 +174,8 @@ export const FLAGS = {
   'max-files-total': { env: 'MAX_FILES_TOTAL', default: String(1024 * 1024 * 1024), help: 'most bytes the files under the home directory may hold together: an upload that would pass it is refused (413). Counted from the disk at start and again before any refusal' },
   clipboard: { env: 'CLIPBOARD', boolean: true, help: 'allow the get_clipboard and set_clipboard actions (off by default)' },
   'max-clipboard-bytes': { env: 'MAX_CLIPBOARD_BYTES', default: String(10 * 1024 * 1024), help: 'most bytes get_clipboard reads and set_clipboard sets' },
+  osworld: { env: 'OSWORLD', boolean: true, help: "serve OSWorld's guest protocol (desktop_env's controllers: pyautogui code, files under --home, which it needs) on --osworld-port, on the same address and token (off by default)" },
+  'osworld-port': { env: 'OSWORLD_PORT', default: '5000', help: "the guest protocol's port (5000: desktop_env's default)" },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -328,6 +332,13 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
       fps,
       screenshots: on('record-screenshots'),
     }
+  }
+  if (on('osworld')) {
+    const guestPort = Number(get('osworld-port'))
+    if (!Number.isInteger(guestPort) || guestPort < 0 || guestPort > 65535) throw new InvalidConfig(`--osworld-port must be 0..65535 (got '${get('osworld-port')}')`)
+    if (guestPort !== 0 && guestPort === port) throw new InvalidConfig(`--osworld-port (${guestPort}) must differ from --port: the guest protocol's paths are fixed at the root`)
+    if (!get('home')) throw new InvalidConfig("--osworld needs --home (env DESKTOP_HOME): the directory its files are read from and written to; the server's own $HOME is never served by default")
+    config.osworld = { port: guestPort }
   }
   const home = get('home') || env.HOME
   if (home) config.home = resolve(home)
