@@ -90,6 +90,7 @@ t.test('/execute, /setup/execute, /run_python, /setup/launch: anything but pyaut
     ['/execute', harness('import os; os.remove("x")'), `python -c ${PRELUDE}import os; os.remove("x")`],
     ['/run_python', { code: 'print(1)' }, 'python3 -c print(1)'],
     ['/setup/launch', { command: ['google-chrome', '--remote-debugging-port=1337'] }, 'google-chrome --remote-debugging-port=1337'],
+    ['/run_bash_script', { script: 'echo hi', timeout: 10, working_dir: null }, 'echo hi'],
   ]
   for (const [url, body, shown] of cases) answeredError(t, await postJson(app, url, body), 403, 'ERR_SHELL_OFF', SHELL_OFF(url, shown))
   t.strictSame(driver.calls, [])

@@ -9,6 +9,7 @@ import { guestCommand, pythonCode, type GuestCommand } from '../../src/osworld/c
 import { executeAnswer, failedAnswer, runPythonAnswer } from '../../src/osworld/execute-answer.ts'
 import type { GuestExecuteResult } from '../../src/osworld/schema.ts'
 import { EXECUTE_TIMEOUT_MS, shellOff } from '../../src/osworld/shell.ts'
+import { clientGone } from '../run-options.ts'
 import type { GuestDeps } from './index.ts'
 
 /** How long /run_python's script may run: OSWorld's own server gives it 30 s. */
@@ -35,19 +36,12 @@ export const executeRoutes: FastifyPluginAsyncTypebox<GuestDeps> = async (fastif
     }
   }
 
-  const signalOf = (request: { raw: { once: (event: 'close', listener: () => void) => unknown } }, reply: { raw: { writableEnded: boolean } }) => {
-    const controller = new AbortController()
-    // The harness gave up on this request (its 90 s timeout): nothing more of it runs.
-    request.raw.once('close', () => { if (!reply.raw.writableEnded) controller.abort() })
-    return controller.signal
-  }
-
   for (const url of ['/execute', '/setup/execute']) {
     fastify.post(url, {
       schema: { body: Type.Ref('GuestExecuteBody'), response: { 200: Type.Ref('GuestExecuteResult') } },
     }, async (request, reply) => {
       const { command, shell: asShell = false } = request.body as { command: string | string[], shell?: boolean }
-      return await carry(url, guestCommand(command, asShell), signalOf(request, reply), EXECUTE_TIMEOUT_MS)
+      return await carry(url, guestCommand(command, asShell), clientGone(reply), EXECUTE_TIMEOUT_MS)
     })
   }
 
@@ -55,6 +49,15 @@ export const executeRoutes: FastifyPluginAsyncTypebox<GuestDeps> = async (fastif
     schema: { body: Type.Ref('GuestRunPythonBody'), response: { 200: Type.Ref('GuestRunPythonResult') } },
   }, async (request, reply) => {
     const { code } = request.body as { code: string }
-    return runPythonAnswer(await carry('/run_python', pythonCode(code), signalOf(request, reply), RUN_PYTHON_TIMEOUT_MS))
+    return runPythonAnswer(await carry('/run_python', pythonCode(code), clientGone(reply), RUN_PYTHON_TIMEOUT_MS))
+  })
+
+  // Bash scripts are the shell's alone: there is no pyautogui in them to read.
+  fastify.post('/run_bash_script', {
+    schema: { body: Type.Ref('GuestBashBody'), response: { 200: Type.Ref('GuestExecuteResult') } },
+  }, async (request) => {
+    const { script, timeout = 30, working_dir: cwd } = request.body as { script: string, timeout?: number, working_dir?: string | null }
+    if (!shell) throw shellOff('/run_bash_script', script)
+    return { status: 'success' as const, ...await shell.run(['/bin/bash', '-c', script], { shell: false, timeoutMs: timeout * 1000, ...(cwd && { cwd }) }) }
   })
 }

@@ -41,6 +41,12 @@ export const GuestRunPythonResult = Type.Object({
 }, { $id: 'GuestRunPythonResult', title: 'GuestRunPythonResult' })
 export type GuestRunPythonResult = Static<typeof GuestRunPythonResult>
 
+export const GuestBashBody = Type.Object({
+  script: Type.String({ minLength: 1, maxLength: 1_000_000, errorMessage: 'script must be the bash script, a non-empty string' }),
+  timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600, errorMessage: 'timeout must be seconds, up to 3600' })),
+  working_dir: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()])),
+}, { $id: 'GuestBashBody', title: 'GuestBashBody', additionalProperties: false })
+
 export const GuestAccessibility = Type.Object({
   AT: Type.String({ description: "The desktop's accessibility tree in OSWorld's XML (desktop-frame, its namespaces)." }),
 }, { $id: 'GuestAccessibility', title: 'GuestAccessibility' })
@@ -86,6 +92,6 @@ export const GuestWindowBody = Type.Object({
 }, { $id: 'GuestWindowBody', title: 'GuestWindowBody', additionalProperties: false })
 
 export const GUEST_SCHEMAS = [
-  GuestExecuteBody, GuestExecuteResult, GuestRunPythonBody, GuestRunPythonResult, GuestAccessibility, GuestTerminal, GuestSize,
+  GuestExecuteBody, GuestExecuteResult, GuestRunPythonBody, GuestRunPythonResult, GuestBashBody, GuestAccessibility, GuestTerminal, GuestSize,
   GuestFileForm, GuestWindowSizeForm, GuestPathBody, GuestDesktopPath, GuestDirectoryNode, GuestDirectoryTree, GuestOpenFileBody, GuestWindowBody,
 ]

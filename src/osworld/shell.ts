@@ -13,8 +13,8 @@ export interface ShellOutcome {
 }
 
 export interface GuestShell {
-  /** Runs `command` to its end (argv, or a line for /bin/sh when `shell`), within `timeoutMs`. */
-  run: (command: string | string[], options: { shell: boolean, timeoutMs: number }) => Promise<ShellOutcome>
+  /** Runs `command` to its end (argv, or a line for /bin/sh when `shell`), within `timeoutMs`, in `cwd` (default the home). */
+  run: (command: string | string[], options: { shell: boolean, timeoutMs: number, cwd?: string }) => Promise<ShellOutcome>
   /** Starts `command` and returns at once, leaving it running (`/setup/launch`). */
   launch: (command: string | string[], options: { shell: boolean }) => Promise<void>
 }
