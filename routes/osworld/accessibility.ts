@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox'
 import { byApplication, osworldTree } from '../../src/osworld/atspi-xml.ts'
 import { terminalText } from '../../src/osworld/terminal.ts'
 import type { AccessibilitySource, RawNode, RawWindow } from '../../src/accessibility/source.ts'
-import type { GuestDeps } from './index.ts'
+import type { GuestDeps } from './deps.ts'
 
 /** OSWorld's server walks 50 levels deep; nodes are bounded too, as a tree of a huge spreadsheet is. */
 const LIMITS = { maxDepth: 50, maxNodes: 20_000 }

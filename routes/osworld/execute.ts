@@ -10,7 +10,7 @@ import { executeAnswer, failedAnswer, runPythonAnswer } from '../../src/osworld/
 import type { GuestExecuteResult } from '../../src/osworld/schema.ts'
 import { EXECUTE_TIMEOUT_MS, shellOff } from '../../src/osworld/shell.ts'
 import { clientGone } from '../run-options.ts'
-import type { GuestDeps } from './index.ts'
+import type { GuestDeps } from './deps.ts'
 
 /** How long /run_python's script may run: OSWorld's own server gives it 30 s. */
 const RUN_PYTHON_TIMEOUT_MS = 30_000

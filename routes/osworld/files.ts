@@ -10,7 +10,7 @@ import type { GuestDirectoryNode } from '../../src/osworld/schema.ts'
 import type { FileStore } from '../../src/files/store.ts'
 import { FileNotFound, TooLarge } from '../../src/errors/errors.ts'
 import { receiveUpload } from './upload.ts'
-import type { GuestDeps } from './index.ts'
+import type { GuestDeps } from './deps.ts'
 
 /** Most entries /list_directory walks in all: a tree of a whole home would be megabytes. */
 const MAX_TREE_ENTRIES = 20_000

@@ -17,12 +17,7 @@ import { RouteNotFound } from '../../src/errors/errors.ts'
 import { createValidatorCompiler } from '../../src/schemas/validation.ts'
 import { ErrorBody } from '../../src/schemas/error-body.ts'
 import { GUEST_SCHEMAS } from '../../src/osworld/schema.ts'
-import type { GuestShell } from '../../src/osworld/shell.ts'
-import type { Executor } from '../../src/executor/executor.ts'
-import type { AdapterPipeline } from '../../src/pipeline/adapter-pipeline.ts'
-import type { AccessibilitySource } from '../../src/accessibility/source.ts'
-import type { FileStore } from '../../src/files/store.ts'
-import type { Recorder } from '../../src/recording/recorder.ts'
+import type { GuestDeps } from './deps.ts'
 import { guestAuthHook } from './auth.ts'
 import { formBodies } from './form-bodies.ts'
 import { screenRoutes } from './screen.ts'
@@ -32,21 +27,7 @@ import { fileRoutes } from './files.ts'
 import { windowRoutes } from './windows.ts'
 import { recordingRoutes } from './recording.ts'
 
-/** What the guest serves from: the desktop's own parts, shared with the server. */
-export interface GuestDeps {
-  executor: Executor
-  /** The pyautogui dialect's pipeline (absolute pixels), which /execute's code runs through. */
-  pyautogui: AdapterPipeline
-  accessibility: AccessibilitySource
-  /** The home jail; its home is the VM user's home of OSWorld's paths. */
-  files: FileStore
-  home: string
-  /** launch_app's allow-list: the names /setup/launch and /setup/open_file may start. */
-  apps: readonly string[]
-  recorder: Recorder | null
-  /** Runs what is not pyautogui code; without it such commands are refused (403, naming --shell). */
-  shell?: GuestShell
-}
+export type { GuestDeps } from './deps.ts'
 
 export interface GuestOptions extends GuestDeps {
   logger: Logger

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { RecordingState, RouteNotFound } from '../../src/errors/errors.ts'
-import type { GuestDeps } from './index.ts'
+import type { GuestDeps } from './deps.ts'
 
 export const recordingRoutes: FastifyPluginAsyncTypebox<GuestDeps> = async (fastify, { recorder }) => {
   let current: string | undefined

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { DriverFailure } from '../../src/errors/errors.ts'
 import { withCursor } from '../../src/osworld/cursor.ts'
-import type { GuestDeps } from './index.ts'
+import type { GuestDeps } from './deps.ts'
 
 export const screenRoutes: FastifyPluginAsyncTypebox<GuestDeps> = async (fastify, { executor }) => {
   fastify.get('/screenshot', async (_request, reply) => {

@@ -14,7 +14,7 @@ import { homeRelative } from '../../src/osworld/paths.ts'
 import { matchWindow } from '../../src/osworld/window-match.ts'
 import { shellOff } from '../../src/osworld/shell.ts'
 import { shlexSplit } from '../../src/osworld/command.ts'
-import type { GuestDeps } from './index.ts'
+import type { GuestDeps } from './deps.ts'
 
 async function runOne (executor: Executor, action: UnifiedAction) {
   const outcome = await executor.run([action])
