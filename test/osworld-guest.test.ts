@@ -14,6 +14,7 @@ import type { FakeWindow } from '../drivers/fake/fake-driver.ts'
 import { build } from './helpers/build.ts'
 import { answeredError } from './helpers/error-body.ts'
 import { recordedSource } from './helpers/a11y.ts'
+import { loadConfig } from '../src/runtime/config.ts'
 
 const PRELUDE = 'import pyautogui; import time; pyautogui.FAILSAFE = False; '
 const harness = (code: string) => ({ command: ['python', '-c', `${PRELUDE}${code}`], shell: false })
@@ -244,4 +245,16 @@ t.test("with a token: required, as Basic auth's password (the harness's vm_ip os
 t.test('without osworld: no guest', async (t) => {
   const { app } = await build(t)
   t.equal(app.osworldGuest, null)
+})
+
+t.test('--osworld and --osworld-port: off by default, 5000, needs --home, its own port', async (t) => {
+  t.equal(loadConfig([], {}).osworld, undefined)
+  t.strictSame(loadConfig(['--osworld', '--home', '/tmp/h'], {}).osworld, { port: 5000 })
+  t.strictSame(loadConfig(['--home', '/tmp/h'], { OSWORLD: '1', OSWORLD_PORT: '0' }).osworld, { port: 0 })
+  const refusals: Array<[string[], string]> = [
+    [['--osworld'], "--osworld needs --home (env DESKTOP_HOME): the directory its files are read from and written to; the server's own $HOME is never served by default"],
+    [['--osworld', '--home', '/tmp/h', '--osworld-port', '8000'], "--osworld-port (8000) must differ from --port: the guest protocol's paths are fixed at the root"],
+    [['--osworld', '--home', '/tmp/h', '--osworld-port', '70000'], "--osworld-port must be 0..65535 (got '70000')"],
+  ]
+  for (const [argv, message] of refusals) t.throws(() => loadConfig(argv, {}), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
 })
