@@ -12,7 +12,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Logger } from 'pino'
 import { installErrorHandler } from '../../src/http/error-handler.ts'
-import { guardHook } from '../../src/http/http-guard.ts'
+import { clientErrorHandler, guardHook } from '../../src/http/http-guard.ts'
 import { RouteNotFound } from '../../src/errors/errors.ts'
 import { createValidatorCompiler } from '../../src/schemas/validation.ts'
 import { ErrorBody } from '../../src/schemas/error-body.ts'
@@ -35,16 +35,24 @@ export interface GuestOptions extends GuestDeps {
   listenHost?: string
   allowHosts?: readonly string[]
   bodyLimit: number
+  /** As the main port's: a client's headers and whole request in time (else 408), and the most connections. */
+  requestTimeoutMs: number
+  headersTimeoutMs: number
+  maxConnections: number
 }
 
 /** The guest's Fastify instance; it listens nowhere (src/runtime/server.ts listens, tests inject). */
 export async function buildGuestApp (options: GuestOptions): Promise<FastifyInstance> {
-  const { logger, token, listenHost, allowHosts, bodyLimit, ...deps } = options
+  const { logger, token, listenHost, allowHosts, bodyLimit, requestTimeoutMs: requestTimeout, headersTimeoutMs: headersTimeout, maxConnections, ...deps } = options
   const app = Fastify({
     loggerInstance: logger.child({ component: 'osworld' }) as FastifyBaseLogger,
     // Uploads (/setup/upload) are streamed into the home and bounded by the jail's own limits.
     bodyLimit,
+    requestTimeout,
+    http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)) },
+    clientErrorHandler: clientErrorHandler(requestTimeout, headersTimeout),
   }).withTypeProvider<TypeBoxTypeProvider>()
+  app.server.maxConnections = maxConnections
   for (const schema of [...GUEST_SCHEMAS, ErrorBody]) app.addSchema(schema)
   app.setValidatorCompiler(createValidatorCompiler([...GUEST_SCHEMAS, ErrorBody]))
   installErrorHandler(app, bodyLimit)

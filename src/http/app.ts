@@ -304,6 +304,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       apps: Object.keys(options.apps ?? {}), recorder: recorder ?? null, ...(options.osworld.shell && { shell: options.osworld.shell }),
       logger: app.log as Logger, ...(options.token && { token: options.token }), ...(options.listenHost !== undefined && { listenHost: options.listenHost }),
       ...(options.allowHosts && { allowHosts: options.allowHosts }), bodyLimit: limits.maxBodyBytes,
+      requestTimeoutMs: requestTimeout, headersTimeoutMs: headersTimeout, maxConnections: app.server.maxConnections,
     })
     : null)
 
