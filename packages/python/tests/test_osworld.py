@@ -276,3 +276,19 @@ def test_other_commands_are_refused_without_the_shell(server: Guest) -> None:
     assert refused.json()["code"] == "ERR_SHELL_OFF"
     assert "--shell" in refused.json()["message"]
     assert httpx.post(f"{server.guest}/screen_size").status_code == 401, "the token is required"
+
+
+def test_the_token_from_a_netrc_file(osworld: Any, server: Guest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DesktopEnv splits its provider's address at ':' (host:server_port:…), so user info cannot ride
+    in it there: requests takes the token from a netrc file instead, for the controllers unchanged."""
+    host, port = server.guest.removeprefix("http://").rsplit(":", 1)
+    netrc = tmp_path / "netrc"
+    netrc.write_text(f"machine {host} login osworld password {server.token}\n")
+    netrc.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc))
+    python = osworld.PythonController(vm_ip=host, server_port=int(port))
+    python.retry_interval = 0.2
+    assert python.get_vm_screen_size() == httpx.post(f"{server.guest}/screen_size", auth=("osworld", server.token)).json()
+    monkeypatch.setenv("NETRC", str(tmp_path / "absent"))
+    python.retry_times = 1
+    assert python.get_vm_screen_size() is None, "without it, 401"
