@@ -258,3 +258,20 @@ t.test('--osworld and --osworld-port: off by default, 5000, needs --home, its ow
   ]
   for (const [argv, message] of refusals) t.throws(() => loadConfig(argv, {}), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
 })
+
+t.test('recordings with --record: one at a time; a desktop without video says so', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'osworld-recordings-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const { guest: app, app: main } = await guest(t, { recording: { dir, maxBytes: 64 << 20, maxAgeMs: 3600_000, idleMs: 60_000, minFreeBytes: 0 } })
+  answeredError(t, await app.inject({ method: 'POST', url: '/end_recording' }), 409, 'ERR_RECORDING_STATE', 'no recording in progress to stop: POST /start_recording first')
+  const started = await app.inject({ method: 'POST', url: '/start_recording' })
+  t.strictSame(started.json(), { status: 'success', message: 'Started recording successfully.' })
+  const { recordings } = await main.recorder!.list()
+  t.equal(recordings.length, 1)
+  const id = recordings[0]!.id
+  t.match(id, /^osworld-\d{4}-\d\d-\d\dT/)
+  answeredError(t, await app.inject({ method: 'POST', url: '/start_recording' }), 409, 'ERR_RECORDING_STATE', `a recording is already in progress (${id}): end it with POST /end_recording first`)
+  // The fake desktop has no video to record: the episode ends, and the answer says why there is no file.
+  answeredError(t, await app.inject({ method: 'POST', url: '/end_recording' }), 404, 'ERR_NOT_FOUND', `recording '${id}' has no video (--record-fps 0, or a desktop without a display)`)
+  t.equal(main.recorder!.meta(id).state, 'stopped')
+})
