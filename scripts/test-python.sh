@@ -20,8 +20,15 @@ python=/usr/bin/python3
 if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
+desktop_env_version=1.0.2
 pip_install() { "$1" -m pip install --quiet --disable-pip-version-check --constraint "$package/constraints.txt" "${@:2}"; }
 pip_install "$venv/bin/python" --editable "$package[dev]"
+# OSWorld's harness (tests/test_osworld.py): the desktop-env wheel alone, never installed. Its
+# dependencies (torch, transformers and some sixty more) are far beyond what the module the test
+# runs, desktop_env/controllers/python.py, imports (requests): the test imports it from the wheel.
+if ! ls "$venv/osworld/desktop_env-$desktop_env_version-"*.whl >/dev/null 2>&1; then
+  "$venv/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps --dest "$venv/osworld" "desktop-env==$desktop_env_version"
+fi
 [ "${1:-}" = --setup ] && exit 0
 
 echo "test:python: ruff and mypy --strict"

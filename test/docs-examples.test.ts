@@ -24,7 +24,7 @@ const STEP_MARK = '\x1edocs-example-step\x1e'
 
 t.setTimeout(600_000)
 
-interface Server { port: number, token: string, home: string }
+interface Server { port: number, token: string, home: string, /** --osworld's port, when the block's server has it. */ guestPort?: number }
 
 /** The shell words of a block's `npm start -- …` flags, as bash reads them (quotes, `$PWD`, `~`). */
 async function shellWords (flags: string, home: string): Promise<string[]> {
@@ -49,13 +49,18 @@ async function startServer (t: Test, flags: string): Promise<Server> {
     await stopOwned(server, false, 15_000)
     for (const pid of left.keys()) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
   })
-  server = spawnOwned(undefined, process.execPath, ['--import', 'tsx', 'src/runtime/server.ts', '--port', '0', ...args],
+  // The guest protocol (docs/osworld.md) on an ephemeral port of its own too; its docs say 5000.
+  const guest = args.includes('--osworld')
+  server = spawnOwned(undefined, process.execPath, ['--import', 'tsx', 'src/runtime/server.ts', '--port', '0', ...(guest ? ['--osworld-port', '0'] : []), ...args],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
   const exited = new Promise((resolve) => server!.once('exit', resolve))
-  const port = await listeningPort(server, exited)
+  const lines: string[] = []
+  const port = await listeningPort(server, exited, lines)
+  const guestLine = () => lines.map((line) => /"component":"osworld".*listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line)).find(Boolean)
+  if (guest && !await waitUntil(async () => guestLine() !== undefined, 30_000, 100)) throw new Error('the guest protocol (--osworld) did not listen within 30 s')
   const ready = await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined))?.status === 200, 90_000, 250)
   if (!ready) throw new Error(`the server started with "${flags}" was not ready within 90 s`)
-  return { port, token, home }
+  return { port, token, home, ...(guest && { guestPort: Number(guestLine()![1]) }) }
 }
 
 /**
@@ -64,6 +69,7 @@ async function startServer (t: Test, flags: string): Promise<Server> {
  */
 async function runSteps (t: Test, server: Server, definitions: string[], block: ExampleBlock): Promise<string[]> {
   const local = (text: string) => text.replace(/(127\.0\.0\.1|localhost):8000\b/g, `127.0.0.1:${server.port}`)
+    .replace(/(127\.0\.0\.1|localhost):5000\b/g, `127.0.0.1:${server.guestPort ?? 5000}`)
   const script = [...definitions, ...block.steps.flatMap((step) => [step.command, `printf '\\n${STEP_MARK}\\n'`])].map(local).join('\n')
   // A directory of its own to work in, as a user's: files an example writes (an upload's source) land there.
   const cwd = mkdtempSync(join(tmpdir(), 'docs-example-'))

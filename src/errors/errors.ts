@@ -241,3 +241,11 @@ export const BrowserBusy = createError<'ERR_BROWSER_BUSY', 409, [string]>(
 /** The browser could not be started, or its DevTools pipe closed (it exited, or another Chromium holds its profile). */
 export const BrowserUnavailable = createError<'ERR_BROWSER_UNAVAILABLE', 503, [string]>(
   'ERR_BROWSER_UNAVAILABLE', '%s', 503)
+
+/** An OSWorld guest command that is not pyautogui code, on a server without --shell: the message names the flag. */
+export const ShellOff = createError<'ERR_SHELL_OFF', 403, [string]>(
+  'ERR_SHELL_OFF', '%s', 403)
+
+/** OSWorld's /start_recording while its recording runs, or /end_recording with none running. */
+export const RecordingState = createError<'ERR_RECORDING_STATE', 409, [string]>(
+  'ERR_RECORDING_STATE', '%s', 409)

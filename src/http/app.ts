@@ -17,7 +17,7 @@ import { authHook } from './auth.ts'
 import type { Driver } from '../driver/driver.ts'
 import { imageBodies } from './image-bodies.ts'
 import { installErrorHandler } from './error-handler.ts'
-import { RouteNotFound } from '../errors/errors.ts'
+import { InvalidConfig, RouteNotFound } from '../errors/errors.ts'
 import { clientErrorHandler, guardHook } from './http-guard.ts'
 import { Executor } from '../executor/executor.ts'
 import type { LaunchRules } from '../executor/plan.ts'
@@ -63,6 +63,9 @@ import type { DevtoolsSource } from '../browser/source.ts'
 import type { BrowserKind } from '../runtime/desktop-apps.ts'
 import { ShellService, type ShellLimits } from '../shell/service.ts'
 import { TextEditor } from '../editor/editor.ts'
+import { buildGuestApp } from '../../routes/osworld/index.ts'
+import type { GuestShell } from '../osworld/shell.ts'
+import { guestShell } from '../osworld/guest-shell.ts'
 
 export interface DesktopInfo {
   /** The X display the driver acts on, when there is one (may be a getter: it is known once started). */
@@ -123,6 +126,12 @@ export interface AppOptions {
   browser?: { kind: BrowserKind, devtools?: DevtoolsSource }
   /** The shell (--shell): commands as the desktop's user in this home; without it run_command and bash answer 403 naming the flag. */
   shell?: { home: string, limits: ShellLimits }
+  /**
+   * OSWorld's guest protocol (--osworld, docs/osworld.md): built as `app.osworldGuest`, a Fastify
+   * instance of its own that src/runtime/server.ts listens with on --osworld-port; its files
+   * under this home, what is not pyautogui code through `shell` (refused without one).
+   */
+  osworld?: { files: FileStoreOptions, shell?: GuestShell }
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -138,6 +147,8 @@ declare module 'fastify' {
     mcpTools: McpTools
     /** The recorder with --record, else null (GET /health reports its load). */
     recorder: Recorder | null
+    /** OSWorld's guest protocol with `osworld`, else null; it listens on a port of its own. */
+    osworldGuest: FastifyInstance | null
   }
 }
 
@@ -289,12 +300,27 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   }
 
   await app.register(recordingRoutes, { recorder, sessions: new LiveSessions(), ...(options.token && { token: options.token }) })
-  if (options.files) {
-    await app.register(filesRoutes, { store: new FileStore(options.files) })
+  const fileStore = options.files ? new FileStore(options.files) : undefined
+  if (fileStore) {
+    await app.register(filesRoutes, { store: fileStore })
   } else {
     await app.register(filesOffRoutes)
   }
   await app.register(browserRoutes, browserRouteOptions(options.browser?.kind ?? 'firefox', broker, options.driver.name))
+  const pyautogui = pipelines.find((pipeline) => pipeline.adapter.name === 'pyautogui')
+  if (options.osworld && !pyautogui) throw new InvalidConfig("OSWorld's guest protocol runs its code through the pyautogui adapter, which this server was built without")
+  // What is not pyautogui code runs through the shell, when --shell is on.
+  const guestCommands = options.osworld?.shell ?? (executorOptions.tools.shell && guestShell(executorOptions.tools.shell))
+  app.decorate('osworldGuest', options.osworld && pyautogui
+    ? await buildGuestApp({
+      executor, pyautogui, accessibility: source, files: fileStore ?? new FileStore(options.osworld.files), home: options.osworld.files.home,
+      apps: Object.keys(options.apps ?? {}), recorder: recorder ?? null,
+      ...(guestCommands && { shell: guestCommands }),
+      logger: app.log as Logger, ...(options.token && { token: options.token }), ...(options.listenHost !== undefined && { listenHost: options.listenHost }),
+      ...(options.allowHosts && { allowHosts: options.allowHosts }), bodyLimit: limits.maxBodyBytes,
+      requestTimeoutMs: requestTimeout, headersTimeoutMs: headersTimeout, maxConnections: app.server.maxConnections,
+    })
+    : null)
 
   app.addHook('onReady', async () => {
     const started = options.driver.start()
@@ -302,6 +328,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await Promise.all([started, warmup.compile(['/computer'])])
   })
   app.addHook('onClose', async () => {
+    await app.osworldGuest?.close()
     // First: the videos are finalised while the desktop they capture is still there.
     await recorder?.close()
     await executor.close()

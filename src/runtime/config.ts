@@ -77,6 +77,8 @@ export interface Config {
   shell?: ShellLimits
   /** Most bytes get_clipboard reads and set_clipboard sets. */
   maxClipboardBytes: number
+  /** --osworld: OSWorld's guest protocol on its own port (docs/osworld.md); undefined: off. */
+  osworld?: { port: number }
   help: boolean
 }
 
@@ -182,6 +184,8 @@ export const FLAGS = {
   'shell-max-output': { env: 'SHELL_MAX_OUTPUT', default: String(DEFAULT_SHELL_LIMITS.maxOutputBytes), help: "bytes kept of each of a command's stdout and stderr; the rest is counted and dropped, and the answer says it was truncated" },
   'shell-max-processes': { env: 'SHELL_MAX_PROCESSES', default: String(DEFAULT_SHELL_LIMITS.maxProcesses), help: "processes (threads) a command may add to the desktop user's (RLIMIT_NPROC): a fork bomb stops there" },
   'shell-max-sessions': { env: 'SHELL_MAX_SESSIONS', default: String(DEFAULT_SHELL_LIMITS.maxSessions), help: 'persistent bash sessions open at once' },
+  osworld: { env: 'OSWORLD', boolean: true, help: "serve OSWorld's guest protocol (desktop_env's controllers: pyautogui code, files under --home, which it needs) on --osworld-port, on the same address and token (off by default)" },
+  'osworld-port': { env: 'OSWORLD_PORT', default: '5000', help: "the guest protocol's port (5000: desktop_env's default)" },
   help: { env: '', boolean: true, help: 'print this help' },
 } satisfies Record<string, Flag>
 
@@ -347,6 +351,13 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
       fps,
       screenshots: on('record-screenshots'),
     }
+  }
+  if (on('osworld')) {
+    const guestPort = Number(get('osworld-port'))
+    if (!Number.isInteger(guestPort) || guestPort < 0 || guestPort > 65535) throw new InvalidConfig(`--osworld-port must be 0..65535 (got '${get('osworld-port')}')`)
+    if (guestPort !== 0 && guestPort === port) throw new InvalidConfig(`--osworld-port (${guestPort}) must differ from --port: the guest protocol's paths are fixed at the root`)
+    if (!get('home')) throw new InvalidConfig("--osworld needs --home (env DESKTOP_HOME): the directory its files are read from and written to; the server's own $HOME is never served by default")
+    config.osworld = { port: guestPort }
   }
   const home = get('home') || env.HOME
   if (home) config.home = resolve(home)

@@ -87,6 +87,7 @@ async function main (): Promise<void> {
     ...(config.shell && { shell: { home: desktopHome(config), limits: config.shell } }),
     ...(config.files && { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal } }),
     browser: { kind: config.browser, ...(desktop.devtools && { devtools: desktop.devtools }) },
+    ...(config.osworld && { osworld: { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal } } }),
   })
   // --shutdown-grace is what close-with-grace allows before it exits anyway (children die with
   // us: setpriv); each stage below takes at most a quarter of it, so the desktop is always stopped.
@@ -127,6 +128,7 @@ async function main (): Promise<void> {
       }
     }
     await app.listen({ host: config.host, port: config.port })
+    if (app.osworldGuest && config.osworld) await app.osworldGuest.listen({ host: config.host, port: config.osworld.port })
   } catch (error) {
     log.fatal({ err: error }, (error as Error).message)
     process.stderr.write(`computer-gateway: ${(error as Error).message}\n`)

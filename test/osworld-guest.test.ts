@@ -1,0 +1,293 @@
+/**
+ * OSWorld's guest protocol over the fake driver, the recorded accessibility tree and a
+ * temporary home: every route in the shapes desktop_env's controllers send and read, the
+ * input each pyautogui call became, every refusal with its whole error body, the token as
+ * Basic auth, and a server without --osworld serving none of it.
+ */
+import t, { type Test } from 'tap'
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import sharp from 'sharp'
+import type { FastifyInstance } from 'fastify'
+import type { FakeWindow } from '../drivers/fake/fake-driver.ts'
+import { build } from './helpers/build.ts'
+import { answeredError } from './helpers/error-body.ts'
+import { recordedSource } from './helpers/a11y.ts'
+import { loadConfig } from '../src/runtime/config.ts'
+import { desktopHome, shellLimits } from './helpers/tools.ts'
+
+const PRELUDE = 'import pyautogui; import time; pyautogui.FAILSAFE = False; '
+const harness = (code: string) => ({ command: ['python', '-c', `${PRELUDE}${code}`], shell: false })
+const EDITOR: FakeWindow = { id: 0x400001, title: 'notes.txt - Mousepad', instance: 'mousepad', class: 'Mousepad', pid: 101, rect: { x: 10, y: 20, width: 400, height: 300 } }
+const TERM: FakeWindow = { id: 0x400002, title: 'Terminal', instance: 'xfce4-terminal', class: 'Xfce4-terminal', pid: 102, rect: { x: 600, y: 100, width: 500, height: 400 } }
+/** The recorded source's bus addresses, which launched applications get. */
+const BUS = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/tmp/session', AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/a11y' }
+const SHELL_OFF = (route: string, shown: string) => `${route} ran no command: ${JSON.stringify(shown)} is not pyautogui code (python -c "import pyautogui; …"), ` +
+  'which is all this server reads without its shell; other commands run only on a server started with --shell'
+
+async function guest (t: Test, extra: Parameters<typeof build>[1] = {}) {
+  const home = await mkdtemp(join(tmpdir(), 'osworld-home-'))
+  t.teardown(() => rm(home, { recursive: true, force: true }))
+  const built = await build(t, {
+    fake: { windows: [EDITOR, TERM] },
+    accessibility: await recordedSource(),
+    apps: { editor: ['mousepad'], terminal: ['xfce4-terminal'] },
+    launchRules: { targets: { editor: 'path', terminal: 'directory' }, home, maximized: false },
+    osworld: { files: { home, maxFileSize: 1024 * 1024, maxTotal: 10 * 1024 * 1024 } },
+    ...extra,
+  })
+  return { ...built, home, guest: built.app.osworldGuest! }
+}
+
+const postJson = async (app: FastifyInstance, url: string, body: unknown, headers: Record<string, string> = {}) =>
+  await app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } })
+
+t.test('/execute and /setup/execute: pyautogui code runs through the dialect, answered as the harness reads it', async (t) => {
+  const { guest: app, driver } = await guest(t)
+  for (const url of ['/execute', '/setup/execute']) {
+    driver.calls.length = 0
+    const response = await postJson(app, url, harness("pyautogui.click(10, 20); pyautogui.write('héllo; wörld')\ntime.sleep(0.01)"))
+    t.equal(response.statusCode, 200, url)
+    t.strictSame(response.json(), { status: 'success', output: '', error: '', returncode: 0 }, url)
+    t.strictSame(driver.calls, [
+      { call: 'moveMouse', x: 10, y: 20 },
+      { call: 'buttonDown', button: 'left' },
+      { call: 'buttonUp', button: 'left' },
+      { call: 'typeText', text: 'héllo; wörld' },
+    ], url)
+  }
+})
+
+t.test('/execute: code the dialect refuses is the program failing (returncode 1), as Python would; the platform question answered', async (t) => {
+  const { guest: app, driver } = await guest(t)
+  const cases: Array<[string, unknown]> = [
+    ['pyautogui.click(5000, 10)', { status: 'success', output: '', error: 'ERR_POINT_OUT_OF_BOUNDS: coordinates (5000, 10) is outside the 1280x800 screen: x must be 0..1279 and y 0..799\n', returncode: 1 }],
+    ["pyautogui.locateOnScreen('a.png')", {
+      status: 'success',
+      output: '',
+      error: 'ERR_UNPARSEABLE_OUTPUT: cannot run line 1 of the pyautogui code, "pyautogui.locateOnScreen(\'a.png\')": pyautogui.locateOnScreen is not a call this adapter runs (known: ' +
+        'pyautogui.click, pyautogui.leftClick, pyautogui.doubleClick, pyautogui.tripleClick, pyautogui.rightClick, pyautogui.middleClick, pyautogui.moveTo, ' +
+        'pyautogui.dragTo, pyautogui.mouseDown, pyautogui.mouseUp, pyautogui.scroll, pyautogui.vscroll, pyautogui.hscroll, pyautogui.write, pyautogui.typewrite, ' +
+        'pyautogui.press, pyautogui.hotkey, pyautogui.keyDown, pyautogui.keyUp, computer.triple_click, computer.wait, computer.terminate, time.sleep, ' +
+        'pyperclip.copy, pyperclip.paste, WAIT, DONE, FAIL)\n',
+      returncode: 1,
+    }],
+    ['import platform; print(platform.system())', { status: 'success', output: 'Linux\n', error: '', returncode: 0 }],
+    ['', { status: 'success', output: '', error: '', returncode: 0 }],
+  ]
+  for (const [code, expected] of cases) {
+    const response = await postJson(app, '/execute', harness(code))
+    t.equal(response.statusCode, 200, code)
+    t.strictSame(response.json(), expected, code)
+  }
+  t.strictSame(driver.calls, [], 'nothing ran')
+})
+
+t.test('/execute, /setup/execute, /run_python, /setup/launch: anything but pyautogui code is refused without the shell, naming --shell', async (t) => {
+  const { guest: app, driver } = await guest(t)
+  const cases: Array<[string, unknown, string]> = [
+    ['/execute', { command: ['libreoffice', '--calc'] }, 'libreoffice --calc'],
+    ['/setup/execute', { command: 'rm -rf ~/x', shell: true }, 'rm -rf ~/x'],
+    ['/execute', harness('import os; os.remove("x")'), `python -c ${PRELUDE}import os; os.remove("x")`],
+    ['/run_python', { code: 'print(1)' }, 'python3 -c print(1)'],
+    ['/setup/launch', { command: ['google-chrome', '--remote-debugging-port=1337'] }, 'google-chrome --remote-debugging-port=1337'],
+    ['/run_bash_script', { script: 'echo hi', timeout: 10, working_dir: null }, 'echo hi'],
+  ]
+  for (const [url, body, shown] of cases) answeredError(t, await postJson(app, url, body), 403, 'ERR_SHELL_OFF', SHELL_OFF(url, shown))
+  t.strictSame(driver.calls, [])
+})
+
+t.test('/run_python: a pyautogui script runs, answered in its own shape', async (t) => {
+  const { guest: app, driver } = await guest(t)
+  const response = await postJson(app, '/run_python', { code: "import pyautogui\npyautogui.press('enter')\n" })
+  t.strictSame(response.json(), { status: 'success', message: '', need_more: false, output: '', error: '', return_code: 0 })
+  t.strictSame(driver.calls, [{ call: 'keyDown', key: 'enter' }, { call: 'keyUp', key: 'enter' }])
+})
+
+t.test('bad bodies: clear 400s', async (t) => {
+  const { guest: app } = await guest(t)
+  answeredError(t, await postJson(app, '/execute', { command: 5 }), 400, 'ERR_INVALID_ACTION', 'body/command command must be a non-empty string or a non-empty list of strings')
+  answeredError(t, await postJson(app, '/run_python', { code: '' }), 400, 'ERR_INVALID_ACTION', 'body/code code must be the Python script, a non-empty string')
+  answeredError(t, await postJson(app, '/list_directory', {}), 400, 'ERR_INVALID_ACTION', "body must have required property 'path'")
+  answeredError(t, await app.inject({ method: 'GET', url: '/nothing' }), 404, 'ERR_NOT_FOUND', 'no route GET /nothing in the OSWorld guest protocol; docs/osworld.md lists its routes')
+})
+
+t.test('/screenshot is a PNG with the pointer drawn; /cursor_position, /screen_size, /platform', async (t) => {
+  const { guest: app } = await guest(t)
+  await postJson(app, '/execute', harness('pyautogui.moveTo(100, 200)'))
+  const response = await app.inject({ method: 'GET', url: '/screenshot' })
+  t.equal(response.statusCode, 200)
+  t.equal(response.headers['content-type'], 'image/png')
+  const { data, info } = await sharp(response.rawPayload).raw().toBuffer({ resolveWithObject: true })
+  t.same([info.width, info.height], [1280, 800])
+  const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)]
+  t.same(pixel(103, 208), [0, 0, 0], 'the arrow, black, just below the tip')
+  t.same(pixel(300, 300), [255, 255, 255], 'the screen elsewhere as it is')
+  t.strictSame((await app.inject({ method: 'GET', url: '/cursor_position' })).json(), [100, 200])
+  t.strictSame((await app.inject({ method: 'POST', url: '/screen_size' })).json(), { width: 1280, height: 800 })
+  const platform = await app.inject({ method: 'GET', url: '/platform' })
+  t.equal(platform.body, 'Linux')
+})
+
+t.test("/accessibility: the recorded desktop in OSWorld's XML; /terminal: none focused", async (t) => {
+  const { guest: app } = await guest(t)
+  const response = await app.inject({ method: 'GET', url: '/accessibility' })
+  t.equal(response.statusCode, 200)
+  const { AT } = response.json() as { AT: string }
+  t.match(AT, /^<desktop-frame xmlns:st="https:\/\/accessibility\.ubuntu\.example\.org\/ns\/state" xmlns:attr="[^"]+" xmlns:cp="[^"]+" xmlns:doc="[^"]+" xmlns:docattr="[^"]+" xmlns:txt="[^"]+" xmlns:val="[^"]+" xmlns:act="[^"]+"><application name="/)
+  t.ok(AT.endsWith('</desktop-frame>'))
+  t.ok(AT.includes('<application name="yad"><frame name="Shipping" '), 'one application per program')
+  t.ok(AT.includes('<push-button name="Save" st:enabled="true" st:focusable="true" st:sensitive="true" st:showing="true" st:visible="true" ' +
+    'attr:text-align="center" attr:id="save" attr:class="at" attr:name-from="contents" attr:tag="button" attr:display="block" cp:screencoord="(100, 100)" cp:size="(120, 40)"/>'), 'a button whole')
+  t.ok(AT.includes('<entry name="Email" '), 'an entry')
+  t.ok(AT.includes('cp:size="(260, 32)">ada@example.com</entry>'), "an entry's text as the element's text")
+  t.strictSame((await app.inject({ method: 'GET', url: '/terminal' })).json(), { output: null, status: 'success' })
+})
+
+/** A multipart body as requests_toolbelt's MultipartEncoder writes it: file_path, then file_data. */
+function multipart (path: string, bytes: Buffer, order: 'path-first' | 'file-first' = 'path-first') {
+  const boundary = 'b0undary1234'
+  const field = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file_path"\r\n\r\n${path}\r\n`)
+  const file = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file_data"; filename="x.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), bytes, Buffer.from('\r\n')])
+  const parts = order === 'path-first' ? [field, file] : [file, field]
+  return { payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }
+}
+
+t.test('files through the home jail: /setup/upload, /file, /list_directory, /desktop_path', async (t) => {
+  const { guest: app, home } = await guest(t)
+  const bytes = Buffer.from([0, 1, 2, 255, ...Buffer.from('sheet')])
+  const uploaded = await app.inject({ method: 'POST', url: '/setup/upload', ...multipart('~/Desktop/data.xlsx', bytes) })
+  t.equal(uploaded.statusCode, 200)
+  t.equal(uploaded.body, 'File Uploaded: 9 bytes')
+  t.same(await readFile(join(home, 'Desktop/data.xlsx')), bytes)
+
+  const form = (fields: Record<string, string>) => ({ payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  const file = await app.inject({ method: 'POST', url: '/file', ...form({ file_path: `${home}/Desktop/data.xlsx` }) })
+  t.equal(file.statusCode, 200)
+  t.same(file.rawPayload, bytes)
+
+  await writeFile(join(home, 'notes.txt'), 'n')
+  await mkdir(join(home, 'Desktop/empty'))
+  const tree = await postJson(app, '/list_directory', { path: '~' })
+  t.strictSame(tree.json(), {
+    directory_tree: {
+      type: 'directory', name: home.split('/').at(-1),
+      children: [
+        { type: 'directory', name: 'Desktop', children: [{ type: 'file', name: 'data.xlsx' }, { type: 'directory', name: 'empty', children: [] }] },
+        { type: 'file', name: 'notes.txt' },
+      ],
+    },
+  })
+  t.strictSame((await app.inject({ method: 'POST', url: '/desktop_path' })).json(), { desktop_path: `${home}/Desktop` })
+
+  answeredError(t, await app.inject({ method: 'POST', url: '/file', ...form({ file_path: '/etc/passwd' }) }), 403, 'ERR_PATH_FORBIDDEN',
+    `'/etc/passwd' lies outside the desktop's home (${home}): this server reads and writes files under it only; name it as ~/… or ${home}/…`)
+  answeredError(t, await app.inject({ method: 'POST', url: '/setup/upload', ...multipart('/tmp/evil', bytes) }), 403, 'ERR_PATH_FORBIDDEN',
+    `'/tmp/evil' lies outside the desktop's home (${home}): this server reads and writes files under it only; name it as ~/… or ${home}/…`)
+  answeredError(t, await app.inject({ method: 'POST', url: '/setup/upload', ...multipart('~/a', bytes, 'file-first') }), 400, 'ERR_INVALID_PAYLOAD',
+    "/setup/upload needs the field file_path before the file file_data (the target path in the desktop's home)")
+  const missing = await app.inject({ method: 'POST', url: '/file', ...form({ file_path: '~/nope.txt' }) })
+  t.equal(missing.statusCode, 404)
+  t.equal(missing.json().code, 'ERR_FILE_NOT_FOUND')
+})
+
+t.test('/desktop_path without a Desktop directory: 404', async (t) => {
+  const { guest: app, home } = await guest(t)
+  answeredError(t, await app.inject({ method: 'POST', url: '/desktop_path' }), 404, 'ERR_FILE_NOT_FOUND', `the desktop's home (${home}) has no Desktop directory`)
+})
+
+t.test('windows and applications: /setup/activate_window, /window_size, /setup/launch, /setup/open_file', async (t) => {
+  const { guest: app, driver, home } = await guest(t)
+  t.equal((await postJson(app, '/setup/activate_window', { window_name: 'mousepad' })).body, 'Window activated successfully')
+  t.strictSame(driver.calls.at(-1), { call: 'activateWindow', id: EDITOR.id })
+  await postJson(app, '/setup/activate_window', { window_name: 'xfce4-terminal', by_class: true })
+  t.strictSame(driver.calls.at(-1), { call: 'activateWindow', id: TERM.id })
+  answeredError(t, await postJson(app, '/setup/activate_window', { window_name: 'mousepad', strict: true }), 404, 'ERR_WINDOW_NOT_FOUND',
+    "no window titled 'mousepad'; open windows: 'Terminal' (Xfce4-terminal), 'notes.txt - Mousepad' (Mousepad)")
+
+  const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+  t.strictSame((await app.inject({ method: 'POST', url: '/window_size', payload: 'app_class_name=mousepad', ...form })).json(), { width: 400, height: 300 })
+  answeredError(t, await app.inject({ method: 'POST', url: '/window_size', payload: 'app_class_name=firefox', ...form }), 404, 'ERR_WINDOW_NOT_FOUND',
+    "no window of class 'firefox'; open windows' classes: Xfce4-terminal, Mousepad")
+
+  const launched = await postJson(app, '/setup/launch', { command: ['terminal'] })
+  t.equal(launched.statusCode, 200)
+  t.match(launched.body, /^terminal launched successfully: window 0x[0-9a-f]+ /)
+  t.strictSame(driver.calls.find((call) => call.call === 'launch'), { call: 'launch', argv: ['xfce4-terminal'], env: BUS, cwd: home })
+
+  await writeFile(join(home, 'todo.txt'), 'x')
+  const opened = await postJson(app, '/setup/open_file', { path: '~/todo.txt' })
+  t.equal(opened.body, 'File opened and window activated successfully')
+  t.strictSame(driver.calls.filter((call) => call.call === 'launch').at(-1), { call: 'launch', argv: ['mousepad', join(home, 'todo.txt')], env: BUS, cwd: home })
+  answeredError(t, await postJson(app, '/setup/open_file', { path: '~/none.txt' }), 404, 'ERR_FILE_NOT_FOUND', "nothing to open at '~/none.txt' in the desktop's home")
+})
+
+t.test('recordings: off without --record, named flag', async (t) => {
+  const { guest: app } = await guest(t)
+  for (const url of ['/start_recording', '/end_recording']) {
+    answeredError(t, await app.inject({ method: 'POST', url }), 404, 'ERR_NOT_FOUND', 'recording is off on this server: start it with --record (env RECORD=1) for /start_recording and /end_recording')
+  }
+})
+
+t.test("with a token: required, as Basic auth's password (the harness's vm_ip osworld:<token>@host) or a Bearer token", async (t) => {
+  const token = 'a-long-enough-token-for-the-guest-0123456789'
+  const { guest: app } = await guest(t, { token })
+  answeredError(t, await app.inject({ method: 'POST', url: '/screen_size' }), 401, 'ERR_UNAUTHORIZED',
+    'this server needs its API token: give the harness http://osworld:<token>@<host> as the VM address (Basic auth), or send "Authorization: Bearer <token>"')
+  const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` })
+  answeredError(t, await app.inject({ method: 'POST', url: '/screen_size', headers: basic('osworld', 'wrong') }), 401, 'ERR_UNAUTHORIZED', 'the API token is not valid')
+  t.equal((await app.inject({ method: 'POST', url: '/screen_size', headers: basic('osworld', token) })).statusCode, 200)
+  t.equal((await app.inject({ method: 'POST', url: '/screen_size', headers: { authorization: `Bearer ${token}` } })).statusCode, 200)
+  answeredError(t, await app.inject({ method: 'POST', url: '/screen_size', headers: { host: 'evil.example:5000' } }), 403, 'ERR_FORBIDDEN_HOST',
+    "the Host header 'evil.example:5000' is not a name of this server (it answers to localhost, 127.0.0.1, [::1]); a web page whose DNS name was pointed at this address is refused. To reach the server by this name, start it with --allow-host evil.example (or ALLOW_HOSTS)")
+})
+
+t.test('without osworld: no guest', async (t) => {
+  const { app } = await build(t)
+  t.equal(app.osworldGuest, null)
+})
+
+t.test('--osworld and --osworld-port: off by default, 5000, needs --home, its own port', async (t) => {
+  t.equal(loadConfig([], {}).osworld, undefined)
+  t.strictSame(loadConfig(['--osworld', '--home', '/tmp/h'], {}).osworld, { port: 5000 })
+  t.strictSame(loadConfig(['--home', '/tmp/h'], { OSWORLD: '1', OSWORLD_PORT: '0' }).osworld, { port: 0 })
+  const refusals: Array<[string[], string]> = [
+    [['--osworld'], "--osworld needs --home (env DESKTOP_HOME): the directory its files are read from and written to; the server's own $HOME is never served by default"],
+    [['--osworld', '--home', '/tmp/h', '--osworld-port', '8000'], "--osworld-port (8000) must differ from --port: the guest protocol's paths are fixed at the root"],
+    [['--osworld', '--home', '/tmp/h', '--osworld-port', '70000'], "--osworld-port must be 0..65535 (got '70000')"],
+  ]
+  for (const [argv, message] of refusals) t.throws(() => loadConfig(argv, {}), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))
+})
+
+t.test('recordings with --record: one at a time; a desktop without video says so', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'osworld-recordings-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const { guest: app, app: main } = await guest(t, { recording: { dir, maxBytes: 64 << 20, maxAgeMs: 3600_000, idleMs: 60_000, minFreeBytes: 0 } })
+  answeredError(t, await app.inject({ method: 'POST', url: '/end_recording' }), 409, 'ERR_RECORDING_STATE', 'no recording in progress to stop: POST /start_recording first')
+  const started = await app.inject({ method: 'POST', url: '/start_recording' })
+  t.strictSame(started.json(), { status: 'success', message: 'Started recording successfully.' })
+  const { recordings } = await main.recorder!.list()
+  t.equal(recordings.length, 1)
+  const id = recordings[0]!.id
+  t.match(id, /^osworld-\d{4}-\d\d-\d\dT/)
+  answeredError(t, await app.inject({ method: 'POST', url: '/start_recording' }), 409, 'ERR_RECORDING_STATE', `a recording is already in progress (${id}): end it with POST /end_recording first`)
+  // The fake desktop has no video to record: the episode ends, and the answer says why there is no file.
+  answeredError(t, await app.inject({ method: 'POST', url: '/end_recording' }), 404, 'ERR_NOT_FOUND', `recording '${id}' has no video (--record-fps 0, or a desktop without a display)`)
+  t.equal(main.recorder!.meta(id).state, 'stopped')
+})
+
+t.test('with --shell, what is not pyautogui code runs as the desktop\'s user, answered as the harness reads it', async (t) => {
+  const fixture = desktopHome(t)
+  const { guest: app, driver } = await guest(t, { shell: { home: fixture.home, limits: shellLimits({ timeoutMs: 10_000 }) } })
+  const cases: Array<[string, unknown, unknown]> = [
+    ['/execute', { command: ['id', '-un'] }, { status: 'success', output: `${fixture.user.name}\n`, error: '', returncode: 0 }],
+    ['/setup/execute', { command: 'echo out; echo err >&2; exit 3', shell: true }, { status: 'success', output: 'out\n', error: 'err\n', returncode: 3 }],
+    ['/execute', { command: 'pwd', shell: true }, { status: 'success', output: `${fixture.home}\n`, error: '', returncode: 0 }],
+  ]
+  for (const [url, body, expected] of cases) {
+    const response = await postJson(app, url, body)
+    t.strictSame([response.statusCode, response.json()], [200, expected], `${url} ${JSON.stringify(body)}`)
+  }
+  t.strictSame(driver.calls, [], 'nothing reached the desktop\'s input')
+})
