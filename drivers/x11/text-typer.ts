@@ -11,6 +11,8 @@ import { FocusPing } from './focus-ping.ts'
 import { FocusQuiet, type FocusWatch } from './focus-quiet.ts'
 import { liveKeys, planTyping, type Bound, type LiveKeys, type Phase } from './typing-plan.ts'
 import { untypable } from './untypable.ts'
+import { decodeRecord, encodeRecord, INTEGER, leftBound, RECORD_PROPERTY, type RecordedBinding } from './typer-record.ts'
+import { reply } from './reply.ts'
 import { UnsupportedAction } from '../../src/errors/errors.ts'
 
 export interface TextTyperOptions {
@@ -80,11 +82,16 @@ export class TextTyper {
   readonly #quietMaxMs: number
   readonly #expose: FocusExpose | undefined
   readonly #exposeTimeoutMs: number
+  readonly #root: number
+  /** The root window property recording what this typer bound (typer-record.ts); undefined when it could not be interned. */
+  readonly #recordAtom: number | undefined
   /** Focus windows that did not redraw a synthetic Expose in time: the quiet watch is raced for them. */
   readonly #silent = new Set<number>()
 
-  private constructor (client: XClient, xtest: XTest, ping: FocusPing | undefined, quiet: FocusQuiet | undefined, expose: FocusExpose | undefined, minKeycode: number, maxKeycode: number, options: TextTyperOptions) {
+  private constructor (client: XClient, xtest: XTest, root: number, recordAtom: number | undefined, ping: FocusPing | undefined, quiet: FocusQuiet | undefined, expose: FocusExpose | undefined, minKeycode: number, maxKeycode: number, options: TextTyperOptions) {
     this.#client = client
+    this.#root = root
+    this.#recordAtom = recordAtom
     this.#xtest = xtest
     this.#ping = ping
     this.#expose = expose
@@ -119,14 +126,18 @@ export class TextTyper {
         if (error) { reject(error); return }
         client.require('xtest', (xtestError, xtest) => {
           if (xtestError) { reject(xtestError); return }
+          const root = info.screen[0]!.root
           // Without the ping and the damage watches, the timed pauses alone keep typing exact.
           Promise.all([
-            FocusPing.open(client, info.screen[0]!.root).catch(() => undefined),
+            FocusPing.open(client, root).catch(() => undefined),
             FocusQuiet.open(display).catch(() => undefined),
             FocusExpose.open(display).catch(() => undefined),
-          ]).then(([ping, quiet, expose]) => {
-            resolve(new TextTyper(client, xtest, ping, quiet, expose, info.min_keycode, info.max_keycode, options))
-          }, reject)
+            reply<number>((cb) => client.InternAtom(false, RECORD_PROPERTY, cb)).catch(() => undefined),
+          ]).then(async ([ping, quiet, expose, recordAtom]) => {
+            const typer = new TextTyper(client, xtest, root, recordAtom, ping, quiet, expose, info.min_keycode, info.max_keycode, options)
+            await typer.#reclaim().catch(() => {})
+            resolve(typer)
+          }).catch(reject)
         })
       })
       client.once('error', reject)
@@ -171,6 +182,7 @@ export class TextTyper {
       // Pauses as typing does: keys under the old binding may be unread, the new one unapplied.
       await this.#run({ bind: [{ keycode, keysyms: [keysym, keysym] }], strokes: [] }, keys)
       this.#bound.set(keycode, [keysym, keysym])
+      this.#record()
     }
     this.#xtest.FakeInput(state === 'down' ? this.#xtest.KeyPress : this.#xtest.KeyRelease, keycode, 0, 0, 0, 0)
     if (state === 'down') this.#held.add(keycode)
@@ -195,6 +207,7 @@ export class TextTyper {
         if (row) this.#client.ChangeKeyboardMapping(keycode, row.length, row)
         else this.#client.ChangeKeyboardMapping(keycode, 2, [0, 0])
       }
+      if (this.#recordAtom !== undefined) this.#client.DeleteProperty(this.#root, this.#recordAtom)
       await this.#client.sync().catch(() => {})
     }
     this.#quiet?.close()
@@ -218,6 +231,7 @@ export class TextTyper {
         if (vendor && !this.#borrowed.has(keycode)) this.#borrowed.set(keycode, vendor)
         this.#client.ChangeKeyboardMapping(keycode, 2, keysyms)
       }
+      this.#record()
       // No fixed pause after it: X delivers the MappingNotify before the keys, and the binding
       // is processed (this round trip) before they are sent. Measured: Chromium, xterm and a
       // GTK entry (yad) read the typing corpus exactly, also with both cores kept busy; the
@@ -326,6 +340,27 @@ export class TextTyper {
     } catch {
       return false
     }
+  }
+
+  /** Records what is bound now on the root window (typer-record.ts), for a typer started after this one is killed. */
+  #record (): void {
+    if (this.#recordAtom === undefined) return
+    const bindings = new Map<number, RecordedBinding>()
+    for (const [keycode, [keysym]] of this.#bound) bindings.set(keycode, { keysym, row: this.#borrowed.get(keycode) ?? [] })
+    this.#client.ChangeProperty(0, this.#root, this.#recordAtom, INTEGER, 32, encodeRecord(bindings))
+  }
+
+  /** Gives back the keycodes a typer killed before close() left bound, by its record. */
+  async #reclaim (): Promise<void> {
+    if (this.#recordAtom === undefined) return
+    const atom = this.#recordAtom
+    const { format, data } = await reply<{ format: number, data: Buffer }>((cb) => this.#client.GetProperty(0, this.#root, atom, INTEGER, 0, 4096, cb))
+    if (format !== 32 || !data.length) return
+    const values = Array.from({ length: data.length >> 2 }, (_, i) => data.readUInt32LE(4 * i))
+    const rows = await new Promise<number[][]>((resolve, reject) => this.#client.GetKeyboardMapping(this.#minKeycode, this.#count, (error, rows) => error ? reject(error) : resolve(rows)))
+    for (const { keycode, row } of leftBound(decodeRecord(values), this.#minKeycode, rows)) this.#client.ChangeKeyboardMapping(keycode, row.length, row)
+    this.#client.DeleteProperty(this.#root, atom)
+    await this.#sync()
   }
 
   /** True once the focused application answered a ping sent after everything so far. */
