@@ -52,6 +52,9 @@ const kinds: Array<{ name: string, path: string, body: (i: number) => unknown }>
   { name: 'key combo ctrl+a', path: '/computer', body: () => ({ action: 'press_key', keys: ['ctrl', 'a'] }) },
   { name: 'type 20 ASCII', path: '/computer', body: () => ({ action: 'type_text', text: 'abcdefghij0123456789' }) },
   { name: 'type 20 non-ASCII', path: '/computer', body: () => ({ action: 'type_text', text: 'éèêëàâäôöûüçñßøåæœ€£' }) },
+  // More distinct characters off the keymap than spare keycodes (32): each call rebinds at least
+  // once, after the xterm has handled the keys of the binding before (its redraw of an Expose).
+  { name: 'type 40 non-ASCII, a rebind', path: '/computer', body: () => ({ action: 'type_text', text: 'абвгдежзийклмнопрстуфхцчшщъыьэюяαβγδεζηθ' }) },
   { name: 'scroll 3 notches', path: '/computer', body: (i) => ({ action: 'scroll', coordinates: point(i), delta_y: 3 }) },
   { name: 'drag 10 points', path: '/computer', body: (i) => ({ action: 'drag_mouse', path: Array.from({ length: 10 }, (_, k) => point(i + k)) }) },
   { name: 'screenshot 1280x800', path: '/computer', body: () => ({ action: 'take_screenshot' }) },
@@ -296,6 +299,7 @@ async function main () {
       ['key combo p50 ≤ 1.5 ms', get('key combo ctrl+a') <= 1.5],
       ['drag 10 points p50 ≤ 15 ms', get('drag 10 points') <= 15],
       ['type 20 non-ASCII p95 ≤ 30 ms', p95('type 20 non-ASCII') <= 30],
+      ['type 40 non-ASCII, a rebind, p50 ≤ 100 ms', get('type 40 non-ASCII, a rebind') <= 100],
       ...rows.filter((row) => INPUT_KINDS.has(row.kind)).map((row): [string, boolean] =>
         [`${row.kind} ≤ ${FLOOR_RATIO}x its floor (${fmt(get(row.kind))} ÷ ${fmt(floorOf(row.kind))} = ${(get(row.kind) / floorOf(row.kind)).toFixed(1)}x)`, get(row.kind) <= FLOOR_RATIO * floorOf(row.kind)]),
       ['click ≥ 30x faster than (a)', get('click', names[1]) / get('click') >= 30],

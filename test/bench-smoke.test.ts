@@ -10,7 +10,7 @@ import t from 'tap'
 import { spawnOwned, stopOwned } from './helpers/processes.ts'
 
 const DEADLINE_MS = 170_000
-const KINDS = ['move', 'click', 'double click', 'key combo ctrl+a', 'type 20 ASCII', 'type 20 non-ASCII', 'scroll 3 notches',
+const KINDS = ['move', 'click', 'double click', 'key combo ctrl+a', 'type 20 ASCII', 'type 20 non-ASCII', 'type 40 non-ASCII, a rebind', 'scroll 3 notches',
   'drag 10 points', 'screenshot 1280x800', 'screenshot → 1024x768', 'batch of 10']
 
 t.test('the bench runs end to end and reports every row', { timeout: 180_000 }, async (t) => {

@@ -2,9 +2,10 @@
  * type_text is exact for any text on any layout in a plain X client, where nothing can be
  * pasted: the corpus of e2e-typing-chromium typed 5 times out of 5 into xterm running
  * `cat > file`, on the us layout, after `setxkbmap de` and after `setxkbmap gr` (Greek).
- * xterm does not answer the window manager's ping: the typer waits until it has drawn the keys
- * of one binding and stopped (drivers/x11/focus-quiet.ts) before it rebinds the spare keycodes,
- * also when xterm is held up far longer than the typer's timed pause (stopped for 600 ms);
+ * xterm does not answer the window manager's ping: before it rebinds the spare keycodes, the
+ * typer waits until xterm has redrawn a synthetic Expose sent behind the keys
+ * (drivers/x11/focus-expose.ts), also when xterm is held up far longer than the typer's timed
+ * pause (stopped for 600 ms);
  * and 30 rounds in a row of mixed text with more characters off the keymap than there are spare
  * keycodes (two bindings a round, one call after another), each exact.
  */

@@ -33,6 +33,8 @@ export interface QuietOptions {
 
 /** What the window that gets the keys drew since the watch began. */
 export interface FocusWatch {
+  /** The window watched (and its subwindows): the one that got the keys; undefined when there was none (the root is watched). */
+  readonly window: number | undefined
   /**
    * Resolves once the window has drawn since the watch began and then nothing for `quietMs`,
    * not before `notBefore`, and at most `maxMs` after the call: true when it caught up, false
@@ -101,6 +103,7 @@ export class FocusQuiet {
       this.#send(() => this.#ext.Destroy(damage))
     }
     return {
+      window,
       end,
       quiet: async ({ quietMs, notBefore, maxMs }) => {
         const deadline = Date.now() + maxMs

@@ -6,10 +6,13 @@
 import { LostConnection } from './lost-connection.ts'
 import { type XClient, type XTest } from 'x11'
 import { createClient } from './connect.ts'
+import { exposeEvent, FocusExpose, type ExposeProbe } from './focus-expose.ts'
 import { FocusPing } from './focus-ping.ts'
 import { FocusQuiet, type FocusWatch } from './focus-quiet.ts'
 import { liveKeys, planTyping, type Bound, type LiveKeys, type Phase } from './typing-plan.ts'
 import { untypable } from './untypable.ts'
+import { decodeRecord, encodeRecord, INTEGER, leftBound, RECORD_PROPERTY, type RecordedBinding } from './typer-record.ts'
+import { reply } from './reply.ts'
 import { UnsupportedAction } from '../../src/errors/errors.ts'
 
 export interface TextTyperOptions {
@@ -37,6 +40,12 @@ export interface TextTyperOptions {
   quietMs?: number
   /** The longest that wait for quiet may take (an application that never stops drawing). */
   quietMaxMs?: number
+  /**
+   * For an application that does not answer the ping: how long it may take to redraw a
+   * synthetic Expose sent behind the keys (focus-expose.ts) before the typer falls back to
+   * the quiet watch (and races the two for that window from then on).
+   */
+  exposeTimeoutMs?: number
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -52,6 +61,11 @@ export class TextTyper {
   readonly #pauseMs: number
   readonly #perKeyMs: number
   #strokesSinceBind = 0
+  /**
+   * Whether a key on a spare keycode was sent since the last binding: only those keys can be
+   * read under the wrong binding, so a rebind after keys of the layout alone waits for nothing.
+   */
+  #boundSinceBind = false
   readonly #bound: Bound = new Map()
   /** Vendor keycodes this typer bound, with the keysyms they carried: given back on close. */
   readonly #borrowed = new Map<number, number[]>()
@@ -66,11 +80,22 @@ export class TextTyper {
   #watch: FocusWatch | undefined
   readonly #quietMs: number
   readonly #quietMaxMs: number
+  readonly #expose: FocusExpose | undefined
+  readonly #exposeTimeoutMs: number
+  readonly #root: number
+  /** The root window property recording what this typer bound (typer-record.ts); undefined when it could not be interned. */
+  readonly #recordAtom: number | undefined
+  /** Focus windows that did not redraw a synthetic Expose in time: the quiet watch is raced for them. */
+  readonly #silent = new Set<number>()
 
-  private constructor (client: XClient, xtest: XTest, ping: FocusPing | undefined, quiet: FocusQuiet | undefined, minKeycode: number, maxKeycode: number, options: TextTyperOptions) {
+  private constructor (client: XClient, xtest: XTest, root: number, recordAtom: number | undefined, ping: FocusPing | undefined, quiet: FocusQuiet | undefined, expose: FocusExpose | undefined, minKeycode: number, maxKeycode: number, options: TextTyperOptions) {
     this.#client = client
+    this.#root = root
+    this.#recordAtom = recordAtom
     this.#xtest = xtest
     this.#ping = ping
+    this.#expose = expose
+    this.#exposeTimeoutMs = options.exposeTimeoutMs ?? 2000
     this.#pingTimeoutMs = options.pingTimeoutMs ?? 1000
     this.#quiet = quiet
     this.#quietMs = options.quietMs ?? 100
@@ -101,13 +126,18 @@ export class TextTyper {
         if (error) { reject(error); return }
         client.require('xtest', (xtestError, xtest) => {
           if (xtestError) { reject(xtestError); return }
-          // Without the ping and the damage watch, the timed pauses alone keep typing exact.
+          const root = info.screen[0]!.root
+          // Without the ping and the damage watches, the timed pauses alone keep typing exact.
           Promise.all([
-            FocusPing.open(client, info.screen[0]!.root).catch(() => undefined),
+            FocusPing.open(client, root).catch(() => undefined),
             FocusQuiet.open(display).catch(() => undefined),
-          ]).then(([ping, quiet]) => {
-            resolve(new TextTyper(client, xtest, ping, quiet, info.min_keycode, info.max_keycode, options))
-          }, reject)
+            FocusExpose.open(display).catch(() => undefined),
+            reply<number>((cb) => client.InternAtom(false, RECORD_PROPERTY, cb)).catch(() => undefined),
+          ]).then(async ([ping, quiet, expose, recordAtom]) => {
+            const typer = new TextTyper(client, xtest, root, recordAtom, ping, quiet, expose, info.min_keycode, info.max_keycode, options)
+            await typer.#reclaim().catch(() => {})
+            resolve(typer)
+          }).catch(reject)
         })
       })
       client.once('error', reject)
@@ -152,6 +182,7 @@ export class TextTyper {
       // Pauses as typing does: keys under the old binding may be unread, the new one unapplied.
       await this.#run({ bind: [{ keycode, keysyms: [keysym, keysym] }], strokes: [] }, keys)
       this.#bound.set(keycode, [keysym, keysym])
+      this.#record()
     }
     this.#xtest.FakeInput(state === 'down' ? this.#xtest.KeyPress : this.#xtest.KeyRelease, keycode, 0, 0, 0, 0)
     if (state === 'down') this.#held.add(keycode)
@@ -159,6 +190,7 @@ export class TextTyper {
     await this.#sync()
     if (this.#bound.has(keycode)) {
       this.#strokesSinceBind++
+      this.#boundSinceBind = true
       this.#lastStrokeAt = Date.now()
     }
     return true
@@ -167,36 +199,39 @@ export class TextTyper {
   /** Unbinds the spare keycodes (best effort) and closes the connection. */
   async close (): Promise<void> {
     this.#connection.close()
-    this.#quiet?.close()
     if (!this.#connection.lost && this.#bound.size) {
-      await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs - Date.now()))
+      // Keys on the spare keycodes may still be unread: unbound now, they would read as nothing.
+      if (this.#boundSinceBind && !(await this.#caughtUpBeforeClose())) await sleep(Math.max(0, this.#lastStrokeAt + this.#pauseMs - Date.now()))
       for (const keycode of this.#bound.keys()) {
         const row = this.#borrowed.get(keycode)
         if (row) this.#client.ChangeKeyboardMapping(keycode, row.length, row)
         else this.#client.ChangeKeyboardMapping(keycode, 2, [0, 0])
       }
+      if (this.#recordAtom !== undefined) this.#client.DeleteProperty(this.#root, this.#recordAtom)
       await this.#client.sync().catch(() => {})
     }
+    this.#quiet?.close()
+    this.#expose?.close()
     this.#client.terminate()
   }
 
   async #run ({ bind, strokes }: Phase, keys: LiveKeys): Promise<void> {
     if (bind.length) {
       // Keys already sent may still be unread under the old binding.
-      if (this.#strokesSinceBind && !(await this.#focusedHasRead())) {
-        const notBefore = this.#lastStrokeAt + this.#pauseMs + this.#perKeyMs * this.#strokesSinceBind
-        if (this.#watch) await this.#watch.quiet({ quietMs: this.#quietMs, notBefore, maxMs: this.#quietMaxMs })
-        else await sleep(Math.max(0, notBefore - Date.now()))
+      if (this.#boundSinceBind && !(await this.#focusedHasRead())) {
+        await this.#focusedHasHandled()
         this.#check()
       }
       this.#watch?.end()
       this.#watch = undefined
       this.#strokesSinceBind = 0
+      this.#boundSinceBind = false
       for (const { keycode, keysyms } of bind) {
         const vendor = keys.vendor.get(keycode)
         if (vendor && !this.#borrowed.has(keycode)) this.#borrowed.set(keycode, vendor)
         this.#client.ChangeKeyboardMapping(keycode, 2, keysyms)
       }
+      this.#record()
       // No fixed pause after it: X delivers the MappingNotify before the keys, and the binding
       // is processed (this round trip) before they are sent. Measured: Chromium, xterm and a
       // GTK entry (yad) read the typing corpus exactly, also with both cores kept busy; the
@@ -223,7 +258,109 @@ export class TextTyper {
     }
     await this.#sync()
     this.#strokesSinceBind += strokes.length
-    if (onBound) this.#lastStrokeAt = Date.now()
+    if (onBound) {
+      this.#boundSinceBind = true
+      this.#lastStrokeAt = Date.now()
+    }
+  }
+
+  /**
+   * For an application that does not answer pings: resolves once it has handled every key sent
+   * so far, by one of two paths.
+   * - It redraws a synthetic Expose sent behind the keys (focus-expose.ts): xterm, and any
+   *   Xlib/Xt client that clears an exposed border pixel as xterm does. A proof, with no pause.
+   * - Otherwise it drew since the keys and then stopped, not before the timed pause
+   *   (focus-quiet.ts): a guess, for a client that repaints otherwise or ignores synthetic
+   *   exposure, for an X server without DAMAGE, and when the focus moved since the keys were
+   *   sent (a redraw of the window focused now says nothing of the one that got them).
+   * A window is first given `exposeTimeoutMs` to redraw; one that did not is remembered as
+   * silent, and from then on whichever path ends first ends the wait.
+   */
+  async #focusedHasHandled (): Promise<void> {
+    const quiet = () => {
+      const notBefore = this.#lastStrokeAt + this.#pauseMs + this.#perKeyMs * this.#strokesSinceBind
+      if (this.#watch) return this.#watch.quiet({ quietMs: this.#quietMs, notBefore, maxMs: this.#quietMaxMs }).then(() => {})
+      return sleep(Math.max(0, notBefore - Date.now()))
+    }
+    const probe = await this.#sendExpose()
+    if (!probe) {
+      await quiet()
+      return
+    }
+    try {
+      const silent = this.#silent.has(probe.focus)
+      let redrew = false
+      const redraw = probe.redrawn(silent ? this.#quietMaxMs : this.#exposeTimeoutMs).then((seen) => { redrew = seen })
+      if (silent) await Promise.race([redraw, quiet()])
+      else await redraw
+      if (redrew) this.#silent.delete(probe.focus)
+      else if (!silent) {
+        if (this.#silent.size >= 64) this.#silent.clear()
+        this.#silent.add(probe.focus)
+        await quiet()
+      }
+    } finally {
+      probe.end()
+    }
+  }
+
+  /**
+   * Sends a synthetic Expose to the focused application's windows behind the keys (on this
+   * connection, so X queues it after them), watched for their redraw; undefined when there is
+   * nothing to expose, or the focus moved since the keys were sent (a redraw of the window
+   * focused now says nothing of the one that got them).
+   */
+  async #sendExpose (): Promise<ExposeProbe | undefined> {
+    const probe = await this.#expose?.arm().catch(() => undefined)
+    if (!probe) return undefined
+    try {
+      this.#check()
+      if (this.#watch && this.#watch.window !== probe.focus) { probe.end(); return undefined }
+      // A window destroyed since is a BadWindow for that request alone, not a lost connection.
+      for (const target of probe.targets) this.#client.SendEvent(target.window, 0, 0, exposeEvent(target), () => true)
+      await this.#sync()
+      return probe
+    } catch (error) {
+      probe.end()
+      throw error
+    }
+  }
+
+  /** Before close() unbinds: whether the focused application has read every key (a ping or an Expose redrawn within the timed pause). */
+  async #caughtUpBeforeClose (): Promise<boolean> {
+    try {
+      if (await this.#focusedHasRead()) return true
+      const probe = await this.#sendExpose()
+      if (!probe) return false
+      try {
+        return await probe.redrawn(Math.max(0, this.#lastStrokeAt + this.#pauseMs - Date.now()))
+      } finally {
+        probe.end()
+      }
+    } catch {
+      return false
+    }
+  }
+
+  /** Records what is bound now on the root window (typer-record.ts), for a typer started after this one is killed. */
+  #record (): void {
+    if (this.#recordAtom === undefined) return
+    const bindings = new Map<number, RecordedBinding>()
+    for (const [keycode, [keysym]] of this.#bound) bindings.set(keycode, { keysym, row: this.#borrowed.get(keycode) ?? [] })
+    this.#client.ChangeProperty(0, this.#root, this.#recordAtom, INTEGER, 32, encodeRecord(bindings))
+  }
+
+  /** Gives back the keycodes a typer killed before close() left bound, by its record. */
+  async #reclaim (): Promise<void> {
+    if (this.#recordAtom === undefined) return
+    const atom = this.#recordAtom
+    const { format, data } = await reply<{ format: number, data: Buffer }>((cb) => this.#client.GetProperty(0, this.#root, atom, INTEGER, 0, 4096, cb))
+    if (format !== 32 || !data.length) return
+    const values = Array.from({ length: data.length >> 2 }, (_, i) => data.readUInt32LE(4 * i))
+    const rows = await new Promise<number[][]>((resolve, reject) => this.#client.GetKeyboardMapping(this.#minKeycode, this.#count, (error, rows) => error ? reject(error) : resolve(rows)))
+    for (const { keycode, row } of leftBound(decodeRecord(values), this.#minKeycode, rows)) this.#client.ChangeKeyboardMapping(keycode, row.length, row)
+    this.#client.DeleteProperty(this.#root, atom)
+    await this.#sync()
   }
 
   /** True once the focused application answered a ping sent after everything so far. */

@@ -28,6 +28,11 @@ declare module 'x11' {
     InternAtom (onlyIfExists: boolean, name: string, callback: Reply<number>): void
     GetProperty (del: number, window: number, property: number, type: number, longOffset: number, longLength: number, callback: Reply<GetPropertyReply>): void
     SendClientMessage (destination: number, window: number, messageType: number, format: 8 | 16 | 32, data: number[], callback: Reply<void>): void
+    /** mode 0: replace; `format` is the bits of each of `data`'s values. */
+    ChangeProperty (mode: number, window: number, property: number, type: number, format: 8 | 16 | 32, data: number[] | Buffer): void
+    DeleteProperty (window: number, property: number): void
+    /** An event in the shape node-x11's parsers produce (packed by its packEvent); the callback answers a void request's error. */
+    SendEvent (destination: number, propagate: number, eventMask: number, event: object, callback: Reply<void>): void
     TranslateCoordinates (source: number, destination: number, x: number, y: number, callback: Reply<{ sameScreen: number, child: number, destX: number, destY: number }>): void
     GetGeometry (drawable: number, callback: Reply<{ windowid: number, xPos: number, yPos: number, width: number, height: number, borderWidth: number }>): void
     GetInputFocus (callback: Reply<{ focus: number, revertTo: number }>): void
