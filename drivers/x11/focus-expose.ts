@@ -21,17 +21,14 @@
  *
  * An application that does not redraw exactly the pixel it was told is exposed is never taken
  * for one that did: the wait ends at its deadline, false, and the typer falls back to watching
- * it draw (focus-quiet.ts). Its own connection, as focus-quiet.ts has: the windows may be
- * destroyed while they are watched, and the X errors that follow are no concern of the typer's.
+ * it draw (focus-quiet.ts). Its own connection, as focus-quiet.ts has (damage-connection.ts).
  */
-import { createClient } from './connect.ts'
-import { NONE, type DamageClient as DamageWatchClient, type DamageExtension } from './damage-watch.ts'
+import { NONE } from './damage-watch.ts'
+import { DamageConnection, openDamageLink, type DamageClient, type DamageLink } from './damage-connection.ts'
 import { reply } from './reply.ts'
 
 /** DamageReportRawRectangles: one report per rectangle drawn. */
 const RAW_RECTANGLES = 0
-/** PointerRoot: keys go to the window under the pointer. */
-const POINTER_ROOT = 1
 const INPUT_OUTPUT = 1
 const VIEWABLE = 2
 const EXPOSURE_MASK = 0x8000
@@ -40,11 +37,9 @@ const MAX_DEPTH = 4
 const MAX_TARGETS = 8
 
 interface Attributes { klass: number, mapState: number, allEventMasks: number }
-type ExposeClient = DamageWatchClient & {
+type ExposeClient = DamageClient & {
   GetWindowAttributes (window: number, callback: (error: Error | null, attributes: Attributes) => void): void
-  QueryPointer (window: number, callback: (error: Error | null, reply: { child: number }) => void): void
 }
-interface DamageNotify { name?: string, damage?: number, area?: { x: number, y: number, w: number, h: number } }
 
 /** One window to send an Expose to, and the rectangle it names. */
 export interface ExposeTarget {
@@ -86,40 +81,17 @@ export function exposeTargets (windows: ReadonlyArray<{ window: number, attribut
     .map(({ window, width, height }) => ({ window, x: width - 1, y: height - 1, width: 1, height: 1 }))
 }
 
-export class FocusExpose {
-  readonly #client: ExposeClient
-  readonly #ext: DamageExtension
-  readonly #root: number
+export class FocusExpose extends DamageConnection<ExposeClient> {
   readonly #resourceMask: number
-  readonly #onDamage = new Map<number, (area: { x: number, y: number, w: number, h: number }) => void>()
-  #closed = false
 
-  private constructor (client: ExposeClient, ext: DamageExtension, root: number, resourceMask: number) {
-    this.#client = client
-    this.#ext = ext
-    this.#root = root
-    this.#resourceMask = resourceMask
-    client.on('event', (event: DamageNotify) => {
-      if (event.name === 'DamageNotify' && event.damage !== undefined && event.area) this.#onDamage.get(event.damage)?.(event.area)
-    })
-    // A window that went away under the probe: its damage simply never comes.
-    client.on('error', () => {})
+  private constructor (link: DamageLink<ExposeClient>) {
+    super(link)
+    this.#resourceMask = link.resourceMask
   }
 
   /** A prober on `display`, or a rejection when the X server has no DAMAGE extension. */
-  static open (display: string): Promise<FocusExpose> {
-    return new Promise((resolve, reject) => {
-      const client = createClient(display, (error, info) => {
-        if (error) { reject(error); return }
-        const x = client as ExposeClient
-        x.require('damage', (damageError, ext) => {
-          if (damageError || !ext) { client.terminate(); reject(damageError ?? new Error('no DAMAGE extension')); return }
-          const mask = (info as unknown as { resource_mask: number }).resource_mask
-          resolve(new FocusExpose(x, ext, info.screen[0]!.root, mask))
-        })
-      }, { requestTimeoutMs: 1000 })
-      client.once('error', reject)
-    })
+  static async open (display: string): Promise<FocusExpose> {
+    return new FocusExpose(await openDamageLink<ExposeClient>(display))
   }
 
   /**
@@ -128,31 +100,33 @@ export class FocusExpose {
    * watch is in place (a round trip) before this resolves: the Expose may be sent then.
    */
   async arm (): Promise<ExposeProbe | undefined> {
-    const focus = await this.#focus()
+    const focus = await this.keyWindow()
     if (focus === undefined) return undefined
     const targets = exposeTargets(await this.#subtree(focus), focus, this.#resourceMask)
     if (!targets.length) return undefined
     let seen = false
     let wake: (() => void) | undefined
     const damages = targets.map((target) => {
-      const damage = this.#client.AllocID()
-      this.#onDamage.set(damage, ({ x, y, w, h }) => {
+      const damage = this.client.AllocID()
+      this.onDamage.set(damage, ({ area }) => {
+        if (!area) return
+        const { x, y, w, h } = area
         if (x !== target.x || y !== target.y || w !== target.width || h !== target.height) return
         seen = true
         wake?.()
       })
-      this.#send(() => this.#ext.Create(damage, target.window, RAW_RECTANGLES))
+      this.send(() => this.ext.Create(damage, target.window, RAW_RECTANGLES))
       return damage
     })
-    await this.#client.sync().catch(() => {})
+    await this.client.sync().catch(() => {})
     // What a new damage object reports first is its whole window: never a target's one pixel.
     let ended = false
     const end = () => {
       if (ended) return
       ended = true
       for (const damage of damages) {
-        this.#onDamage.delete(damage)
-        this.#send(() => { this.#ext.Subtract(damage, NONE, NONE); this.#ext.Destroy(damage) })
+        this.onDamage.delete(damage)
+        this.send(() => { this.ext.Subtract(damage, NONE, NONE); this.ext.Destroy(damage) })
       }
       wake?.()
     }
@@ -161,33 +135,12 @@ export class FocusExpose {
       targets,
       end,
       redrawn: (timeoutMs) => new Promise<boolean>((resolve) => {
-        if (seen || ended || this.#closed) { resolve(seen); return }
+        if (seen || ended || this.closed) { resolve(seen); return }
         const timer = setTimeout(done, timeoutMs)
         function done () { clearTimeout(timer); wake = undefined; resolve(seen) }
         wake = done
       }),
     }
-  }
-
-  close (): void {
-    this.#closed = true
-    this.#onDamage.clear()
-    this.#client.terminate()
-  }
-
-  /** A request on a connection that may have ended (X went away): then there is nothing to watch. */
-  #send (request: () => void): void {
-    if (this.#closed) return
-    try {
-      request()
-    } catch {}
-  }
-
-  async #focus (): Promise<number | undefined> {
-    const { focus } = await reply<{ focus: number }>((cb) => this.#client.GetInputFocus(cb))
-    if (focus > POINTER_ROOT && focus !== this.#root) return focus
-    const { child } = await reply<{ child: number }>((cb) => this.#client.QueryPointer(this.#root, cb))
-    return child || undefined
   }
 
   /** `window` and its descendants (breadth first, a few levels), with what exposeTargets() looks at. */
@@ -198,9 +151,9 @@ export class FocusExpose {
       const next: number[] = []
       for (const w of level) {
         const [attributes, geometry, tree] = await Promise.all([
-          reply<Attributes>((cb) => this.#client.GetWindowAttributes(w, cb)),
-          reply<{ width: number, height: number }>((cb) => this.#client.GetGeometry(w, cb)),
-          reply<{ children: number[] }>((cb) => this.#client.QueryTree(w, cb)),
+          reply<Attributes>((cb) => this.client.GetWindowAttributes(w, cb)),
+          reply<{ width: number, height: number }>((cb) => this.client.GetGeometry(w, cb)),
+          reply<{ children: number[] }>((cb) => this.client.QueryTree(w, cb)),
         ]).catch(() => [])
         if (!attributes || !geometry || !tree) continue
         found.push({ window: w, attributes, width: geometry.width, height: geometry.height })

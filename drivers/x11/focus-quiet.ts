@@ -7,20 +7,10 @@
  * since, and then drawn nothing for a while. A fixed pause alone was too short on a loaded
  * machine: xterm, with every core busy, read the last keys of a binding under the next one.
  *
- * It has an X connection of its own: the focused window may be destroyed while it is watched,
- * and the X errors that follow (BadWindow, BadDamage) are no concern of the typer's connection,
- * where any error means the connection is lost.
+ * It has an X connection of its own (damage-connection.ts).
  */
-import { createClient } from './connect.ts'
-import { NON_EMPTY, NONE, type DamageClient as DamageWatchClient, type DamageExtension } from './damage-watch.ts'
-import { reply } from './reply.ts'
-
-/** PointerRoot: keys go to the window under the pointer. */
-const POINTER_ROOT = 1
-
-type DamageClient = DamageWatchClient & {
-  QueryPointer (window: number, callback: (error: Error | null, reply: { child: number }) => void): void
-}
+import { NON_EMPTY, NONE } from './damage-watch.ts'
+import { DamageConnection, openDamageLink, type DamageClient } from './damage-connection.ts'
 
 export interface QuietOptions {
   /** Drawing must have stopped for this long. */
@@ -44,63 +34,35 @@ export interface FocusWatch {
   end (): void
 }
 
-export class FocusQuiet {
-  readonly #client: DamageClient
-  readonly #ext: DamageExtension
-  readonly #root: number
-  readonly #onDamage = new Map<number, () => void>()
-  #closed = false
-
-  private constructor (client: DamageClient, ext: DamageExtension, root: number) {
-    this.#client = client
-    this.#ext = ext
-    this.#root = root
-    client.on('event', (event: { name?: string, damage?: number }) => {
-      if (event.name === 'DamageNotify' && event.damage !== undefined) this.#onDamage.get(event.damage)?.()
-    })
-    // A window that went away under the watch: its damage simply stops.
-    client.on('error', () => {})
-  }
-
+export class FocusQuiet extends DamageConnection<DamageClient> {
   /** A watcher on `display`, or a rejection when the X server has no DAMAGE extension. */
-  static open (display: string): Promise<FocusQuiet> {
-    return new Promise((resolve, reject) => {
-      const client = createClient(display, (error, info) => {
-        if (error) { reject(error); return }
-        const x = client as DamageClient
-        x.require('damage', (damageError, ext) => {
-          if (damageError || !ext) { client.terminate(); reject(damageError ?? new Error('no DAMAGE extension')); return }
-          resolve(new FocusQuiet(x, ext, info.screen[0]!.root))
-        })
-        // X that stops answering must not hold typing long: the waits are bounded anyway.
-      }, { requestTimeoutMs: 1000 })
-      client.once('error', reject)
-    })
+  static async open (display: string): Promise<FocusQuiet> {
+    return new FocusQuiet(await openDamageLink<DamageClient>(display))
   }
 
   /** Starts watching what the window that gets the keys draws (the focus, or the top-level window under the pointer). */
   async watch (): Promise<FocusWatch> {
-    const window = await this.#keyWindow().catch(() => undefined)
-    const damage = this.#client.AllocID()
+    const window = await this.keyWindow().catch(() => undefined)
+    const damage = this.client.AllocID()
     let lastDrawn: number | undefined
     let wake: (() => void) | undefined
-    this.#onDamage.set(damage, () => {
+    this.onDamage.set(damage, () => {
       lastDrawn = Date.now()
       // Empty again, so the next drawing reports anew.
-      this.#send(() => this.#ext.Subtract(damage, NONE, NONE))
+      this.send(() => this.ext.Subtract(damage, NONE, NONE))
       wake?.()
     })
     // Damage to a window counts what is drawn in its subwindows too (xterm draws in a child).
-    this.#send(() => this.#ext.Create(damage, window ?? this.#root, NON_EMPTY))
+    this.send(() => this.ext.Create(damage, window ?? this.root, NON_EMPTY))
     // A new damage object reports its whole window at once: that report is answered (the
     // first round trip) and its Subtract processed (the second) before the keys are sent, so
     // what is seen from now on is what the application draws for them.
-    await this.#client.sync().catch(() => {})
-    await this.#client.sync().catch(() => {})
+    await this.client.sync().catch(() => {})
+    await this.client.sync().catch(() => {})
     lastDrawn = undefined
     const end = () => {
-      if (!this.#onDamage.delete(damage)) return
-      this.#send(() => this.#ext.Destroy(damage))
+      if (!this.onDamage.delete(damage)) return
+      this.send(() => this.ext.Destroy(damage))
     }
     return {
       window,
@@ -111,7 +73,7 @@ export class FocusQuiet {
           const now = Date.now()
           const quietAt = lastDrawn === undefined ? deadline : Math.max(notBefore, lastDrawn + quietMs)
           if (lastDrawn !== undefined && now >= quietAt) return true
-          if (now >= deadline || this.#closed || !this.#onDamage.has(damage)) return false
+          if (now >= deadline || this.closed || !this.onDamage.has(damage)) return false
           await new Promise<void>((resolve) => {
             const timer = setTimeout(done, Math.max(1, Math.min(quietAt, deadline) - now))
             function done () { clearTimeout(timer); wake = undefined; resolve() }
@@ -121,26 +83,5 @@ export class FocusQuiet {
         }
       },
     }
-  }
-
-  close (): void {
-    this.#closed = true
-    this.#onDamage.clear()
-    this.#client.terminate()
-  }
-
-  /** A request on a connection that may have ended (X went away): then there is nothing to watch. */
-  #send (request: () => void): void {
-    if (this.#closed) return
-    try {
-      request()
-    } catch {}
-  }
-
-  async #keyWindow (): Promise<number | undefined> {
-    const { focus } = await reply<{ focus: number }>((cb) => this.#client.GetInputFocus(cb))
-    if (focus > POINTER_ROOT && focus !== this.#root) return focus
-    const { child } = await reply<{ child: number }>((cb) => this.#client.QueryPointer(this.#root, cb))
-    return child || undefined
   }
 }
