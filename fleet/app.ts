@@ -21,6 +21,9 @@ import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidat
 import { createSpec } from './options.ts'
 import { resetRoute } from './routes/reset.ts'
 import { liveRoutes } from './routes/live.ts'
+import { browserRoutes } from './routes/browser.ts'
+import websocket from '@fastify/websocket'
+import { LIVE_MAX_MESSAGE_BYTES } from '../routes/live.ts'
 
 export interface FleetAppOptions {
   fleet: Fleet
@@ -53,6 +56,11 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({ statusCode: 404, code: 'ERR_NOT_FOUND', error: 'Not Found', message: `no route ${request.method} ${request.url.split('?')[0]} on this fleet (GET /openapi.json lists them)` })
   })
+  // Once for the whole fleet (it answers every upgrade of the server: twice would route each one
+  // twice), and before every other hook, as the server does (src/http/app.ts): it marks upgrades
+  // and ends the socket of each one answered over HTTP (a 403 from the guard, a 401), which a
+  // hook of its own registered after those would not see. The same most per message as the desktop's.
+  await app.register(websocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } })
   // A web page whose DNS name points here, or any other site's page, is refused before the key is looked at.
   app.addHook('onRequest', guardHook({ ...(options.listenHost && { listenHost: options.listenHost }), token: Boolean(options.token) }))
   if (options.token) app.addHook('onRequest', authHook(options.token))
@@ -95,6 +103,7 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
   await app.register(scrapybaraRoutes, { fleet })
   await app.register(resetRoute, { fleet })
   await app.register(liveRoutes, { fleet })
+  await app.register(browserRoutes, { fleet })
 
   await app.register(async (scope) => {
     await scope.register(replyFrom, { retryMethods: [], disableRequestLogging: true })
