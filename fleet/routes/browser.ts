@@ -14,6 +14,7 @@ import { RouteNotFound } from '../../src/errors/errors.ts'
 import type { Fleet } from '../fleet.ts'
 import { DesktopParams } from '../schemas.ts'
 import { pipe } from './live.ts'
+import { desktopPath } from './desktop-path.ts'
 
 const config = { acceptsApiKeyHeader: true }
 
@@ -35,7 +36,7 @@ export const browserRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, {
   /** The request to the desktop with its token, the fleet's key and the client's Host left behind. */
   const forward = (request: FastifyRequest, reply: FastifyReply) => {
     const { url, token } = fleet.target(id(request))
-    return reply.from(`${url}${request.url.replace(/^\/desktops\/[^/?#]*/, '')}`, {
+    return reply.from(`${url}${desktopPath(request)}`, {
       rewriteRequestHeaders: (_request, headers) => {
         const { 'x-api-key': _key, host: _host, cookie: _cookie, ...rest } = headers
         return { ...rest, authorization: `Bearer ${token}` }

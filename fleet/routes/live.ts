@@ -19,6 +19,7 @@ import WebSocket, { type RawData } from 'ws'
 import { RouteNotFound } from '../../src/errors/errors.ts'
 import type { Fleet } from '../fleet.ts'
 import { DesktopParams } from '../schemas.ts'
+import { desktopPath } from './desktop-path.ts'
 
 /** Unsent bytes toward one side before the other side is no longer read (noVNC's frames are large). */
 const MAX_BUFFERED = 8 << 20
@@ -41,11 +42,9 @@ export const liveRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, { fl
 
   /** The desktop a WebSocket's upgrade was checked against, for its handler. */
   const targets = new WeakMap<FastifyRequest, string>()
-  /** The desktop's path: what follows /desktops/{id} as the client wrote it. */
-  const pathOf = (request: FastifyRequest) => request.url.replace(/^\/desktops\/[^/?#]*/, '')
   const forward = (withToken: boolean) => (request: FastifyRequest, reply: FastifyReply) => {
     const { url, token } = fleet.target((request.params as { id: string }).id)
-    return reply.from(`${url}${pathOf(request)}`, {
+    return reply.from(`${url}${desktopPath(request)}`, {
       rewriteRequestHeaders: (_request, headers) => forwardedHeaders(headers, url, withToken ? token : undefined),
     })
   }
