@@ -23,7 +23,7 @@ const ROUNDS = 20
 const P99_MS = 100
 const ACTION = { action: 'get_cursor_position' }
 
-export async function fleetCapacity (call: Call, { bound, budgetMs, readyTimeoutMs }: { bound: number, budgetMs: number, readyTimeoutMs: number }): Promise<Capacity> {
+export async function fleetCapacity (call: Call, { bound, budgetMs, readyTimeoutMs, settleMs = 3000 }: { bound: number, budgetMs: number, readyTimeoutMs: number, settleMs?: number }): Promise<Capacity> {
   const started = Date.now()
   const ids: string[] = []
   const p99ByCount: number[] = []
@@ -40,7 +40,7 @@ export async function fleetCapacity (call: Call, { bound, budgetMs, readyTimeout
       await delay(200)
     }
     // Settle: a desktop's session start (its panel, its apps) is not what the row measures.
-    await delay(3000)
+    await delay(settleMs)
     const times: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
       await Promise.all(ids.map(async (id) => {
