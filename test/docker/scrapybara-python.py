@@ -30,7 +30,7 @@ try:
     at = re.findall(r"\d+", cursor.output or "")
     print(json.dumps({"clicked": clicked.error, "cursor": at[:2] == ["500", "400"]}), flush=True)
 
-    png = base64.b64decode(instance.screenshot().base64_image)
+    png = base64.b64decode(instance.screenshot().base_64_image)
     # A PNG's IHDR: the signature (8 bytes), the chunk's length and type (8), then width and height.
     assert png[:8] == b"\x89PNG\r\n\x1a\n", "the screenshot is a PNG"
     width, height = struct.unpack(">II", png[16:24])
