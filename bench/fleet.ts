@@ -5,6 +5,9 @@
  * - **cold start**: POST /desktops with a spec the pool does not hold (so a full desktop's
  *   container is started for it), then the first action answered (polled every 50 ms while the
  *   desktop answers 503).
+ * - **capacity**: how many full desktops the host holds with a light action's p99 ≤ 100 ms
+ *   while the fleet runs them all (fleet-capacity.ts): bounded (2 with --quick, 6 else, --max
+ *   allowing) and within a time budget; the row says where it stopped and why.
  * Their ratio is the row to read (absolute times on a shared machine are noise): the issue's
  * targets are claim p50 ≤ 100 ms and at most a tenth of a cold start.
  *
@@ -24,6 +27,7 @@ import { Fleet } from '../fleet/fleet.ts'
 import { healthReady } from '../fleet/probe.ts'
 import { warmUp } from '../fleet/warm-up.ts'
 import { percentile } from './percentile.ts'
+import { fleetCapacity, type Capacity } from './fleet-capacity.ts'
 
 export interface FleetBench {
   image: string
@@ -31,6 +35,7 @@ export interface FleetBench {
   coldStartMs: { p50: number, n: number }
   /** claim p50 ÷ cold start p50. */
   ratio: number
+  capacity: Capacity
   targets: Array<[string, boolean]>
 }
 
@@ -51,6 +56,7 @@ export async function benchFleet ({ smoke = false, quick = false } = {}): Promis
   const warm = smoke ? 1 : quick ? 2 : 3
   const rounds = smoke ? 1 : quick ? 2 : 4
   const colds = smoke || quick ? 1 : 3
+  const capacityBound = smoke ? 1 : quick ? 2 : 6
   const backend = new DockerBackend({ fleetId: `bench-${process.pid}-${randomBytes(3).toString('hex')}`, image, cpus: 2, memoryBytes: 2048 * 1024 * 1024, pids: 1024 })
   try {
     await backend.docker.ping()
@@ -66,7 +72,7 @@ export async function benchFleet ({ smoke = false, quick = false } = {}): Promis
   }
 
   const key = randomBytes(24).toString('hex')
-  const fleet = new Fleet({ backend, warm, max: warm + 1, screen: { width: 1280, height: 800 }, probe: healthReady, warmUp, startTimeoutMs: READY_TIMEOUT_MS, sweepMs: 2000 })
+  const fleet = new Fleet({ backend, warm, max: warm + capacityBound, screen: { width: 1280, height: 800 }, probe: healthReady, warmUp, startTimeoutMs: READY_TIMEOUT_MS, sweepMs: 2000 })
   const app = await buildFleetApp({ fleet, token: key })
   try {
     await fleet.start()
@@ -125,6 +131,8 @@ export async function benchFleet ({ smoke = false, quick = false } = {}): Promis
       await call('DELETE', `/desktops/${id}`)
     }
 
+    const capacity = await fleetCapacity(call, { bound: capacityBound, budgetMs: smoke || quick ? 300_000 : 900_000, readyTimeoutMs: READY_TIMEOUT_MS })
+
     const claim = { p50: percentile(claims, 50), p99: percentile(claims, 99), n: claims.length }
     const coldStart = { p50: percentile(cold, 50), n: cold.length }
     const ratio = claim.p50 / coldStart.p50
@@ -139,8 +147,9 @@ export async function benchFleet ({ smoke = false, quick = false } = {}): Promis
     for (const published of PUBLISHED_STARTS_MS) {
       console.log(`  ${published.who} ${published.ms} ms (${published.what}; not measured here) ÷ our claim p50: ${(published.ms / claim.p50).toFixed(1)}x`)
     }
+    console.log(`  full desktops held with a light action's p99 ≤ 100 ms  ${capacity.held} (p99 by count: ${capacity.p99ByCount.map((p) => p.toFixed(1)).join(', ')} ms; stopped: ${capacity.stoppedBecause})`)
     for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
-    return { image, claimToFirstActionMs: claim, coldStartMs: coldStart, ratio, targets }
+    return { image, claimToFirstActionMs: claim, coldStartMs: coldStart, ratio, capacity, targets }
   } finally {
     await app.close()
     // Everything this fleet made, whatever happened: removed, and a failure to do so said.

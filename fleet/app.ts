@@ -22,6 +22,10 @@ import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidat
 import { createSpec } from './options.ts'
 import { resetRoute } from './routes/reset.ts'
 import { liveRoutes } from './routes/live.ts'
+import { desktopPath } from './routes/desktop-path.ts'
+import { browserRoutes } from './routes/browser.ts'
+import websocket from '@fastify/websocket'
+import { LIVE_MAX_MESSAGE_BYTES } from '../routes/live.ts'
 
 export interface FleetAppOptions {
   fleet: Fleet
@@ -55,6 +59,16 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
   })
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({ statusCode: 404, code: 'ERR_NOT_FOUND', error: 'Not Found', message: `no route ${request.method} ${request.url.split('?')[0]} on this fleet (GET /openapi.json lists them)` })
+  })
+  // Once for the whole fleet (it answers every upgrade of the server: twice would route each one
+  // twice), and before every other hook, as the server does (src/http/app.ts): it marks upgrades
+  // and ends the socket of each one answered over HTTP (a 403 from the guard, a 401), which a
+  // hook of its own registered after those would not see. The same most per message as the desktop's.
+  await app.register(websocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } })
+  // Only a path is a request target here: an absolute URL ("GET http://host/…") would otherwise
+  // reach a forwarded route with a path that is not the desktop's, and no host but a desktop's own is ever asked.
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/')) throw new InvalidDesktopRequest('the request target must be a path starting with \'/\', not an absolute URL: the fleet forwards to its own desktops only')
   })
   // A web page whose DNS name points here, or any other site's page, is refused before the key is looked at.
   app.addHook('onRequest', guardHook({ ...(options.listenHost && { listenHost: options.listenHost }), token: Boolean(options.token) }))
@@ -99,6 +113,7 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
   await app.register(scrapybaraShellRoutes, { fleet, shell: options.shell === true })
   await app.register(resetRoute, { fleet })
   await app.register(liveRoutes, { fleet })
+  await app.register(browserRoutes, { fleet })
 
   await app.register(async (scope) => {
     await scope.register(replyFrom, { retryMethods: [], disableRequestLogging: true })
@@ -115,9 +130,7 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
         handler (request, reply) {
           const { id } = request.params as { id: string }
           const { url, token } = fleet.target(id)
-          // The path after the id as the client wrote it (the id may have come percent-encoded): it
-          // starts with '/', so the desktop's URL keeps its host and port.
-          const path = request.url.replace(/^\/desktops\/[^/?#]*/, '')
+          const path = desktopPath(request)
           return reply.from(`${url}${path}`, {
             rewriteRequestHeaders: (_request, headers) => {
               const { 'x-api-key': _key, host: _host, ...rest } = headers

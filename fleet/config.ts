@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util'
 import { InvalidConfig } from '../src/errors/errors.ts'
 import { checkListenToken } from '../src/runtime/config.ts'
 import { readToken } from '../src/runtime/token.ts'
-import { DESKTOP_KINDS, type DesktopKind } from '../src/runtime/desktop-apps.ts'
+import { BROWSER_KINDS, DESKTOP_KINDS, type BrowserKind, type DesktopKind } from '../src/runtime/desktop-apps.ts'
 
 export interface FleetConfig {
   host: string
@@ -21,6 +21,8 @@ export interface FleetConfig {
   screen: { width: number, height: number }
   /** The warm desktops' profile, and a create's default. */
   desktop: DesktopKind
+  /** The warm desktops' browser, and a create's default. */
+  browser: BrowserKind
   cpus: number
   memoryBytes: number
   pids: number
@@ -50,6 +52,7 @@ export const FLEET_FLAGS = {
   max: { env: 'FLEET_MAX', default: '4', help: 'most desktops at once, the warm ones included; a create beyond it answers 429' },
   screen: { env: 'SCREEN', default: '1280x800', help: "the warm desktops' screen, and a create's default (WxH)" },
   desktop: { env: 'FLEET_DESKTOP', default: 'full', help: "the warm desktops' profile, and a create's default: minimal (a window manager only) | full (an XFCE session and its applications)" },
+  browser: { env: 'FLEET_BROWSER', default: 'firefox', help: "the warm desktops' browser, and a create's default: firefox | chromium (its DevTools served through the fleet at /desktops/{id}/browser/cdp)" },
   cpus: { env: 'FLEET_CPUS', default: '2', help: 'CPUs each desktop may use' },
   memory: { env: 'FLEET_MEMORY_MB', default: '2048', help: 'memory each desktop may use, MB' },
   pids: { env: 'FLEET_PIDS', default: '1024', help: 'processes each desktop may run' },
@@ -95,6 +98,8 @@ export function loadFleetConfig (argv: string[], env: NodeJS.ProcessEnv): FleetC
   if (onExit !== 'leave' && onExit !== 'end') throw new InvalidConfig(`--on-exit must be leave or end (got '${onExit}')`)
   const desktop = get('desktop')
   if (!(DESKTOP_KINDS as readonly string[]).includes(desktop)) throw new InvalidConfig(`--desktop must be one of ${DESKTOP_KINDS.join(', ')} (got '${desktop}')`)
+  const browser = get('browser')
+  if (!(BROWSER_KINDS as readonly string[]).includes(browser)) throw new InvalidConfig(`--browser must be one of ${BROWSER_KINDS.join(', ')} (got '${browser}')`)
   const image = get('image')
   if (!image.trim()) throw new InvalidConfig('--image must name an image')
   // The key is read as the server reads its token (src/runtime/token.ts): one rule for both.
@@ -110,6 +115,7 @@ export function loadFleetConfig (argv: string[], env: NodeJS.ProcessEnv): FleetC
     max: integer('max', get('max'), 1, 1024),
     screen: { width: integer('screen', screen[1]!, 320, 3840), height: integer('screen', screen[2]!, 320, 2160) },
     desktop: desktop as DesktopKind,
+    browser: browser as BrowserKind,
     cpus: Number(get('cpus')),
     memoryBytes: integer('memory', get('memory'), 256) * 1024 * 1024,
     pids: integer('pids', get('pids'), 64),

@@ -18,7 +18,7 @@ import type { Backend, ClaimFacts, DesktopFacts, Instance } from './backends/bac
 import { DesktopEnded, DesktopNotFound, DesktopPaused, DesktopUnavailable, FleetFull } from '../src/errors/errors.ts'
 import { LIMITS, type DesktopView } from './schemas.ts'
 import { screenText, specKey, type DesktopSpec } from './options.ts'
-import type { Autostart, DesktopKind } from '../src/runtime/desktop-apps.ts'
+import type { Autostart, BrowserKind, DesktopKind } from '../src/runtime/desktop-apps.ts'
 
 export interface FleetOptions {
   backend: Backend
@@ -29,6 +29,8 @@ export interface FleetOptions {
   /** The pool's screen and profile (default full); a create asking for others starts a desktop of its own. */
   screen: { width: number, height: number }
   desktop?: DesktopKind
+  /** The pool's browser (default firefox); matched like the profile. */
+  browser?: BrowserKind
   /** Whether a desktop's server answers ready (GET /health). */
   probe: (url: string) => Promise<boolean>
   /** Run on a pool desktop once its server is ready, before it counts as ready (fleet/warm-up.ts); a failure is ignored. */
@@ -61,7 +63,7 @@ interface Desktop {
 
 /** The id a client knows a claimed desktop by: its own, or the one a reset carried over. */
 const publicId = (desktop: { facts: DesktopFacts, claim?: ClaimFacts }) => desktop.claim?.id ?? desktop.facts.id
-const specOf = (facts: DesktopFacts): DesktopSpec => ({ screen: facts.screen, desktop: facts.desktop, autostart: facts.autostart })
+const specOf = (facts: DesktopFacts): DesktopSpec => ({ screen: facts.screen, desktop: facts.desktop, autostart: facts.autostart, browser: facts.browser })
 
 interface Ended { facts: DesktopFacts, claim: ClaimFacts, reason: string }
 
@@ -90,7 +92,7 @@ export class Fleet {
   constructor (private readonly options: FleetOptions) {
     this.now = options.now ?? Date.now
     this.log = options.log ?? (() => {})
-    this.poolSpec = { screen: options.screen, desktop: options.desktop ?? 'full', autostart: [] }
+    this.poolSpec = { screen: options.screen, desktop: options.desktop ?? 'full', autostart: [], browser: options.browser ?? 'firefox' }
     if (!Number.isInteger(options.warm) || options.warm < 0) throw new RangeError('warm must be an integer, 0 or more')
     if (!Number.isInteger(options.max) || options.max < 1 || options.max < options.warm) throw new RangeError('max must be an integer, at least 1 and at least warm')
   }
@@ -142,8 +144,8 @@ export class Fleet {
   }
 
   /** Hands out a desktop: a warm one when its spec is the pool's, else a new one; 429 at --max. */
-  async create (request: { screen?: { width: number, height: number }, desktop?: DesktopKind, autostart?: Autostart[], ttlSeconds?: number, labels?: Record<string, string> }): Promise<DesktopView> {
-    const spec: DesktopSpec = { screen: request.screen ?? this.poolSpec.screen, desktop: request.desktop ?? this.poolSpec.desktop, autostart: request.autostart ?? [] }
+  async create (request: { screen?: { width: number, height: number }, desktop?: DesktopKind, autostart?: Autostart[], browser?: BrowserKind, ttlSeconds?: number, labels?: Record<string, string> }): Promise<DesktopView> {
+    const spec: DesktopSpec = { screen: request.screen ?? this.poolSpec.screen, desktop: request.desktop ?? this.poolSpec.desktop, autostart: request.autostart ?? [], browser: request.browser ?? this.poolSpec.browser }
     const claimedAt = this.now()
     const claim: ClaimFacts = { claimedAt, expiresAt: claimedAt + (request.ttlSeconds ?? LIMITS.defaultTtlSeconds) * 1000, labels: request.labels ?? {} }
     const warm = this.warmOf(spec)
@@ -513,6 +515,6 @@ export class Fleet {
   }
 
   private common (facts: DesktopFacts, claim: ClaimFacts) {
-    return { id: publicId({ facts, claim }), screen: screenText(facts.screen), created_at: iso(facts.createdAt), expires_at: iso(claim.expiresAt), labels: claim.labels, desktop: facts.desktop, autostart: facts.autostart }
+    return { id: publicId({ facts, claim }), screen: screenText(facts.screen), created_at: iso(facts.createdAt), expires_at: iso(claim.expiresAt), labels: claim.labels, desktop: facts.desktop, autostart: facts.autostart, browser: facts.browser }
   }
 }

@@ -45,6 +45,7 @@ const fleet = new Fleet({
   max: config.max,
   screen: config.screen,
   desktop: config.desktop,
+  browser: config.browser,
   probe: healthReady,
   warmUp,
   startTimeoutMs: config.startTimeoutMs,

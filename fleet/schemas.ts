@@ -46,6 +46,10 @@ export const CreateDesktop = Type.Object({
     maxLength: 16,
     description: "the desktop profile, as the server's --desktop: minimal | full; default: the fleet's --desktop (a create with it is served from the warm pool)",
   })),
+  browser: Type.Optional(Type.String({
+    maxLength: 16,
+    description: "the desktop's web browser, as the server's --browser: firefox | chromium (its DevTools at /desktops/{id}/browser/cdp); default: the fleet's --browser (a create with it is served from the warm pool)",
+  })),
   autostart: Type.Optional(Type.Array(Autostart, {
     maxItems: LIMITS.maxAutostart,
     description: `up to ${LIMITS.maxAutostart} applications the desktop opens at start, as the server's --autostart: {app, target?}, app one of the full desktop's (browser, terminal, editor, …), target a URL for the browser or a path under the home. A create with any is not served from the warm pool`,
@@ -68,6 +72,7 @@ export const DesktopView = Type.Object({
   labels: Type.Record(Type.String(), Type.String()),
   desktop: Type.String({ description: 'its profile: minimal | full' }),
   autostart: Type.Array(Autostart),
+  browser: Type.String({ description: 'its web browser: firefox | chromium (DevTools at /desktops/{id}/browser/cdp)' }),
   /** The desktop's own server, for a client that wants no hop (it takes `token`). */
   url: Type.Optional(Type.String()),
   token: Type.Optional(Type.String()),

@@ -36,6 +36,9 @@ export const computerRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   // The seed system's own path, so its official SDKs work unchanged against this server.
   fastify.post('/v1/instance/:instance_id/computer', {
     config: { acceptsApiKeyHeader: true },
+    // The seed's Python SDK sends each option it was not given as null (`hold_keys: null` on
+    // every click): null there means absent, as the seed's own API takes it.
+    preValidation: async (request) => { request.body = withoutNullFields(request.body) as typeof request.body },
     schema: {
       summary: 'POST /computer under the seed system\'s path (its SDKs send x-api-key)',
       tags: ['compatibility'],
@@ -67,4 +70,10 @@ export const computerRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       failed_index: failedIndex,
     })
   })
+}
+
+/** A JSON object's top-level fields that are null, dropped; anything else as it came. */
+function withoutNullFields (body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null))
 }

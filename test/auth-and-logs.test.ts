@@ -36,6 +36,10 @@ t.test('x-api-key works on the seed-compatible route only', async (t) => {
   t.strictSame(compat.body, { output: 'cursor at (0, 0)', error: null, base64_image: null, cursor_position: [0, 0] })
   t.equal((await post(app, '/v1/instance/any-id/computer', action, { 'x-api-key': 'wrong' })).status, 401)
   t.equal((await post(app, '/computer', action, { 'x-api-key': TOKEN })).status, 401)
+  // The seed's Python SDK sends each option it was not given as null: taken as absent there, refused on /computer.
+  const nulls = { action: 'click_mouse', button: 'left', coordinates: [5, 6], hold_keys: null, screenshot: false }
+  t.match(await post(app, '/v1/instance/any-id/computer', nulls, { 'x-api-key': TOKEN }), { status: 200, body: { error: null } }, 'null options on the seed route: absent')
+  t.match(await post(app, '/computer', nulls, { authorization: `Bearer ${TOKEN}` }), { status: 400, body: { code: 'ERR_INVALID_ACTION' } }, 'and still refused on /computer')
 })
 
 t.test('without a token every route is open', async (t) => {

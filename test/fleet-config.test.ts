@@ -17,13 +17,13 @@ import { freePort } from './helpers/net.ts'
 t.test('the defaults, and each flag with its environment fallback', async (t) => {
   t.strictSame(loadFleetConfig([], {}), {
     host: '127.0.0.1', port: 8100, allowUnauthenticated: false, fleetId: 'default', image: DEFAULT_IMAGE, warm: 0, max: 4,
-    screen: { width: 1280, height: 800 }, desktop: 'full', cpus: 2, memoryBytes: 2048 * 1024 * 1024, pids: 1024, startTimeoutMs: 180_000, shell: false, onExit: 'leave', logLevel: 'info', help: false,
+    screen: { width: 1280, height: 800 }, desktop: 'full', browser: 'firefox', cpus: 2, memoryBytes: 2048 * 1024 * 1024, pids: 1024, startTimeoutMs: 180_000, shell: false, onExit: 'leave', logLevel: 'info', help: false,
   })
-  const config = loadFleetConfig(['--warm', '2', '--max', '3', '--image', 'other:1', '--on-exit', 'end', '--screen', '1024x768', '--fleet-id', 'f-1', '--desktop', 'minimal'],
+  const config = loadFleetConfig(['--warm', '2', '--max', '3', '--image', 'other:1', '--on-exit', 'end', '--screen', '1024x768', '--fleet-id', 'f-1', '--desktop', 'minimal', '--browser', 'chromium'],
     { API_TOKEN: 'k'.repeat(16), HOST: '0.0.0.0', FLEET_CPUS: '0.5', FLEET_MEMORY_MB: '512', FLEET_PIDS: '100', FLEET_START_TIMEOUT: '30', PORT: '0' })
   t.equal(loadFleetConfig(['--shell'], {}).shell, true, '--shell')
   t.equal(loadFleetConfig([], { FLEET_SHELL: '1' }).shell, true, 'FLEET_SHELL=1')
-  t.match(config, { host: '0.0.0.0', port: 0, token: 'k'.repeat(16), warm: 2, max: 3, image: 'other:1', onExit: 'end', screen: { width: 1024, height: 768 }, fleetId: 'f-1', desktop: 'minimal', cpus: 0.5, memoryBytes: 512 * 1024 * 1024, pids: 100, startTimeoutMs: 30_000 })
+  t.match(config, { host: '0.0.0.0', port: 0, token: 'k'.repeat(16), warm: 2, max: 3, image: 'other:1', onExit: 'end', screen: { width: 1024, height: 768 }, fleetId: 'f-1', desktop: 'minimal', browser: 'chromium', cpus: 0.5, memoryBytes: 512 * 1024 * 1024, pids: 100, startTimeoutMs: 30_000 })
   // The key as the server takes its token: a file of the user's own, not one every user reads.
   const dir = await mkdtemp(join(tmpdir(), 'fleet-key-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
@@ -52,6 +52,7 @@ t.test('a bad flag stops the fleet with a message that says what is right', asyn
     [['--on-exit', 'half'], {}, "--on-exit must be leave or end (got 'half')"],
     [['--image', ' '], {}, '--image must name an image'],
     [['--desktop', 'kde'], {}, "--desktop must be one of minimal, full (got 'kde')"],
+    [['--browser', 'lynx'], {}, "--browser must be one of firefox, chromium (got 'lynx')"],
     [['--cpus', '0'], {}, "--cpus must be a number above 0, at most 256 (got '0')"],
     [['--memory', '10'], {}, "--memory must be an integer 256..9007199254740991 (got '10')"],
     [['--nope'], {}, /^Unknown option '--nope'[^]*Usage: computer-gateway fleet/],
@@ -80,21 +81,22 @@ t.test('ready means GET /health answered 200 with ready: true; anything else is 
 })
 
 t.test('facts and claims round-trip through labels; labels not written by the fleet read as nothing', async (t) => {
-  const facts = { id: '0123456789abcdef', token: 'tok', screen: { width: 1024, height: 768 }, desktop: 'minimal' as const, autostart: [{ app: 'browser', target: 'https://example.com/a b' }, { app: 'terminal' }], createdAt: 1_700_000_000_000 }
+  const facts = { id: '0123456789abcdef', token: 'tok', screen: { width: 1024, height: 768 }, desktop: 'minimal' as const, autostart: [{ app: 'browser', target: 'https://example.com/a b' }, { app: 'terminal' }], browser: 'chromium' as const, createdAt: 1_700_000_000_000 }
   const claim = { claimedAt: 1_700_000_001_000, expiresAt: 1_700_003_601_000, labels: { agent: 'a "quoted" value' } }
   const labels = { ...ownership('f', 'desktop', facts.id), ...factLabels(facts), ...claimLabels(claim) }
   t.strictSame(readFacts(labels), facts)
   t.strictSame(readClaim(labels), claim)
   const reset = { ...claim, id: 'fedcba9876543210' }
   t.strictSame(readClaim({ ...labels, ...claimLabels(reset) }), reset, 'the client id a reset carries over')
-  const { [LABEL.profile]: _profile, [LABEL.autostart]: _autostart, ...unprofiled } = labels
-  t.strictSame(readFacts(unprofiled), { ...facts, desktop: 'full', autostart: [] }, "a desktop labelled before profiles: the image's full desktop")
+  const { [LABEL.profile]: _profile, [LABEL.autostart]: _autostart, [LABEL.browser]: _browser, ...unprofiled } = labels
+  t.strictSame(readFacts(unprofiled), { ...facts, desktop: 'full', autostart: [], browser: 'firefox' }, "a desktop labelled before profiles and browsers: the image's full desktop, Firefox")
   t.equal(readClaim(ownership('f', 'desktop', facts.id)), undefined, 'no claim yet')
   const cases: Array<Record<string, string>> = [
     { ...labels, [LABEL.screen]: 'big' },
     { ...labels, [LABEL.token]: '' },
     { ...labels, [LABEL.createdAt]: 'yesterday' },
     { ...labels, [LABEL.profile]: 'huge' },
+    { ...labels, [LABEL.browser]: 'lynx' },
     { ...labels, [LABEL.autostart]: '{' },
     { ...labels, [LABEL.autostart]: '[{"app":1}]' },
   ]

@@ -22,6 +22,8 @@ t.test('a create\'s profile and autostart apps: hostile values are a 400 naming 
   const cases: Array<[unknown, ReturnType<typeof errorBody>]> = [
     [{ desktop: 'gnome' }, invalid("desktop must be minimal (a window manager only) or full (an XFCE session with the applications autostart may name) (got 'gnome')")],
     [{ desktop: 'x'.repeat(17) }, invalid("desktop must NOT have more than 16 characters (the desktop profile, as the server's --desktop: minimal | full; default: the fleet's --desktop (a create with it is served from the warm pool))")],
+    [{ browser: 'lynx' }, invalid("browser must be firefox or chromium (whose DevTools the fleet serves at /desktops/{id}/browser/cdp) (got 'lynx')")],
+    [{ browser: 'x'.repeat(17) }, invalid("browser must NOT have more than 16 characters (the desktop's web browser, as the server's --browser: firefox | chromium (its DevTools at /desktops/{id}/browser/cdp); default: the fleet's --browser (a create with it is served from the warm pool))")],
     [{ desktop: 1 }, invalid("desktop must be string (the desktop profile, as the server's --desktop: minimal | full; default: the fleet's --desktop (a create with it is served from the warm pool))")],
     [{ autostart: 'browser' }, invalid(`autostart must be array (${AUTOSTART_HINT})`)],
     [{ autostart: Array.from({ length: 9 }, () => ({ app: 'browser' })) }, invalid(`autostart must NOT have more than 8 items (${AUTOSTART_HINT})`)],
@@ -49,16 +51,17 @@ t.test('a create\'s profile and autostart apps: hostile values are a 400 naming 
 })
 
 t.test('the pool serves only creates of its own spec; others start a desktop of their own with what they asked for', async (t) => {
-  const { call, backend, fleet } = await startFleet(t, { warm: 1, max: 6, desktop: 'minimal' })
+  const { call, backend, fleet } = await startFleet(t, { warm: 1, max: 8, desktop: 'minimal' })
   await until(t, 'the pool is ready', () => fleet.health().ready)
   const [warm] = [...backend.held.keys()]
   t.strictSame(backend.held.get(warm!)!.facts.desktop, 'minimal', "the pool is of the fleet's --desktop")
-  const cases: Array<[string, Record<string, unknown>, boolean, { desktop: string, autostart: unknown[], screen: string }]> = [
-    ['another profile', { desktop: 'full' }, false, { desktop: 'full', autostart: [], screen: '1280x800' }],
+  const cases: Array<[string, Record<string, unknown>, boolean, { desktop: string, autostart: unknown[], screen: string, browser: string }]> = [
+    ['another profile', { desktop: 'full' }, false, { desktop: 'full', autostart: [], screen: '1280x800', browser: 'firefox' }],
+    ['another browser', { browser: 'chromium' }, false, { desktop: 'minimal', autostart: [], screen: '1280x800', browser: 'chromium' }],
     ['autostart apps', { desktop: 'full', autostart: [{ app: 'browser', target: 'https://example.com/?q=a%2Cb' }, { app: 'terminal', target: 'work' }] }, false,
-      { desktop: 'full', autostart: [{ app: 'browser', target: 'https://example.com/?q=a%2Cb' }, { app: 'terminal', target: 'work' }], screen: '1280x800' }],
-    ['another screen', { screen: '1024x768' }, false, { desktop: 'minimal', autostart: [], screen: '1024x768' }],
-    ["the pool's own, said", { desktop: 'minimal', screen: '1280x800', autostart: [] }, true, { desktop: 'minimal', autostart: [], screen: '1280x800' }],
+      { desktop: 'full', autostart: [{ app: 'browser', target: 'https://example.com/?q=a%2Cb' }, { app: 'terminal', target: 'work' }], screen: '1280x800', browser: 'firefox' }],
+    ['another screen', { screen: '1024x768' }, false, { desktop: 'minimal', autostart: [], screen: '1024x768', browser: 'firefox' }],
+    ["the pool's own, said", { desktop: 'minimal', screen: '1280x800', autostart: [], browser: 'firefox' }, true, { desktop: 'minimal', autostart: [], screen: '1280x800', browser: 'firefox' }],
   ]
   for (const [name, body, fromPool, expected] of cases) {
     const before = backend.calls.length
@@ -68,7 +71,7 @@ t.test('the pool serves only creates of its own spec; others start a desktop of 
     t.match(view, expected, `${name}: the view says what it is`)
     t.equal(backend.calls[before]!.split(' ')[0], fromPool ? 'claim' : 'create', `${name}: ${fromPool ? 'claimed from the pool' : 'started for it'}`)
     const facts = backend.held.get(view.id)!.facts
-    t.strictSame({ desktop: facts.desktop, autostart: facts.autostart, screen: `${facts.screen.width}x${facts.screen.height}` }, expected, `${name}: the engine was asked for it`)
+    t.strictSame({ desktop: facts.desktop, autostart: facts.autostart, screen: `${facts.screen.width}x${facts.screen.height}`, browser: facts.browser }, expected, `${name}: the engine was asked for it`)
     if (fromPool) t.equal(view.id, warm)
   }
 })
@@ -95,6 +98,7 @@ t.test('reset: a fresh desktop under the same id, TTL and labels; the old one en
     labels: { run: '7' },
     desktop: 'full',
     autostart: [],
+    browser: 'firefox',
     url: held.url,
     token: held.facts.token,
   }, 'the same id, TTL and labels; the warm desktop\'s URL and token')

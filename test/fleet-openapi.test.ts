@@ -18,6 +18,7 @@ t.test('the committed fleet/openapi.yaml is what `npm run openapi` generates', a
 t.test('it documents the lifecycle routes, their bodies and their refusals; the fleet serves it', async (t) => {
   const document = parse(committed) as { paths: Record<string, Record<string, { responses: Record<string, unknown>, requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>> }
   const lifecycle = Object.fromEntries(Object.entries(document.paths)
+    // The Scrapybara routes (/v1/…) and a desktop's forwarded routes have their own checks (fleet-scrapybara, fleet-browser).
     .filter(([path]) => !/^\/desktops\/\{id\}\/(?!reset$|pause$|resume$|live)/.test(path) && !path.startsWith('/v1/'))
     .map(([path, operations]) => [path, Object.fromEntries(Object.entries(operations).map(([method, operation]) => [method, Object.keys(operation.responses).sort()]))]))
   t.strictSame(lifecycle, {
@@ -32,7 +33,7 @@ t.test('it documents the lifecycle routes, their bodies and their refusals; the 
     '/desktops/{id}/live/{*}': { get: ['200'] },
     '/desktops/{id}/live/websockify': { get: ['200'] },
   }, 'every lifecycle and live-view route, with its answers (the Scrapybara v1 routes apart)')
-  t.strictSame(Object.keys(document.paths['/desktops']!.post!.requestBody!.content['application/json']!.schema.properties), ['screen', 'ttl_seconds', 'labels', 'desktop', 'autostart'], 'a create\'s options')
+  t.strictSame(Object.keys(document.paths['/desktops']!.post!.requestBody!.content['application/json']!.schema.properties), ['screen', 'ttl_seconds', 'labels', 'desktop', 'browser', 'autostart'], 'a create\'s options')
   const { app } = await startFleet(t)
   t.strictSame((await app.inject({ method: 'GET', url: '/openapi.json' })).json(), parse(committed), 'GET /openapi.json on the fleet')
 })

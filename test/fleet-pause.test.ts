@@ -82,7 +82,7 @@ t.test('resume answers once the desktop answers its health probe, and ends one t
   clock.now += 30_000
   const failed = await failing
   t.strictSame([failed.statusCode, failed.json()], [503, errorBody(503, 'ERR_DESKTOP_UNAVAILABLE', `desktop ${b.id} was resumed but its server did not answer within 30 s of being resumed; it was ended (GET /desktops/${b.id} says so)`)])
-  t.strictSame((await call('GET', `/desktops/${b.id}`)).json(), { id: b.id, status: 'terminated', screen: b.screen, created_at: b.created_at, expires_at: b.expires_at, labels: {}, desktop: 'full', autostart: [], reason: 'its server did not answer within 30 s of being resumed' }, 'reported with its reason')
+  t.strictSame((await call('GET', `/desktops/${b.id}`)).json(), { id: b.id, status: 'terminated', screen: b.screen, created_at: b.created_at, expires_at: b.expires_at, labels: {}, desktop: 'full', autostart: [], browser: 'firefox', reason: 'its server did not answer within 30 s of being resumed' }, 'reported with its reason')
   t.notOk(backend.held.has(b.id), 'and removed from the engine')
   const late = await queued
   t.strictSame([late.statusCode, late.json()], [410, errorBody(410, 'ERR_DESKTOP_ENDED', `desktop ${b.id} ended (its server did not answer within 30 s of being resumed); create another with POST /desktops`)], 'a pause that waited behind it learns that it ended')
@@ -125,7 +125,7 @@ t.test('the TTL ends a paused desktop', async (t) => {
   await call('POST', `/desktops/${desktop.id}/pause`)
   clock.now += 121_000
   await fleet.fleet.sweep()
-  t.strictSame((await call('GET', `/desktops/${desktop.id}`)).json(), { id: desktop.id, status: 'terminated', screen: desktop.screen, created_at: desktop.created_at, expires_at: desktop.expires_at, labels: {}, desktop: 'full', autostart: [], reason: 'its TTL passed' })
+  t.strictSame((await call('GET', `/desktops/${desktop.id}`)).json(), { id: desktop.id, status: 'terminated', screen: desktop.screen, created_at: desktop.created_at, expires_at: desktop.expires_at, labels: {}, desktop: 'full', autostart: [], browser: 'firefox', reason: 'its TTL passed' })
   t.notOk(backend.held.has(desktop.id), 'removed from the engine, paused as it was')
 })
 

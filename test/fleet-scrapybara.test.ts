@@ -3,16 +3,17 @@
  * the `scrapybara` SDK from npm, unchanged, pointed at the fleet with its base URL and key,
  * starts, gets, lists, drives, screenshots, uploads to, pauses, resumes and stops instances and
  * parses every answer; what cannot be served answers 501 naming what is missing, and a bad
- * request a 400 that says what to change. The same on Docker: test/docker/fleet-scrapybara.ts.
+ * request a 422 (Scrapybara's validation error, which the SDK parses) that says what to change. The same on Docker: test/docker/fleet-scrapybara.ts.
  */
 import t, { type Test } from 'tap'
-import { BrowserInstance, ScrapybaraClient, ScrapybaraError, UbuntuInstance } from 'scrapybara'
+import { BrowserInstance, Scrapybara, ScrapybaraClient, ScrapybaraError, UbuntuInstance } from 'scrapybara'
 import { errorBody } from './helpers/error-body.ts'
 import { KEY, startFleet, until } from './helpers/fleet.ts'
 import { SHELL_OFF } from '../fleet/scrapybara/shell.ts'
 
 const NOW = Date.UTC(2026, 10, 28, 12)
-const invalid = (message: string) => errorBody(400, 'ERR_INVALID_DESKTOP_REQUEST', message)
+/** A request that does not fit: 422 with FastAPI's `detail` (what the SDKs parse) beside our fields. */
+const invalid = (message: string, loc: Array<string | number> = ['body']) => ({ ...errorBody(422, 'ERR_INVALID_INSTANCE_REQUEST', message), detail: [{ loc, msg: message, type: 'value_error' }] })
 const unserved = (message: string) => errorBody(501, 'ERR_NOT_IMPLEMENTED', message)
 const shellOff = errorBody(403, 'ERR_TOOL_OFF', SHELL_OFF)
 
@@ -89,7 +90,7 @@ t.test('the Scrapybara SDK, unchanged: start, get, list, computer, screenshot, s
   t.strictSame(await thrown(instance.computer({ action: 'get_cursor_position' }, { maxRetries: 0 })), [410, errorBody(410, 'ERR_DESKTOP_ENDED', `desktop ${id} ended (stopped by its client); create another with POST /desktops`)], 'never served again')
 })
 
-t.test('refusals: what is not served is a 501 naming it, a bad request a 400 naming the field, the key is required', async (t) => {
+t.test('refusals: what is not served is a 501 naming it, a bad request a 422 naming the field, the key is required', async (t) => {
   const { client, raw, backend, base } = await listening(t, { max: 1 })
   const one = await client.startUbuntu()
   const id = one.id
@@ -97,17 +98,17 @@ t.test('refusals: what is not served is a 501 naming it, a bad request a 400 nam
   const cases: Array<[string, string, unknown, ReturnType<typeof errorBody>]> = [
     ['POST', '/v1/start', { instance_type: 'windows' }, unserved('Windows instances are not served: this fleet runs Ubuntu desktops only (instance_type ubuntu or browser)')],
     ['POST', '/v1/start', { blocked_domains: ['example.com'] }, unserved('blocked_domains is not served: the fleet does not filter a desktop\'s network; start without it')],
-    ['POST', '/v1/start', { instance_type: 'mac' }, invalid("instance_type must be 'ubuntu' or 'browser' (both a full desktop; 'windows' is not served)")],
-    ['POST', '/v1/start', { resolution: [10, 10] }, invalid('resolution must be [width, height] in pixels, width 320..3840, height 320..2160')],
-    ['POST', '/v1/start', { resolution: [1280, 800, 1] }, invalid('resolution must be [width, height] in pixels, width 320..3840, height 320..2160')],
-    ['POST', '/v1/start', { timeout_hours: 100 }, invalid('timeout_hours must be a number of hours, 1/60 to 24 (got 100)')],
-    ['POST', '/v1/start', { timeout_hours: 0 }, invalid('timeout_hours must be a number of hours, 1/60 to 24 (got 0)')],
-    ['POST', '/v1/start', { timeout_hours: '1' }, invalid('timeout_hours must be a number of hours, 1/60 to 24')],
-    ['POST', '/v1/start', { snapshot: 'x' }, invalid("unknown field 'snapshot': POST /v1/start takes instance_type, timeout_hours, blocked_domains, resolution")],
+    ['POST', '/v1/start', { instance_type: 'mac' }, invalid("instance_type must be 'ubuntu' or 'browser' (both a full desktop, browser's with Chromium and its DevTools; 'windows' is not served)", ['body', 'instance_type'])],
+    ['POST', '/v1/start', { resolution: [10, 10] }, invalid('resolution must be [width, height] in pixels, width 320..3840, height 320..2160', ['body', 'resolution'])],
+    ['POST', '/v1/start', { resolution: [1280, 800, 1] }, invalid('resolution must be [width, height] in pixels, width 320..3840, height 320..2160', ['body', 'resolution'])],
+    ['POST', '/v1/start', { timeout_hours: 100 }, invalid('timeout_hours must be a number of hours, 1/60 to 24 (got 100)', ['body', 'timeout_hours'])],
+    ['POST', '/v1/start', { timeout_hours: 0 }, invalid('timeout_hours must be a number of hours, 1/60 to 24 (got 0)', ['body', 'timeout_hours'])],
+    ['POST', '/v1/start', { timeout_hours: '1' }, invalid('timeout_hours must be a number of hours, 1/60 to 24', ['body', 'timeout_hours'])],
+    ['POST', '/v1/start', { snapshot: 'x' }, invalid("unknown field 'snapshot': POST /v1/start takes instance_type, timeout_hours, blocked_domains, resolution", ['body', 'snapshot'])],
     ['POST', '/v1/start', [1], invalid('the body must be a JSON object with the fields instance_type, timeout_hours, blocked_domains, resolution')],
     ['POST', '/v1/start', '{nope', invalid('the body is not valid JSON')],
     ['POST', '/v1/start', {}, errorBody(429, 'ERR_FLEET_FULL', 'the fleet holds its maximum of 1 desktops (--max); end one (DELETE /desktops/{id}) or retry in 5 s')],
-    ['GET', '/v1/instance/NOPE', undefined, invalid('the instance id in the path must be 16 lowercase hex digits, as POST /v1/start answered it')],
+    ['GET', '/v1/instance/NOPE', undefined, invalid('the instance id in the path must be 16 lowercase hex digits, as POST /v1/start answered it', ['path', 'instance_id'])],
     ['GET', '/v1/instance/0123456789abcdef', undefined, errorBody(404, 'ERR_DESKTOP_NOT_FOUND', 'no desktop 0123456789abcdef in this fleet (GET /desktops lists them)')],
     ['POST', '/v1/instance/0123456789abcdef/computer', { action: 'take_screenshot' }, errorBody(404, 'ERR_DESKTOP_NOT_FOUND', 'no desktop 0123456789abcdef in this fleet (GET /desktops lists them)')],
     ['POST', `/v1/instance/${id}/resume?timeout_hours=2`, undefined, unserved('timeout_hours on resume is not served: an instance\'s timeout is fixed when it starts; resume without it')],
@@ -116,8 +117,9 @@ t.test('refusals: what is not served is a 501 naming it, a bad request a 400 nam
     ['POST', `/v1/instance/${id}/env`, { variables: { A: '1' } }, shellOff],
     ['POST', `/v1/instance/${id}/env/delete`, { keys: ['A'] }, shellOff],
     ['POST', `/v1/instance/${id}/file`, { command: 'read', path: '/x' }, unserved('the file tool is not served (its commands are not part of the SDK\'s contract): view and edit files with /v1/instance/{id}/edit, upload with /v1/instance/{id}/upload, and read, write, list and delete files with /desktops/{id}/files')],
-    ['GET', `/v1/instance/${id}/browser/cdp_url`, undefined, unserved('Scrapybara\'s browser routes (CDP URL, current URL, auth states) are not served: drive the desktop\'s browser with /computer')],
     ['POST', `/v1/instance/${id}/code/execute`, { code: '1' }, unserved('code execution is not served (it runs in a notebook kernel, and the SDK leaves its answer unspecified): write the code with /v1/instance/{id}/edit and run it with /v1/instance/{id}/bash (python3 is in the desktop; the fleet\'s --shell)')],
+    ['GET', `/v1/instance/${id}/browser/cdp_url`, undefined, errorBody(409, 'ERR_BROWSER_NO_DEVTOOLS', `instance ${id} runs Firefox, whose DevTools this fleet does not serve: start one with instance_type 'browser' (start_browser), or run the fleet with --browser chromium`)],
+    ['POST', `/v1/instance/${id}/browser/save_auth?name=a`, undefined, unserved('saved browser auth states (save_auth, modify_auth, authenticate) are not served: the browser\'s own profile in the instance\'s home keeps its sign-ins; browser start, cdp_url, current_url and stop are served')],
     ['POST', `/v1/instance/${id}/notebook/create`, { name: 'n' }, unserved('notebooks are not served: they need a kernel on the desktop')],
     ['GET', '/v1/auth_states', undefined, unserved('saved browser auth states are not served')],
   ]
@@ -133,12 +135,16 @@ t.test('refusals: what is not served is a 501 naming it, a bad request a 400 nam
   t.strictSame(await thrown(client.startWindows({}, { maxRetries: 0 })), [501, unserved('Windows instances are not served: this fleet runs Ubuntu desktops only (instance_type ubuntu or browser)')], 'startWindows through the SDK: 501')
   t.strictSame(await thrown(one.bash({ command: 'ls' }, { maxRetries: 0 })), [403, shellOff], "bash through the SDK, without the fleet's --shell: 403 naming it")
   t.strictSame(await thrown(one.env.set({ variables: { A: '1' } }, { maxRetries: 0 })), [403, shellOff], 'env.set through the SDK: the same')
+  // The SDK's own validation error: a 422 it parses into UnprocessableEntityError, `detail` and all.
+  const unfit = await client.startUbuntu({ timeoutHours: 100 }, { maxRetries: 0 }).then(() => undefined, (e: unknown) => e)
+  t.type(unfit, Scrapybara.UnprocessableEntityError, 'a request that does not fit: the SDK\'s UnprocessableEntityError')
+  t.strictSame((unfit as Scrapybara.UnprocessableEntityError).body, { ...invalid('timeout_hours must be a number of hours, 1/60 to 24 (got 100)', ['body', 'timeout_hours']) }, 'its body parsed whole, our fields beside detail')
 
   const uploads: Array<[FormData | string, string | undefined, ReturnType<typeof errorBody>]> = [
-    [form({ path: 'a.txt' }), undefined, invalid('an upload needs the form field file (the file\'s content)')],
-    [form({ file: 'x' }), undefined, invalid('an upload needs the form field path (where the file goes on the instance)')],
-    [form({ file: 'x', path: '/etc/passwd' }), undefined, invalid("path '/etc/passwd' is not a file in the instance's home: files go under /home/node/ (absolute, or relative to it)")],
-    [form({ file: 'x', path: '../../etc/passwd' }), undefined, invalid("path '../../etc/passwd' is not a file in the instance's home: files go under /home/node/ (absolute, or relative to it)")],
+    [form({ path: 'a.txt' }), undefined, invalid('an upload needs the form field file (the file\'s content)', ['body', 'file'])],
+    [form({ file: 'x' }), undefined, invalid('an upload needs the form field path (where the file goes on the instance)', ['body', 'path'])],
+    [form({ file: 'x', path: '/etc/passwd' }), undefined, invalid("path '/etc/passwd' is not a file in the instance's home: files go under /home/node/ (absolute, or relative to it)", ['body', 'path'])],
+    [form({ file: 'x', path: '../../etc/passwd' }), undefined, invalid("path '../../etc/passwd' is not a file in the instance's home: files go under /home/node/ (absolute, or relative to it)", ['body', 'path'])],
     ['plain', 'text/plain', invalid('an upload is multipart/form-data with the fields file and path (as the Scrapybara SDKs send it)')],
   ]
   const before = backend.received.length

@@ -34,9 +34,9 @@ t.test('a hostile create is a 400 that says what to change; nothing is started',
     [{ labels: { a: 1 } }, invalid("labels 'a': a value must be printable ASCII (no control characters or line breaks), at most 256 characters")],
     [{ labels: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }, invalid(`labels must NOT have more than 16 properties (${LABEL_HINT})`)],
     [{ labels: ['a'] }, invalid(`labels must be object (${LABEL_HINT})`)],
-    [{ extra: 1 }, invalid("unknown field 'extra': a create takes screen, ttl_seconds, labels, desktop, autostart")],
-    [[1], invalid('the body must be a JSON object with the fields screen, ttl_seconds, labels, desktop, autostart')],
-    ['"text"', invalid('the body must be a JSON object with the fields screen, ttl_seconds, labels, desktop, autostart')],
+    [{ extra: 1 }, invalid("unknown field 'extra': a create takes screen, ttl_seconds, labels, desktop, browser, autostart")],
+    [[1], invalid('the body must be a JSON object with the fields screen, ttl_seconds, labels, desktop, browser, autostart')],
+    ['"text"', invalid('the body must be a JSON object with the fields screen, ttl_seconds, labels, desktop, browser, autostart')],
     ['{nope', errorBody(400, 'FST_ERR_CTP_INVALID_JSON_BODY', "Body is not valid JSON but content-type is set to 'application/json'")],
   ]
   for (const [body, expected] of cases) {
@@ -99,6 +99,7 @@ t.test('the warm pool: claimed by a create, refilled, bounded by --max with 429 
     labels: { agent: 'a-1' },
     desktop: 'full',
     autostart: [],
+    browser: 'firefox',
     url: held.url,
     token: held.facts.token,
   }, 'the warm desktop, claimed, with its direct URL and its own token')

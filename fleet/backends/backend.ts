@@ -8,7 +8,7 @@
  * unit tests use (test/helpers/memory-backend.ts), which keeps the same promises.
  */
 
-import type { Autostart, DesktopKind } from '../../src/runtime/desktop-apps.ts'
+import type { Autostart, BrowserKind, DesktopKind } from '../../src/runtime/desktop-apps.ts'
 /** Every desktop's home directory, where its server's /files is rooted (DESKTOP_HOME). */
 export const DESKTOP_HOME = '/home/node'
 
@@ -22,6 +22,8 @@ export interface DesktopFacts {
   /** Its profile (the server's --desktop) and what it opens at start (--autostart). */
   desktop: DesktopKind
   autostart: Autostart[]
+  /** Its web browser (the server's --browser): chromium also serves its DevTools at /browser/cdp. */
+  browser: BrowserKind
   /** Epoch ms. */
   createdAt: number
 }

@@ -12,14 +12,14 @@
  * as the desktop's own, which the desktop's guard (http-guard.ts) takes as same-origin.
  */
 import replyFrom from '@fastify/reply-from'
-import websocket from '@fastify/websocket'
+import type {} from '@fastify/websocket'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import WebSocket, { type RawData } from 'ws'
-import { LIVE_MAX_MESSAGE_BYTES } from '../../routes/live.ts'
 import { RouteNotFound } from '../../src/errors/errors.ts'
 import type { Fleet } from '../fleet.ts'
 import { DesktopParams } from '../schemas.ts'
+import { desktopPath } from './desktop-path.ts'
 
 /** Unsent bytes toward one side before the other side is no longer read (noVNC's frames are large). */
 const MAX_BUFFERED = 8 << 20
@@ -34,19 +34,17 @@ function forwardedHeaders (headers: Record<string, string | string[] | undefined
   return { ...rest, ...(origin !== undefined && { origin: new URL(desktopUrl).origin }), ...(token && { authorization: `Bearer ${token}` }) }
 }
 
+/** Under the one @fastify/websocket the app registers before its hooks (app.ts). */
 export const liveRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, { fleet }) => {
   await app.register(replyFrom, { retryMethods: [], disableRequestLogging: true })
-  await app.register(websocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } })
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', (_request, payload, done) => { done(null, payload) })
 
   /** The desktop a WebSocket's upgrade was checked against, for its handler. */
   const targets = new WeakMap<FastifyRequest, string>()
-  /** The desktop's path: what follows /desktops/{id} as the client wrote it. */
-  const pathOf = (request: FastifyRequest) => request.url.replace(/^\/desktops\/[^/?#]*/, '')
   const forward = (withToken: boolean) => (request: FastifyRequest, reply: FastifyReply) => {
     const { url, token } = fleet.target((request.params as { id: string }).id)
-    return reply.from(`${url}${pathOf(request)}`, {
+    return reply.from(`${url}${desktopPath(request)}`, {
       rewriteRequestHeaders: (_request, headers) => forwardedHeaders(headers, url, withToken ? token : undefined),
     })
   }
@@ -69,19 +67,19 @@ export const liveRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, { fl
     },
     wsHandler: (socket, request) => {
       const url = targets.get(request)!
-      pipe(socket, request, `${url.replace(/^http/, 'ws')}/live/websockify`, url)
+      const headers = forwardedHeaders({ cookie: request.headers.cookie, ...(request.headers.origin !== undefined && { origin: request.headers.origin }) }, url)
+      pipe(socket, request, `${url.replace(/^http/, 'ws')}/live/websockify`, headers as Record<string, string>)
     },
   })
 }
 
-/** Messages both ways, as they came (binary stays binary); either side's end ends the other; each side paused while the other is behind. */
-function pipe (client: WebSocket, request: FastifyRequest, target: string, desktopUrl: string): void {
+/**
+ * Messages both ways, as they came (binary stays binary); either side's end ends the other; each
+ * side paused while the other is behind. `headers` are all the desktop's socket is opened with.
+ */
+export function pipe (client: WebSocket, request: FastifyRequest, target: string, headers: Record<string, string>): void {
   const protocols = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean)
-  const headers = forwardedHeaders(
-    { cookie: request.headers.cookie, ...(request.headers.origin !== undefined && { origin: request.headers.origin }) },
-    desktopUrl,
-  )
-  const desktop = new WebSocket(target, protocols, { headers: headers as Record<string, string>, handshakeTimeout: OPEN_TIMEOUT_MS, perMessageDeflate: false, maxPayload: 64 << 20 })
+  const desktop = new WebSocket(target, protocols, { headers, handshakeTimeout: OPEN_TIMEOUT_MS, perMessageDeflate: false, maxPayload: 64 << 20 })
   const early: Array<[RawData, boolean]> = []
   let earlyBytes = 0
 
@@ -110,9 +108,9 @@ function pipe (client: WebSocket, request: FastifyRequest, target: string, deskt
     for (const [data, binary] of early.splice(0)) desktop.send(data, { binary })
     desktop.on('message', relay(client, desktop))
   })
-  // The desktop refused the upgrade (no session: 401; another origin: 403): the browser learns why.
+  // The desktop refused the upgrade (no session: 401; another origin: 403; a busy browser: 409): the client learns why.
   desktop.on('unexpected-response', (_req, response) => {
-    client.close(1008, `the desktop answered ${response.statusCode}: sign in at …/live`)
+    client.close(1008, `the desktop answered ${response.statusCode}${target.endsWith('/live/websockify') ? ': sign in at …/live' : ''}`)
     desktop.terminate()
   })
   // 1005 and 1006 say a close frame was missing; they may not be sent, so the other side gets a plain close.
@@ -123,8 +121,8 @@ function pipe (client: WebSocket, request: FastifyRequest, target: string, deskt
     else desktop.terminate()
   })
   desktop.on('error', (error) => {
-    request.log.warn({ err: error }, 'the live view\'s socket to the desktop failed')
-    if (client.readyState === WebSocket.OPEN) client.close(1011, 'the desktop\'s live view is unreachable')
+    request.log.warn({ err: error }, 'a socket to the desktop failed')
+    if (client.readyState === WebSocket.OPEN) client.close(1011, 'the desktop\'s socket is unreachable')
   })
   client.on('error', () => { desktop.terminate() })
 }

@@ -13,45 +13,54 @@ import replyFrom from '@fastify/reply-from'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import type { Readable } from 'node:stream'
 import { errorBody, replyFailure } from '../../src/http/error-handler.ts'
-import { InvalidDesktopRequest, NotImplemented } from '../../src/errors/errors.ts'
+import { NotImplemented } from '../../src/errors/errors.ts'
+import { InvalidInstanceRequest } from './invalid.ts'
 import { ErrorBody } from '../../src/schemas/error-body.ts'
 import { RETRY_AFTER_FULL_SECONDS, type Fleet } from '../fleet.ts'
 import { LIMITS, parseScreen } from '../schemas.ts'
 import { INSTANCE_TYPE_LABEL, toInstance } from './instance.ts'
-import { InstanceParams, InstanceResponse, ResumeQuery, ScreenshotResponse, StartRequest, StatusResponse, StreamUrlResponse, UploadResponse } from './schemas.ts'
+import { InstanceParams, InstanceResponse, ValidationBody, ResumeQuery, ScreenshotResponse, StartRequest, StatusResponse, StreamUrlResponse, UploadResponse } from './schemas.ts'
 import { readUpload } from './upload.ts'
+import { scrapybaraBrowserRoutes } from './browser.ts'
 import { UNSERVED } from './unserved.ts'
 import { emptyJsonIsNoBody } from '../routes/empty-json.ts'
 import { Type } from '@sinclair/typebox'
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 501: ErrorBody, 503: ErrorBody }
+const errors = { 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 422: ValidationBody, 501: ErrorBody, 503: ErrorBody }
 /** The SDKs send x-api-key; Authorization: Bearer is taken too. */
 const config = { acceptsApiKeyHeader: true }
 const tags = ['scrapybara']
 
 const FIELDS: Record<string, string> = {
-  instance_type: "instance_type must be 'ubuntu' or 'browser' (both a full desktop; 'windows' is not served)",
+  instance_type: "instance_type must be 'ubuntu' or 'browser' (both a full desktop, browser's with Chromium and its DevTools; 'windows' is not served)",
   timeout_hours: `timeout_hours must be a number of hours, ${LIMITS.minTtlSeconds / 3600 * 60}/60 to ${LIMITS.maxTtlSeconds / 3600}`,
   blocked_domains: 'blocked_domains must be a list of domain names',
   resolution: `resolution must be [width, height] in pixels, width ${LIMITS.minSide}..${LIMITS.maxWidth}, height ${LIMITS.minSide}..${LIMITS.maxHeight}`,
 }
 
-/** A refused request in words, for these routes' own bodies and ids. */
-function describe (error: FastifyError): string {
-  if (error.validationContext === 'params') return 'the instance id in the path must be 16 lowercase hex digits, as POST /v1/start answered it'
-  if (error.validationContext === 'querystring') return `the query does not fit: ${error.message}`
+/** A refused request in words, and where it is (Scrapybara's `loc`), for these routes' own bodies and ids. */
+function describe (error: FastifyError): { message: string, loc: Array<string | number> } {
+  if (error.validationContext === 'params') return { message: 'the instance id in the path must be 16 lowercase hex digits, as POST /v1/start answered it', loc: ['path', 'instance_id'] }
+  if (error.validationContext === 'querystring') return { message: `the query does not fit: ${error.message}`, loc: ['query'] }
   const first = error.validation![0]!
   const field = first.instancePath.split('/').filter(Boolean)[0]
-  if (field && FIELDS[field]) return FIELDS[field]
-  if (first.keyword === 'additionalProperties') return `unknown field '${String(first.params.additionalProperty)}': POST /v1/start takes ${Object.keys(StartRequest.properties).join(', ')}`
-  return `the body must be a JSON object with the fields ${Object.keys(StartRequest.properties).join(', ')}`
+  if (field && FIELDS[field]) return { message: FIELDS[field], loc: ['body', field] }
+  if (first.keyword === 'additionalProperties') return { message: `unknown field '${String(first.params.additionalProperty)}': POST /v1/start takes ${Object.keys(StartRequest.properties).join(', ')}`, loc: ['body', String(first.params.additionalProperty)] }
+  return { message: `the body must be a JSON object with the fields ${Object.keys(StartRequest.properties).join(', ')}`, loc: ['body'] }
 }
 
-/** The fleet's error body, with these routes' validation messages and the 429's Retry-After. */
+/**
+ * The fleet's error body, with these routes' validation messages and the 429's Retry-After. A
+ * request that does not fit is a 422 as Scrapybara answers one, with `detail` (FastAPI's
+ * validation error, which the SDKs parse into their UnprocessableEntityError) beside our fields.
+ */
 function errorHandler (scope: FastifyInstance) {
   scope.setErrorHandler(function (caught: FastifyError, _request, reply) {
-    const error = caught.validation ? new InvalidDesktopRequest(describe(caught)) : caught
-    const body = errorBody(error)
+    const described = caught.validation ? describe(caught) : undefined
+    const error = described
+      ? new InvalidInstanceRequest(described.message, described.loc)
+      : (caught as { code?: string }).code === 'ERR_INVALID_DESKTOP_REQUEST' ? new InvalidInstanceRequest(caught.message, ['body']) : caught
+    const body = { ...errorBody(error), ...(error instanceof InvalidInstanceRequest && { detail: error.detail }) }
     // A route not served is the client's to know, not an incident: logged as a refusal, without a stack.
     if (body.statusCode === 501) reply.code(501).log.info({ code: body.code, message: body.message }, 'request refused')
     else replyFailure(reply, body, caught)
@@ -85,13 +94,14 @@ export const scrapybaraRoutes: FastifyPluginAsyncTypebox<{ fleet: Fleet }> = asy
       if (type === 'windows') throw new NotImplemented('Windows instances are not served: this fleet runs Ubuntu desktops only (instance_type ubuntu or browser)')
       if (blocked && blocked.length > 0) throw new NotImplemented('blocked_domains is not served: the fleet does not filter a desktop\'s network; start without it')
       const screen = resolution ? parseScreen(`${resolution[0]}x${resolution[1]}`) : undefined
-      if (typeof screen === 'string') throw new InvalidDesktopRequest(FIELDS.resolution!)
+      if (typeof screen === 'string') throw new InvalidInstanceRequest(FIELDS.resolution!, ['body', 'resolution'])
       let ttlSeconds: number | undefined
       if (hours !== undefined && hours !== null) {
         ttlSeconds = Math.round(hours * 3600)
-        if (!(ttlSeconds >= LIMITS.minTtlSeconds && ttlSeconds <= LIMITS.maxTtlSeconds)) throw new InvalidDesktopRequest(`${FIELDS.timeout_hours} (got ${hours})`)
+        if (!(ttlSeconds >= LIMITS.minTtlSeconds && ttlSeconds <= LIMITS.maxTtlSeconds)) throw new InvalidInstanceRequest(`${FIELDS.timeout_hours} (got ${hours})`, ['body', 'timeout_hours'])
       }
-      const view = await fleet.create({ ...(screen && { screen }), ...(ttlSeconds !== undefined && { ttlSeconds }), labels: { [INSTANCE_TYPE_LABEL]: type ?? 'ubuntu' } })
+      // A browser instance runs Chromium, whose DevTools its browser routes serve; an ubuntu one the fleet's --browser.
+      const view = await fleet.create({ ...(screen && { screen }), ...(ttlSeconds !== undefined && { ttlSeconds }), ...(type === 'browser' && { browser: 'chromium' as const }), labels: { [INSTANCE_TYPE_LABEL]: type ?? 'ubuntu' } })
       return toInstance(view)
     })
 
@@ -137,6 +147,7 @@ export const scrapybaraRoutes: FastifyPluginAsyncTypebox<{ fleet: Fleet }> = asy
         return toInstance(await fleet.resume(request.params.instance_id))
       })
 
+    await scope.register(scrapybaraBrowserRoutes, { fleet })
     for (const { method, url, missing } of UNSERVED) {
       scope.route({ method, url, config, schema: { hide: true }, handler: async () => { throw new NotImplemented(missing) } })
     }

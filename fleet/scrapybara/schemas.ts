@@ -38,6 +38,15 @@ export const ResumeQuery = Type.Object({
   timeout_hours: Type.Optional(Type.String({ description: 'not served: an instance\'s TTL is fixed when it starts (501)' })),
 })
 
+/** A request that does not fit (422): the fleet's error body, and Scrapybara's (FastAPI's) `detail` its SDKs parse. */
+export const ValidationBody = Type.Object({
+  statusCode: Type.Literal(422),
+  code: Type.String(),
+  error: Type.String(),
+  message: Type.String(),
+  detail: Type.Array(Type.Object({ loc: Type.Array(Type.Union([Type.String(), Type.Integer()])), msg: Type.String(), type: Type.String() })),
+})
+
 export const StatusResponse = Type.Object({ status: Type.String() })
 export const ScreenshotResponse = Type.Object({ base64_image: Type.String() })
 export const StreamUrlResponse = Type.Object({ stream_url: Type.String() })

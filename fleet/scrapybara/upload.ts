@@ -6,7 +6,8 @@
  */
 import { Readable, Transform } from 'node:stream'
 import { posix } from 'node:path'
-import { BodyTooLarge, InvalidDesktopRequest } from '../../src/errors/errors.ts'
+import { BodyTooLarge } from '../../src/errors/errors.ts'
+import { InvalidInstanceRequest } from './invalid.ts'
 import { DESKTOP_HOME } from '../backends/backend.ts'
 
 /** The largest upload taken: it is read whole before it is sent on. */
@@ -14,9 +15,9 @@ export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024
 
 export interface Upload { file: Blob, filename: string, relative: string, path: string }
 
-/** The form's file and where it goes, or a 400 that says what is missing. */
+/** The form's file and where it goes, or a 422 that says what is missing. */
 export async function readUpload (body: Readable, contentType: string | undefined): Promise<Upload> {
-  if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw new InvalidDesktopRequest('an upload is multipart/form-data with the fields file and path (as the Scrapybara SDKs send it)')
+  if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw new InvalidInstanceRequest('an upload is multipart/form-data with the fields file and path (as the Scrapybara SDKs send it)', ['body'])
   let seen = 0
   const counted = body.pipe(new Transform({
     transform (chunk: Buffer, _encoding, done) {
@@ -30,12 +31,12 @@ export async function readUpload (body: Readable, contentType: string | undefine
     form = await new Request('http://upload.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: Readable.toWeb(counted) as ReadableStream, duplex: 'half' } as RequestInit).formData()
   } catch (error) {
     if (seen > MAX_UPLOAD_BYTES) throw new BodyTooLarge(`an upload is at most ${MAX_UPLOAD_BYTES} bytes; larger files go through PUT /desktops/{id}/files/{path}, which streams`)
-    throw new InvalidDesktopRequest(`the upload is not a readable multipart/form-data body: ${(error as Error).message}`)
+    throw new InvalidInstanceRequest(`the upload is not a readable multipart/form-data body: ${(error as Error).message}`, ['body'])
   }
   const file = form.get('file')
   const path = form.get('path')
-  if (!(file instanceof Blob)) throw new InvalidDesktopRequest('an upload needs the form field file (the file\'s content)')
-  if (typeof path !== 'string' || path === '') throw new InvalidDesktopRequest('an upload needs the form field path (where the file goes on the instance)')
+  if (!(file instanceof Blob)) throw new InvalidInstanceRequest('an upload needs the form field file (the file\'s content)', ['body', 'file'])
+  if (typeof path !== 'string' || path === '') throw new InvalidInstanceRequest('an upload needs the form field path (where the file goes on the instance)', ['body', 'path'])
   const filename = (file as File).name || 'upload'
   const relative = homeRelative(path.endsWith('/') ? `${path}${filename}` : path)
   return { file, filename: posix.basename(relative), relative, path: `${DESKTOP_HOME}/${relative}` }
@@ -45,7 +46,7 @@ export async function readUpload (body: Readable, contentType: string | undefine
 export function homeRelative (path: string): string {
   const absolute = posix.normalize(path.startsWith('/') ? path : `${DESKTOP_HOME}/${path}`)
   if (!absolute.startsWith(`${DESKTOP_HOME}/`) || absolute.length === DESKTOP_HOME.length + 1) {
-    throw new InvalidDesktopRequest(`path '${path}' is not a file in the instance's home: files go under ${DESKTOP_HOME}/ (absolute, or relative to it)`)
+    throw new InvalidInstanceRequest(`path '${path}' is not a file in the instance's home: files go under ${DESKTOP_HOME}/ (absolute, or relative to it)`, ['body', 'path'])
   }
   return absolute.slice(DESKTOP_HOME.length + 1)
 }

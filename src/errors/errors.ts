@@ -210,6 +210,10 @@ export function failedIndexOf (error: unknown): number | undefined {
 export const InvalidDesktopRequest = createError<'ERR_INVALID_DESKTOP_REQUEST', 400, [string]>(
   'ERR_INVALID_DESKTOP_REQUEST', '%s', 400)
 
+/** A Scrapybara v1 request on the fleet that does not fit: 422, as Scrapybara answers one (fleet/scrapybara/invalid.ts adds its `detail`). */
+export const InvalidInstanceRequest = createError<'ERR_INVALID_INSTANCE_REQUEST', 422, [string]>(
+  'ERR_INVALID_INSTANCE_REQUEST', '%s', 422)
+
 /** No desktop of that id in the fleet. */
 export const DesktopNotFound = createError<'ERR_DESKTOP_NOT_FOUND', 404, [string]>(
   'ERR_DESKTOP_NOT_FOUND', '%s', 404)

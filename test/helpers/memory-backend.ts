@@ -8,9 +8,14 @@
  * through real sockets. A test ends a desktop's process with kill(), as `docker kill` would.
  * A paused desktop is frozen as the engine's freezer freezes one: its server takes connections
  * but answers nothing, /health included, until it is unpaused.
+ * A desktop with `browser: chromium` serves a DevTools stand-in as the server does: GET
+ * /browser/cdp/json/version (naming the Host it was asked by) and the WebSocket /browser/cdp, with
+ * its token, one client at a time (409 ERR_BROWSER_BUSY), answering each command with what it
+ * got; with Firefox both answer 409 ERR_BROWSER_NO_DEVTOOLS.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import { WebSocketServer } from 'ws'
+import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import WebSocket, { WebSocketServer } from 'ws'
 import type { AddressInfo } from 'node:net'
 import { AlreadyClaimed, type Backend, type ClaimFacts, type DesktopFacts, type Instance } from '../../fleet/backends/backend.ts'
 
@@ -22,6 +27,7 @@ interface Held {
   frozen: Array<() => void>
   server?: Server
   sockets?: WebSocketServer
+  cdp?: WebSocketServer
   url?: string
   ready: boolean
 }
@@ -31,6 +37,7 @@ export interface Echo { method: string, url: string, authorization?: string, api
 /** The live-view cookie a memory desktop issues on POST /live/session (with its token) and takes on /live/… (as the server's does). */
 export const liveCookie = (id: string) => `live=session-of-${id}`
 const hasLiveCookie = (request: IncomingMessage, id: string) => (request.headers.cookie ?? '').split(/;\s*/).includes(liveCookie(id))
+const noDevtools = { statusCode: 409, code: 'ERR_BROWSER_NO_DEVTOOLS', error: 'Conflict', message: "the desktop's browser is Firefox, whose DevTools this server does not serve" }
 
 export class MemoryBackend implements Backend {
   readonly held = new Map<string, Held>()
@@ -52,6 +59,8 @@ export class MemoryBackend implements Backend {
   readonly calls: string[] = []
   /** Every request a desktop answered past its token check, as 'id METHOD url body', in order. */
   readonly served: string[] = []
+  /** Every DevTools command a desktop's browser got, as 'id method', in order. */
+  readonly commands: string[] = []
 
   async create (facts: DesktopFacts, claim?: ClaimFacts): Promise<Instance> {
     this.calls.push(`create ${facts.id}`)
@@ -75,6 +84,13 @@ export class MemoryBackend implements Backend {
           response.writeHead(204, { 'set-cookie': `${liveCookie(held.facts.id)}; HttpOnly; SameSite=Strict` })
           response.end()
           return
+        }
+        if (request.url?.startsWith('/browser/cdp')) {
+          if (held.facts.browser !== 'chromium') { answer(409, noDevtools); return }
+          if (request.url === '/browser/cdp/json/version') {
+            answer(200, { 'Browser': 'Chrome/0.0-memory', 'Protocol-Version': '1.3', 'User-Agent': 'memory', 'V8-Version': '0', 'WebKit-Version': '0', webSocketDebuggerUrl: `ws://${request.headers.host}/browser/cdp` })
+            return
+          }
         }
         this.served.push(`${held.facts.id} ${request.method} ${request.url} ${Buffer.concat(chunks).toString('utf8')}`)
         const echo: Echo = {
@@ -102,16 +118,45 @@ export class MemoryBackend implements Backend {
     })
     // The live view's WebSocket: with the live cookie only (else 401, as the server's); it says
     // what it was opened with, then echoes every message as it came.
-    const sockets = new WebSocketServer({
-      server: held.server,
-      path: '/live/websockify',
-      verifyClient: ({ req }: { req: IncomingMessage }, done: (ok: boolean, code?: number) => void) => { done(hasLiveCookie(req, held.facts.id), 401) },
-    })
+    const sockets = new WebSocketServer({ noServer: true })
     sockets.on('connection', (socket, request) => {
       socket.send(JSON.stringify({ desktop: held.facts.id, origin: request.headers.origin ?? null, authorization: request.headers.authorization ?? null, protocol: socket.protocol }))
       socket.on('message', (data, binary) => socket.send(data, { binary }))
     })
     held.sockets = sockets
+    // The browser's DevTools: with the token (and Chromium) only, one client at a time; each
+    // command answered with what the desktop got, Target.getTargets with a page of its own.
+    const cdp = new WebSocketServer({ noServer: true })
+    cdp.on('connection', (socket, request) => {
+      socket.on('message', (data) => {
+        const { id, method, params } = JSON.parse(String(data)) as { id: number, method: string, params?: unknown }
+        this.commands.push(`${held.facts.id} ${method}`)
+        const result = method === 'Target.getTargets'
+          ? { targetInfos: [{ targetId: 'w', type: 'service_worker', url: 'https://worker.invalid/' }, { targetId: 'p', type: 'page', url: `https://example.com/${held.facts.id}` }] }
+          : { desktop: held.facts.id, method, params: params ?? null, authorization: request.headers.authorization ?? null, origin: request.headers.origin ?? null }
+        socket.send(JSON.stringify({ id, result }))
+        // Browser.close ends the browser: its connection goes with it.
+        if (method === 'Browser.close') socket.close()
+      })
+    })
+    held.cdp = cdp
+    held.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const refuse = (status: number, body: unknown) => {
+        const text = JSON.stringify(body)
+        socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`)
+      }
+      if (request.url === '/live/websockify') {
+        if (!hasLiveCookie(request, held.facts.id)) { refuse(401, { code: 'ERR_UNAUTHORIZED', desktop: held.facts.id }); return }
+        sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request))
+      } else if (request.url === '/browser/cdp') {
+        if (request.headers.authorization !== `Bearer ${held.facts.token}`) { refuse(401, { code: 'ERR_UNAUTHORIZED', desktop: held.facts.id }); return }
+        if (held.facts.browser !== 'chromium') { refuse(409, noDevtools); return }
+        if ([...cdp.clients].some((client) => client.readyState === WebSocket.OPEN)) { refuse(409, { statusCode: 409, code: 'ERR_BROWSER_BUSY', error: 'Conflict', message: 'another client holds the browser' }); return }
+        cdp.handleUpgrade(request, socket, head, (ws) => cdp.emit('connection', ws, request))
+      } else {
+        refuse(404, { code: 'ERR_NOT_FOUND' })
+      }
+    })
     await new Promise<void>((resolve) => held.server!.listen(0, '127.0.0.1', resolve))
     held.url = `http://127.0.0.1:${(held.server.address() as AddressInfo).port}`
     return this.instance(held)
@@ -193,9 +238,11 @@ export class MemoryBackend implements Backend {
     const server = held.server
     delete held.server
     // Upgraded sockets are no longer the HTTP server's to close: ended first, as a killed desktop's would be.
-    for (const socket of held.sockets?.clients ?? []) socket.terminate()
+    for (const socket of [...held.sockets?.clients ?? [], ...held.cdp?.clients ?? []]) socket.terminate()
     held.sockets?.close()
+    held.cdp?.close()
     delete held.sockets
+    delete held.cdp
     if (server) await new Promise((resolve) => { server.closeAllConnections(); server.close(resolve) })
   }
 

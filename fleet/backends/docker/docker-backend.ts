@@ -59,7 +59,7 @@ export class DockerBackend implements Backend {
         name: this.name(facts.id),
         Image: image,
         User: '1000',
-        Env: [`API_TOKEN=${facts.token}`, 'HOST=0.0.0.0', 'PORT=8000', 'FILES=1', 'CLIPBOARD=1', `DESKTOP_HOME=${HOME}`, `SCREEN=${facts.screen.width}x${facts.screen.height}x24`, `DESKTOP=${facts.desktop}`,
+        Env: [`API_TOKEN=${facts.token}`, 'HOST=0.0.0.0', 'PORT=8000', 'FILES=1', 'CLIPBOARD=1', `DESKTOP_HOME=${HOME}`, `SCREEN=${facts.screen.width}x${facts.screen.height}x24`, `DESKTOP=${facts.desktop}`, `DESKTOP_BROWSER=${facts.browser}`,
           ...(this.options.shell ? ['SHELL_TOOL=1'] : []),
           // Checked by fleet/options.ts: names launch_app knows, targets without commas.
           ...(facts.autostart.length ? [`AUTOSTART=${facts.autostart.map((a) => a.target === undefined ? a.app : `${a.app}=${a.target}`).join(',')}`] : [])],

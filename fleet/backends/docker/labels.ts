@@ -11,7 +11,7 @@
  * returns labels of its own nor reaches the socket for a client.
  */
 import type { ClaimFacts, DesktopFacts } from '../backend.ts'
-import { DESKTOP_KINDS, type Autostart, type DesktopKind } from '../../../src/runtime/desktop-apps.ts'
+import { BROWSER_KINDS, DESKTOP_KINDS, type Autostart, type BrowserKind, type DesktopKind } from '../../../src/runtime/desktop-apps.ts'
 
 function parseJson (text: string): any {
   try {
@@ -34,6 +34,7 @@ export const LABEL = {
   labels: `${PREFIX}.labels`,
   profile: `${PREFIX}.profile`,
   autostart: `${PREFIX}.autostart`,
+  browser: `${PREFIX}.browser`,
   alias: `${PREFIX}.client-id`,
 } as const
 
@@ -51,6 +52,7 @@ export function factLabels (facts: DesktopFacts): Record<string, string> {
     [LABEL.createdAt]: String(facts.createdAt),
     [LABEL.profile]: facts.desktop,
     [LABEL.autostart]: JSON.stringify(facts.autostart),
+    [LABEL.browser]: facts.browser,
   }
 }
 
@@ -73,9 +75,11 @@ export function readFacts (labels: Record<string, string>): DesktopFacts | undef
   // A desktop created before profiles were labelled is the image's default: the full desktop, nothing autostarted.
   const desktop = labels[LABEL.profile] ?? 'full'
   const autostart = parseJson(labels[LABEL.autostart] ?? '[]')
-  if (!(DESKTOP_KINDS as readonly string[]).includes(desktop) || !Array.isArray(autostart)) return undefined
+  // One labelled before browsers were: the server's default, Firefox.
+  const browser = labels[LABEL.browser] ?? 'firefox'
+  if (!(DESKTOP_KINDS as readonly string[]).includes(desktop) || !Array.isArray(autostart) || !(BROWSER_KINDS as readonly string[]).includes(browser)) return undefined
   if (!autostart.every((a) => typeof a === 'object' && a !== null && typeof a.app === 'string' && (a.target === undefined || typeof a.target === 'string'))) return undefined
-  return { id, token, screen: { width: Number(screen[1]), height: Number(screen[2]) }, desktop: desktop as DesktopKind, autostart: autostart as Autostart[], createdAt }
+  return { id, token, screen: { width: Number(screen[1]), height: Number(screen[2]) }, desktop: desktop as DesktopKind, autostart: autostart as Autostart[], browser: browser as BrowserKind, createdAt }
 }
 
 export function readClaim (labels: Record<string, string>): ClaimFacts | undefined {

@@ -49,7 +49,7 @@ t.test('each call\'s answer; refusals are GatewayErrors with the fleet\'s status
   const held = backend.held.get(desktop.id)!
   const view: DesktopView = {
     id: desktop.id, status: 'running', screen: '1024x768', created_at: new Date(held.facts.createdAt).toISOString(),
-    expires_at: new Date(held.claim!.expiresAt).toISOString(), labels: { a: 'b' }, desktop: 'minimal', autostart: [], url: held.url!, token: held.facts.token,
+    expires_at: new Date(held.claim!.expiresAt).toISOString(), labels: { a: 'b' }, desktop: 'minimal', autostart: [], browser: 'firefox', url: held.url!, token: held.facts.token,
   }
   await desktop.ready({ timeoutMs: 5000, intervalMs: 20 })
   t.strictSame(desktop.view, view, 'the view, typed by the document')

@@ -301,6 +301,7 @@ FLEET_DESKTOP: FleetPostDesktopsAnswer = {
     "expires_at": "2026-11-28T17:00:00.000Z",
     "labels": {"run": "7"},
     "desktop": "full",
+    "browser": "firefox",
     "autostart": [],
     "url": "http://127.0.0.1:32768",
     "token": "t" * 32,

@@ -93,6 +93,8 @@ export interface paths {
                                     /** @description what it opens: a URL for the browser, a path under the home for the others */
                                     target?: string;
                                 }[];
+                                /** @description its web browser: firefox | chromium (DevTools at /desktops/{id}/browser/cdp) */
+                                browser: string;
                                 url?: string;
                                 token?: string;
                                 reason?: string;
@@ -143,6 +145,8 @@ export interface paths {
                         };
                         /** @description the desktop profile, as the server's --desktop: minimal | full; default: the fleet's --desktop (a create with it is served from the warm pool) */
                         desktop?: string;
+                        /** @description the desktop's web browser, as the server's --browser: firefox | chromium (its DevTools at /desktops/{id}/browser/cdp); default: the fleet's --browser (a create with it is served from the warm pool) */
+                        browser?: string;
                         /** @description up to 8 applications the desktop opens at start, as the server's --autostart: {app, target?}, app one of the full desktop's (browser, terminal, editor, …), target a URL for the browser or a path under the home. A create with any is not served from the warm pool */
                         autostart?: {
                             /** @description a name launch_app knows (the full desktop's applications) */
@@ -179,6 +183,8 @@ export interface paths {
                                 /** @description what it opens: a URL for the browser, a path under the home for the others */
                                 target?: string;
                             }[];
+                            /** @description its web browser: firefox | chromium (DevTools at /desktops/{id}/browser/cdp) */
+                            browser: string;
                             url?: string;
                             token?: string;
                             reason?: string;
@@ -333,6 +339,8 @@ export interface paths {
                                 /** @description what it opens: a URL for the browser, a path under the home for the others */
                                 target?: string;
                             }[];
+                            /** @description its web browser: firefox | chromium (DevTools at /desktops/{id}/browser/cdp) */
+                            browser: string;
                             url?: string;
                             token?: string;
                             reason?: string;
@@ -531,6 +539,8 @@ export interface paths {
                                 /** @description what it opens: a URL for the browser, a path under the home for the others */
                                 target?: string;
                             }[];
+                            /** @description its web browser: firefox | chromium (DevTools at /desktops/{id}/browser/cdp) */
+                            browser: string;
                             url?: string;
                             token?: string;
                             reason?: string;
@@ -687,6 +697,8 @@ export interface paths {
                                 /** @description what it opens: a URL for the browser, a path under the home for the others */
                                 target?: string;
                             }[];
+                            /** @description its web browser: firefox | chromium (DevTools at /desktops/{id}/browser/cdp) */
+                            browser: string;
                             url?: string;
                             token?: string;
                             reason?: string;
@@ -844,25 +856,6 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
-                            code: string;
-                            /** @description The HTTP status text. */
-                            error: string;
-                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
-                            message: string;
-                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
-                            failed_index?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -935,6 +928,26 @@ export interface paths {
                             message: string;
                             /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
                             failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            statusCode: 422;
+                            code: string;
+                            error: string;
+                            message: string;
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
                         };
                     };
                 };
@@ -1102,25 +1115,6 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
-                            code: string;
-                            /** @description The HTTP status text. */
-                            error: string;
-                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
-                            message: string;
-                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
-                            failed_index?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1193,6 +1187,26 @@ export interface paths {
                             message: string;
                             /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
                             failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            statusCode: 422;
+                            code: string;
+                            error: string;
+                            message: string;
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
                         };
                     };
                 };
@@ -1278,25 +1292,6 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
-                            code: string;
-                            /** @description The HTTP status text. */
-                            error: string;
-                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
-                            message: string;
-                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
-                            failed_index?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1369,6 +1364,26 @@ export interface paths {
                             message: string;
                             /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
                             failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            statusCode: 422;
+                            code: string;
+                            error: string;
+                            message: string;
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
                         };
                     };
                 };
@@ -1450,25 +1465,6 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
-                            code: string;
-                            /** @description The HTTP status text. */
-                            error: string;
-                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
-                            message: string;
-                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
-                            failed_index?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1541,6 +1537,26 @@ export interface paths {
                             message: string;
                             /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
                             failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            statusCode: 422;
+                            code: string;
+                            error: string;
+                            message: string;
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
                         };
                     };
                 };
@@ -1626,25 +1642,6 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
-                            code: string;
-                            /** @description The HTTP status text. */
-                            error: string;
-                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
-                            message: string;
-                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
-                            failed_index?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1717,6 +1714,26 @@ export interface paths {
                             message: string;
                             /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
                             failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            statusCode: 422;
+                            code: string;
+                            error: string;
+                            message: string;
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
                         };
                     };
                 };
@@ -1800,25 +1817,6 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
-                            code: string;
-                            /** @description The HTTP status text. */
-                            error: string;
-                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
-                            message: string;
-                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
-                            failed_index?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1891,6 +1889,26 @@ export interface paths {
                             message: string;
                             /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
                             failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            statusCode: 422;
+                            code: string;
+                            error: string;
+                            message: string;
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
                         };
                     };
                 };
@@ -1982,7 +2000,7 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                400: {
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1997,6 +2015,163 @@ export interface paths {
                             message: string;
                             /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
                             failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            statusCode: 422;
+                            code: string;
+                            error: string;
+                            message: string;
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance/{instance_id}/browser/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start the instance's Chromium (if it does not run) and answer its CDP URL through the fleet */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the DevTools WebSocket through the fleet; send the fleet key as a header (x-api-key) when connecting */
+                            cdp_url: string;
                         };
                     };
                 };
@@ -2077,7 +2252,473 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                501: {
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance/{instance_id}/browser/cdp_url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The instance's CDP URL through the fleet (the browser starts when a client connects) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the DevTools WebSocket through the fleet; send the fleet key as a header (x-api-key) when connecting */
+                            cdp_url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance/{instance_id}/browser/current_url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The URL of the page the browser shows (its most recently used tab); 409 while a CDP client holds the browser */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance/{instance_id}/browser/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close the instance's Chromium (Browser.close); the next client or launch_app starts it again */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2195,25 +2836,6 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
-                            code: string;
-                            /** @description The HTTP status text. */
-                            error: string;
-                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
-                            message: string;
-                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
-                            failed_index?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2305,6 +2927,26 @@ export interface paths {
                             message: string;
                             /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
                             failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            statusCode: 422;
+                            code: string;
+                            error: string;
+                            message: string;
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
                         };
                     };
                 };
@@ -3395,6 +4037,8 @@ export interface paths {
                                 /** @description what it opens: a URL for the browser, a path under the home for the others */
                                 target?: string;
                             }[];
+                            /** @description its web browser: firefox | chromium (DevTools at /desktops/{id}/browser/cdp) */
+                            browser: string;
                             url?: string;
                             token?: string;
                             reason?: string;
@@ -3645,6 +4289,117 @@ export interface paths {
             cookie?: never;
         };
         /** The live view's WebSocket, piped to the desktop's (the session cookie) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/desktops/{id}/browser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A desktop's browser and its DevTools sessions (GET /browser), forwarded with its token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/desktops/{id}/browser/cdp/json/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** DevTools discovery of a desktop's Chromium: its version, and webSocketDebuggerUrl through the fleet (starts the browser) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/desktops/{id}/browser/cdp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A desktop's Chromium DevTools WebSocket (Playwright connectOverCDP, Puppeteer connect), piped to the desktop's with its token */
         get: {
             parameters: {
                 query?: never;

@@ -4982,6 +4982,7 @@ FleetPostDesktopsBody = TypedDict(
         "ttl_seconds": int,
         "labels": dict[str, str],
         "desktop": str,
+        "browser": str,
         "autostart": list["FleetPostDesktopsBodyAutostartItem"],
     },
     total=False,
@@ -5009,6 +5010,7 @@ FleetPostDesktopsAnswer = TypedDict(
         "labels": Required[dict[str, str]],
         "desktop": Required[str],
         "autostart": Required[list["FleetPostDesktopsAnswerAutostartItem"]],
+        "browser": Required[str],
         "url": str,
         "token": str,
         "reason": str,
@@ -5047,6 +5049,7 @@ FleetGetDesktopsAnswerDesktopsItem = TypedDict(
         "labels": Required[dict[str, str]],
         "desktop": Required[str],
         "autostart": Required[list["FleetGetDesktopsAnswerDesktopsItemAutostartItem"]],
+        "browser": Required[str],
         "url": str,
         "token": str,
         "reason": str,
@@ -5076,6 +5079,7 @@ FleetGetDesktopsByIdAnswer = TypedDict(
         "labels": Required[dict[str, str]],
         "desktop": Required[str],
         "autostart": Required[list["FleetGetDesktopsByIdAnswerAutostartItem"]],
+        "browser": Required[str],
         "url": str,
         "token": str,
         "reason": str,
@@ -5189,6 +5193,42 @@ FleetPostV1InstanceByInstanceIdResumeAnswer = TypedDict(
         "instance_type": Required[Literal["ubuntu", "browser"]],
         "status": Required[Literal["deploying", "running", "paused", "terminated", "error", "warm_pool"]],
         "resolution": Required[list[int]],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdBrowserStartAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdBrowserStartAnswer",
+    {
+        "cdp_url": Required[str],
+    },
+    total=False,
+)
+
+
+FleetGetV1InstanceByInstanceIdBrowserCdpUrlAnswer = TypedDict(
+    "FleetGetV1InstanceByInstanceIdBrowserCdpUrlAnswer",
+    {
+        "cdp_url": Required[str],
+    },
+    total=False,
+)
+
+
+FleetGetV1InstanceByInstanceIdBrowserCurrentUrlAnswer = TypedDict(
+    "FleetGetV1InstanceByInstanceIdBrowserCurrentUrlAnswer",
+    {
+        "current_url": Required[str],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdBrowserStopAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdBrowserStopAnswer",
+    {
+        "status": Required[str],
     },
     total=False,
 )
@@ -7777,6 +7817,66 @@ class FleetSyncRoutes(_Transport):
         )
         return cast(FleetPostV1InstanceByInstanceIdResumeAnswer, answer)
 
+    def post_v1_instance_by_instance_id_browser_start(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdBrowserStartAnswer:
+        """POST /v1/instance/{instance_id}/browser/start: Start the instance's Chromium (if it does not run) and answer its CDP URL through the fleet."""
+        answer = self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/browser/start",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdBrowserStartAnswer, answer)
+
+    def get_v1_instance_by_instance_id_browser_cdp_url(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetGetV1InstanceByInstanceIdBrowserCdpUrlAnswer:
+        """GET /v1/instance/{instance_id}/browser/cdp_url: The instance's CDP URL through the fleet (the browser starts when a client connects)."""
+        answer = self._request(
+            "GET",
+            f"/v1/instance/{_segment(instance_id)}/browser/cdp_url",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetGetV1InstanceByInstanceIdBrowserCdpUrlAnswer, answer)
+
+    def get_v1_instance_by_instance_id_browser_current_url(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetGetV1InstanceByInstanceIdBrowserCurrentUrlAnswer:
+        """GET /v1/instance/{instance_id}/browser/current_url: The URL of the page the browser shows (its most recently used tab); 409 while a CDP client holds the browser."""
+        answer = self._request(
+            "GET",
+            f"/v1/instance/{_segment(instance_id)}/browser/current_url",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetGetV1InstanceByInstanceIdBrowserCurrentUrlAnswer, answer)
+
+    def post_v1_instance_by_instance_id_browser_stop(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdBrowserStopAnswer:
+        """POST /v1/instance/{instance_id}/browser/stop: Close the instance's Chromium (Browser.close); the next client or launch_app starts it again."""
+        answer = self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/browser/stop",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdBrowserStopAnswer, answer)
+
     def post_v1_instance_by_instance_id_computer(self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None) -> None:
         """POST /v1/instance/{instance_id}/computer: One action (Scrapybara's computer tool), forwarded to the desktop's own Scrapybara route."""
         answer = self._request(
@@ -7968,6 +8068,66 @@ class FleetAsyncRoutes(_AsyncTransport):
             headers=headers,
         )
         return cast(FleetPostV1InstanceByInstanceIdResumeAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_browser_start(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdBrowserStartAnswer:
+        """POST /v1/instance/{instance_id}/browser/start: Start the instance's Chromium (if it does not run) and answer its CDP URL through the fleet."""
+        answer = await self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/browser/start",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdBrowserStartAnswer, answer)
+
+    async def get_v1_instance_by_instance_id_browser_cdp_url(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetGetV1InstanceByInstanceIdBrowserCdpUrlAnswer:
+        """GET /v1/instance/{instance_id}/browser/cdp_url: The instance's CDP URL through the fleet (the browser starts when a client connects)."""
+        answer = await self._request(
+            "GET",
+            f"/v1/instance/{_segment(instance_id)}/browser/cdp_url",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetGetV1InstanceByInstanceIdBrowserCdpUrlAnswer, answer)
+
+    async def get_v1_instance_by_instance_id_browser_current_url(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetGetV1InstanceByInstanceIdBrowserCurrentUrlAnswer:
+        """GET /v1/instance/{instance_id}/browser/current_url: The URL of the page the browser shows (its most recently used tab); 409 while a CDP client holds the browser."""
+        answer = await self._request(
+            "GET",
+            f"/v1/instance/{_segment(instance_id)}/browser/current_url",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetGetV1InstanceByInstanceIdBrowserCurrentUrlAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_browser_stop(
+        self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdBrowserStopAnswer:
+        """POST /v1/instance/{instance_id}/browser/stop: Close the instance's Chromium (Browser.close); the next client or launch_app starts it again."""
+        answer = await self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/browser/stop",
+            query={},
+            body=None,
+            media=None,
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdBrowserStopAnswer, answer)
 
     async def post_v1_instance_by_instance_id_computer(
         self, instance_id: str, *, headers: Optional[Mapping[str, str]] = None
