@@ -37,13 +37,9 @@ die() { say "$*"; exit 1; }
 # descendant of a shim whose containerd lives under $DIR (the desktops' own processes, which
 # have namespaces of their own and outlive a killed daemon as they would a dead host).
 our_pids() {
-  local n inode pid
+  local n pid
   for n in $(seq 1 "$NODES"); do
-    [ -e "/run/netns/$(ns "$n")" ] || continue
-    inode=$(stat -Lc %i "/run/netns/$(ns "$n")")
-    for pid in /proc/[0-9]*; do
-      [ "$(stat -Lc %i "$pid/ns/net" 2>/dev/null)" = "$inode" ] && echo "${pid#/proc/}"
-    done
+    [ -e "/run/netns/$(ns "$n")" ] && ip netns pids "$(ns "$n")"
   done
   for pid in $(pgrep -f -- "[c]ontainerd-shim.*$DIR/" || true); do
     echo "$pid"
