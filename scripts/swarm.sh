@@ -79,6 +79,11 @@ down() {
       umount "$mount" 2>/dev/null || umount -l "$mount"
     done < <(awk -v dir="$DIR/" 'index($2, dir) == 1 { print $2 }' /proc/self/mounts | sort -r)
   fi
+  # The cgroups the daemons made their containers under (--cgroup-parent cgswN), emptied by now, deepest first.
+  local group
+  while read -r group; do
+    rmdir "$group" 2>/dev/null || true
+  done < <(find /sys/fs/cgroup -maxdepth 2 -type d -name 'cgsw[0-9]*' -exec find {} -depth -type d \; 2>/dev/null)
   for n in $(seq 1 "$NODES"); do
     ip link del "cgsw-h$n" 2>/dev/null || true
     ip netns del "$(ns "$n")" 2>/dev/null || true
@@ -133,11 +138,15 @@ up() {
   for n in $(seq 2 "$NODES"); do on "$n" swarm join --token "$token" "$(addr 1):2377" >/dev/null; done
   if [ -n "$IMAGE" ]; then
     say "loading $IMAGE on $NODES nodes"
-    docker save "$IMAGE" -o "$DIR/image.tar"
-    local pids=()
-    for n in $(seq 1 "$NODES"); do on "$n" load -q -i "$DIR/image.tar" >/dev/null & pids+=($!); done
-    for pid in "${pids[@]}"; do wait "$pid"; done
-    rm -f "$DIR/image.tar"
+    # One save streamed to every node's load at once: no copy of the image on disk.
+    local loads=()
+    for n in $(seq 1 "$NODES"); do loads+=(">(docker -H unix://$(sock "$n") load -q >/dev/null)"); done
+    eval "docker save \"\$IMAGE\" | tee ${loads[*]} >/dev/null"
+    # tee returns before the loads behind its process substitutions: each node is asked until it has the image.
+    for n in $(seq 1 "$NODES"); do
+      for _ in $(seq 1 600); do on "$n" image inspect "$IMAGE" >/dev/null 2>&1 && break; sleep 0.5; done
+      on "$n" image inspect "$IMAGE" >/dev/null 2>&1 || die "node $n did not load $IMAGE"
+    done
   fi
   trap - ERR
   on 1 node ls >&2

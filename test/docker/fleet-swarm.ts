@@ -32,7 +32,8 @@ const KEY = randomBytes(24).toString('hex')
 /** How long a lost node's desktop may take to be reported: the swarm's heartbeat marks the node down (~15 s), the fleet reads it within 2 s. */
 const LOST_WITHIN_MS = 90_000
 
-const down = () => run('bash', [...SWARM, 'down'], { env: { SWARM_DIR }, timeoutMs: 120_000 })
+// Removing three engines' data roots (the image's layers three times) takes minutes on busy disks.
+const down = () => run('bash', [...SWARM, 'down'], { env: { SWARM_DIR }, timeoutMs: 10 * 60_000 })
 let fleetChild: ReturnType<typeof spawn> | undefined
 t.teardown(async () => {
   if (fleetChild && fleetChild.exitCode === null && fleetChild.signalCode === null) fleetChild.kill('SIGKILL')
@@ -40,14 +41,15 @@ t.teardown(async () => {
 })
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void down().finally(() => process.exit(1)) })
 
-/** What the swarm leaves on the host: links, namespaces, the FORWARD rule, its directory, processes and mounts under it. */
+/** What the swarm leaves on the host: links, namespaces, the FORWARD rule, its nodes' cgroups, its directory, processes and mounts under it. */
 async function leftovers (): Promise<string[]> {
   const links = (await run('ip', ['-o', 'link', 'show'])).stdout.split('\n').filter((line) => /: cgsw/.test(line)).map((line) => line.split(':')[1]!.trim())
   const namespaces = (await run('ip', ['netns', 'list'])).stdout.split('\n').filter((line) => line.startsWith('cgsw'))
   const rule = (await run('iptables', ['-C', 'FORWARD', '-i', 'cgsw-br', '-o', 'cgsw-br', '-j', 'ACCEPT'])).code === 0 ? ['the FORWARD rule'] : []
   const processes = (await run('pgrep', ['-f', `[/]tmp/cgsw-swarm/`])).stdout.split('\n').filter(Boolean).map((pid) => `process ${pid}`)
   const mounts = readFileSync('/proc/self/mounts', 'utf8').split('\n').filter((line) => line.split(' ')[1]?.startsWith(`${SWARM_DIR}/`))
-  return [...links, ...namespaces, ...rule, ...processes, ...mounts, ...(existsSync(SWARM_DIR) ? [SWARM_DIR] : [])]
+  const cgroups = (await run('find', ['/sys/fs/cgroup', '-maxdepth', '2', '-type', 'd', '-name', 'cgsw[0-9]*'])).stdout.split('\n').filter(Boolean)
+  return [...links, ...namespaces, ...rule, ...processes, ...mounts, ...cgroups, ...(existsSync(SWARM_DIR) ? [SWARM_DIR] : [])]
 }
 
 t.test('the fleet on a three-node Docker Swarm: the Scrapybara SDK, placement across nodes, a node lost and the pool refilled', { timeout: 15 * 60_000 }, async (t) => {
