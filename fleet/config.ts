@@ -15,6 +15,8 @@ export interface FleetConfig {
   allowUnauthenticated: boolean
   /** Names this fleet's desktops in the engine; a fleet started with the same id adopts them. */
   fleetId: string
+  /** The engine desktops run on: one Docker engine, or the services of a Docker Swarm (DOCKER_HOST a manager). */
+  backend: 'docker' | 'swarm'
   image: string
   warm: number
   max: number
@@ -47,6 +49,7 @@ export const FLEET_FLAGS = {
   'token-file': { env: 'API_TOKEN_FILE', help: 'a file holding the API key, read once at start; refused if every user may read it' },
   'allow-unauthenticated': { env: 'ALLOW_UNAUTHENTICATED', boolean: true, help: 'allow a non-loopback host without a key' },
   'fleet-id': { env: 'FLEET_ID', default: 'default', help: "this fleet's name in the engine (lowercase letters, digits, '-'); a fleet started with the same name adopts its desktops" },
+  backend: { env: 'FLEET_BACKEND', default: 'docker', help: 'the engine desktops run on: docker (containers on one engine) | swarm (one-replica services on a Docker Swarm; DOCKER_HOST names a manager, and every node has the image)' },
   image: { env: 'FLEET_IMAGE', default: DEFAULT_IMAGE, help: 'the desktop image' },
   warm: { env: 'FLEET_WARM', default: '0', help: 'desktops kept started ahead, ready to be claimed' },
   max: { env: 'FLEET_MAX', default: '4', help: 'most desktops at once, the warm ones included; a create beyond it answers 429' },
@@ -100,6 +103,8 @@ export function loadFleetConfig (argv: string[], env: NodeJS.ProcessEnv): FleetC
   if (!(DESKTOP_KINDS as readonly string[]).includes(desktop)) throw new InvalidConfig(`--desktop must be one of ${DESKTOP_KINDS.join(', ')} (got '${desktop}')`)
   const browser = get('browser')
   if (!(BROWSER_KINDS as readonly string[]).includes(browser)) throw new InvalidConfig(`--browser must be one of ${BROWSER_KINDS.join(', ')} (got '${browser}')`)
+  const backend = get('backend')
+  if (backend !== 'docker' && backend !== 'swarm') throw new InvalidConfig(`--backend must be docker or swarm (got '${backend}')`)
   const image = get('image')
   if (!image.trim()) throw new InvalidConfig('--image must name an image')
   // The key is read as the server reads its token (src/runtime/token.ts): one rule for both.
@@ -110,6 +115,7 @@ export function loadFleetConfig (argv: string[], env: NodeJS.ProcessEnv): FleetC
     ...(token && { token }),
     allowUnauthenticated: on('allow-unauthenticated'),
     fleetId,
+    backend,
     image,
     warm: integer('warm', get('warm'), 0, 64),
     max: integer('max', get('max'), 1, 1024),

@@ -10,6 +10,7 @@ import { loggerOptions } from '../src/runtime/logger.ts'
 import { forgetTokenEnv } from '../src/runtime/token.ts'
 import { fleetUsage, loadFleetConfig } from './config.ts'
 import { DockerBackend } from './backends/docker/docker-backend.ts'
+import { SwarmBackend } from './backends/swarm/swarm-backend.ts'
 import { Fleet } from './fleet.ts'
 import { buildFleetApp } from './app.ts'
 import { healthReady } from './probe.ts'
@@ -31,9 +32,11 @@ if (config.help) {
 const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: 1, sync: true }))
 // As the server does: the key leaves the environment (nothing the fleet starts inherits it).
 forgetTokenEnv()
-const backend = new DockerBackend({ fleetId: config.fleetId, image: config.image, cpus: config.cpus, memoryBytes: config.memoryBytes, pids: config.pids, shell: config.shell })
+const engine = { fleetId: config.fleetId, image: config.image, cpus: config.cpus, memoryBytes: config.memoryBytes, pids: config.pids, shell: config.shell }
+const backend = config.backend === 'swarm' ? new SwarmBackend(engine) : new DockerBackend(engine)
 try {
   await backend.docker.ping()
+  if (backend instanceof SwarmBackend) await backend.check()
   await backend.docker.getImage(config.image).inspect()
 } catch (error) {
   log.fatal(`the Docker engine (${process.env.DOCKER_HOST ?? 'the local socket'}) cannot run ${config.image}: ${(error as Error).message}`)

@@ -11,6 +11,7 @@ import Docker from 'dockerode'
 import type { Backend, ClaimFacts, DesktopFacts, Instance } from '../backend.ts'
 import { AlreadyClaimed, DESKTOP_HOME as HOME } from '../backend.ts'
 import { claimLabels, factLabels, LABEL, ownership, readClaim, readFacts } from './labels.ts'
+import { desktopEnv } from './desktop-env.ts'
 
 export interface DockerBackendOptions {
   fleetId: string
@@ -59,10 +60,7 @@ export class DockerBackend implements Backend {
         name: this.name(facts.id),
         Image: image,
         User: '1000',
-        Env: [`API_TOKEN=${facts.token}`, 'HOST=0.0.0.0', 'PORT=8000', 'FILES=1', 'CLIPBOARD=1', `DESKTOP_HOME=${HOME}`, `SCREEN=${facts.screen.width}x${facts.screen.height}x24`, `DESKTOP=${facts.desktop}`, `DESKTOP_BROWSER=${facts.browser}`,
-          ...(this.options.shell ? ['SHELL_TOOL=1'] : []),
-          // Checked by fleet/options.ts: names launch_app knows, targets without commas.
-          ...(facts.autostart.length ? [`AUTOSTART=${facts.autostart.map((a) => a.target === undefined ? a.app : `${a.app}=${a.target}`).join(',')}`] : [])],
+        Env: desktopEnv(facts, { shell: this.options.shell ?? false }),
         Labels: { ...ownership(fleetId, 'desktop', facts.id), ...factLabels(facts), ...(claim && claimLabels(claim)) },
         ExposedPorts: { [PORT]: {} },
         HostConfig: {

@@ -1,0 +1,29 @@
+/**
+ * How the swarm backend reads a desktop's one task (fleet/backends/swarm/swarm-backend.ts): which
+ * tasks are a live desktop, which are a dead one the fleet must replace, and where it is reached.
+ * The task and node shapes are the Engine API's (GET /tasks, GET /nodes).
+ */
+import t from 'tap'
+import { taskState } from '../fleet/backends/swarm/swarm-backend.ts'
+
+const ready = { ID: 'n1', Status: { State: 'ready', Addr: '10.213.0.12' } }
+const down = { ID: 'n1', Status: { State: 'down', Addr: '10.213.0.12' } }
+const ports = { Ports: [{ TargetPort: 8000, PublishedPort: 30001 }] }
+const task = (state: string, desired = 'running', portStatus: object | undefined = ports) =>
+  ({ ServiceID: 's', NodeID: 'n1', CreatedAt: '2026-01-01T00:00:00Z', DesiredState: desired, Status: { State: state, ...(portStatus && { PortStatus: portStatus }) } })
+
+t.test('a task and its node as the contract state, and the address it is reached at', async (t) => {
+  const cases: Array<[string, Parameters<typeof taskState>, ReturnType<typeof taskState>]> = [
+    ['not scheduled yet: starting', [undefined, undefined], { state: 'running' }],
+    ['running on a ready node with its port: reached on the node', [task('running'), ready], { state: 'running', url: 'http://10.213.0.12:30001' }],
+    ['starting on its node: no address yet', [task('starting', 'running', undefined), ready], { state: 'running' }],
+    ['running, its port not yet known', [task('running', 'running', { Ports: [] }), ready], { state: 'running' }],
+    ['running on a node the swarm holds down: lost', [task('running'), down], { state: 'exited' }],
+    ['the orchestrator gave it up (desired shutdown)', [task('running', 'shutdown'), ready], { state: 'exited' }],
+    ['failed', [task('failed', 'shutdown'), ready], { state: 'exited' }],
+    ['complete (its server exited 0)', [task('complete', 'shutdown'), ready], { state: 'exited' }],
+    ['rejected (the node could not start it)', [task('rejected', 'shutdown'), ready], { state: 'exited' }],
+    ['orphaned', [task('orphaned', 'running'), ready], { state: 'exited' }],
+  ]
+  for (const [name, args, expected] of cases) t.strictSame(taskState(...args), expected, name)
+})
