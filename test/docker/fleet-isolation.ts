@@ -23,7 +23,7 @@
  * Everything the fleet makes carries computer-gateway.fleet=<this run's fleet id>, and every
  * container and volume with it is removed on every path; nothing else in the engine is touched.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { request as httpRequest } from 'node:http'
 import { randomBytes } from 'node:crypto'
@@ -32,41 +32,15 @@ import { setTimeout as delay } from 'node:timers/promises'
 import puppeteer from 'puppeteer-core'
 import t from 'tap'
 import { freePort } from '../helpers/net.ts'
+import { run, testFleet } from './engine.ts'
 import { DEFAULT_IMAGE } from '../../fleet/config.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const IMAGE = process.env.FLEET_TEST_IMAGE ?? DEFAULT_IMAGE
-const FLEET_ID = `t-${process.pid}-${randomBytes(3).toString('hex')}`
-const LABEL = `computer-gateway.fleet=${FLEET_ID}`
+const { id: FLEET_ID, owned, fleets: children } = testFleet()
 const KEY = randomBytes(24).toString('hex')
 const PYTHON = new URL('../../packages/python/.venv/bin/python', import.meta.url).pathname
 
-function run (command: string, args: string[], options: { timeoutMs?: number, env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number, stdout: string, stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL', maxBuffer: 64e6, ...(options.env && { env: options.env }) }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout).trim(), stderr: String(stderr) })
-    })
-  })
-}
-
-async function owned () {
-  const containers = (await run('docker', ['ps', '-a', '--filter', `label=${LABEL}`, '--format', '{{.ID}} {{.Label "computer-gateway.fleet.desktop"}} {{.State}}'])).stdout.split('\n').filter(Boolean)
-  const volumes = (await run('docker', ['volume', 'ls', '-q', '--filter', `label=${LABEL}`])).stdout.split('\n').filter(Boolean)
-  return { containers, volumes }
-}
-
-async function sweep () {
-  const { containers, volumes } = await owned()
-  if (containers.length) await run('docker', ['rm', '-f', '-v', ...containers.map((line) => line.split(' ')[0]!)])
-  if (volumes.length) await run('docker', ['volume', 'rm', '-f', ...volumes])
-}
-
-const children = new Set<ChildProcess>()
-t.teardown(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  await sweep()
-})
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void sweep().finally(() => process.exit(1)) })
 
 /** A request exactly as written (no URL normalising, any Host): what a hostile client can send. */
 function raw (port: number, path: string, headers: Record<string, string>): Promise<{ status: number, body: string }> {
@@ -239,7 +213,7 @@ t.test('two desktops of the fleet on Docker: hardened containers, tokens, files,
   // The Scrapybara Python SDK, unchanged: start_ubuntu → computer → stop, in place of b.
   t.equal((await call('DELETE', `/desktops/${b.id}`)).status, 204, 'b ended, to make room')
   if (!t.ok(existsSync(PYTHON), `${PYTHON} exists (bash scripts/test-python.sh --setup makes it)`)) return
-  const python = await run(PYTHON, [new URL('./scrapybara-python.py', import.meta.url).pathname], { timeoutMs: 300_000, env: { ...process.env, FLEET_URL: base, FLEET_KEY: KEY } })
+  const python = await run(PYTHON, [new URL('./scrapybara-python.py', import.meta.url).pathname], { timeoutMs: 300_000, env: { FLEET_URL: base, FLEET_KEY: KEY } })
   t.equal(python.code, 0, `the Python SDK's run (${python.stderr.slice(-2000)})`)
   const lines = python.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
   const started = lines[0] as { id: string, status: string }

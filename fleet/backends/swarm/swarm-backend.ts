@@ -139,10 +139,6 @@ export class SwarmBackend implements Backend {
     }
   }
 
-  async inspect (id: string): Promise<Instance | undefined> {
-    return (await this.list(id))[0]
-  }
-
   async list (id?: string): Promise<Instance[]> {
     const label = [`${LABEL.fleet}=${this.options.fleetId}`, `${LABEL.kind}=desktop`, ...(id ? [`${LABEL.id}=${id}`] : [])]
     const services = await this.docker.listServices({ filters: { label } })
@@ -172,6 +168,10 @@ export class SwarmBackend implements Backend {
   }
 
   /** Swarm has no freezer for a service's task: the fleet answers the client that this engine cannot pause. */
+  async inspect (id: string): Promise<Instance | undefined> {
+    return (await this.list(id))[0]
+  }
+
   async pause (id: string): Promise<void> {
     throw new Error(`Docker Swarm cannot pause a service's task (desktop ${id}); run the fleet with --backend docker to pause desktops`)
   }
