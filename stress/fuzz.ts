@@ -262,8 +262,12 @@ const WRONG_TYPES = ['text/html', 'application/xml', 'application/x-www-form-url
 function bodyKind (r: R, s: Screen): FuzzCase {
   const route = r()
   if (route < 0.35) {
-    const path = pick(r, ['/computer', '/computer', '/computer', '/v1/instance/abc/computer'])
-    return { kind: 'unified: invalid action', path, body: json(badAction(r, s)), contentType: 'application/json' }
+    const target = pick(r, ['/computer', '/computer', '/computer', '/v1/instance/abc/computer'])
+    const action = badAction(r, s)
+    // The seed SDK's route takes a top-level null option as absent (its Python SDK sends every
+    // option it was not given as null): an action whose fault is a null goes to /computer.
+    const path = Object.values(action).includes(null) ? '/computer' : target
+    return { kind: 'unified: invalid action', path, body: json(action), contentType: 'application/json' }
   }
   if (route < 0.5) {
     const ok = () => validAction(r, s)
