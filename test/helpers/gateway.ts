@@ -60,3 +60,23 @@ export async function assertClickedAndTyped (t: Test, gateway: Gateway, text: st
   assertAtScreenPoint(t, down)
   t.equal(eventsOf(events, 'input').at(-1)?.value, text, 'the textarea holds the text exactly')
 }
+
+/**
+ * Empties the oracle's focused textarea through the gateway (select all, Delete) and waits out
+ * Chromium's 500 ms multi-click interval, so a test that clicks the same spot next counts its
+ * clicks from 1 and types into an empty box, whatever the test before it left.
+ */
+export async function emptyTextarea (gateway: Gateway): Promise<void> {
+  gateway.oracle.clear()
+  for (const keys of [['ctrl', 'a'], ['Delete']]) {
+    const response = await fetch(`${gateway.baseUrl}/computer`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'press_key', keys }),
+      signal: AbortSignal.timeout(30_000),
+    })
+    if (!response.ok) throw new Error(`press_key ${keys.join('+')}: ${response.status} ${await response.text()}`)
+  }
+  await gateway.oracle.until((events) => eventsOf(events, 'input').at(-1)?.value === '')
+  await new Promise((resolve) => setTimeout(resolve, 600))
+}

@@ -12,7 +12,7 @@ import t from 'tap'
 import Anthropic from '@anthropic-ai/sdk'
 import { example } from '../examples/anthropic.ts'
 import { GatewayComputerToolset, GatewayError, gatewayComputerTool } from '../src/anthropic/index.ts'
-import { assertClickedAndTyped, gatewayDesktop } from '../../../test/helpers/gateway.ts'
+import { assertClickedAndTyped, emptyTextarea, gatewayDesktop } from '../../../test/helpers/gateway.ts'
 import { pngSize } from '../../../test/helpers/adapter-cases.ts'
 
 const gateway = gatewayDesktop(t)
@@ -80,6 +80,8 @@ t.test('the computer_20251124 tool under toolRunner: text and screenshot at the 
   const text = 'tool Ñandú Жук 🙂'
   const replies = recorded('anthropic-computer-tool-replies.json')
   const { anthropic, sent, used } = replaying(replies)
+  // The first test's text gone, and its clicks at the same spot out of Chromium's multi-click count.
+  await emptyTextarea(gateway)
   gateway.oracle.clear()
   const computer = gatewayComputerTool({ baseUrl: gateway.baseUrl, token: gateway.token, version: 'computer_20251124', display: { width: 1024, height: 640 } })
   const final = await anthropic.beta.messages.toolRunner({
