@@ -81,9 +81,11 @@ t.test('what a busy xterm draws is never taken for the redraw of the exposed pix
   const probe = (await prober.arm())!
   t.teardown(() => probe.end())
   const watch = await DamageWatch.open(X, root)
-  const drawn = await watch.settle({ quietMs: 1000, maxMs: 1000 })
+  // Reports coalesce until the watch subtracts them, so a loaded machine sees few a second:
+  // two within two seconds is already drawing that went on while the probe was armed.
+  const drawn = await watch.settle({ quietMs: 2000, maxMs: 2000 })
   watch.close()
-  t.ok(drawn.changes >= 3, `it drew again and again (${drawn.changes} reports)`)
+  t.ok(drawn.changes >= 2, `it drew again and again (${drawn.changes} reports)`)
   t.equal(await probe.redrawn(100), false, 'no redraw seen without an Expose')
   await expose(probe)
   t.equal(await probe.redrawn(5000), true, 'and seen once it is sent')
