@@ -270,7 +270,7 @@ export class SupervisedDesktop implements Driver {
       this.#options.log.warn({ err: error }, 'the desktop session starts without the accessibility bus: it could not start')
       return undefined
     })
-    const started = await startXfceSession({ display: xvfb.display, home: session.home, accessibility, log: this.#options.log, managed: () => ewmh.managed(), ...(session.browser && { browser: session.browser }) })
+    const started = await startXfceSession({ display: xvfb.display, home: session.home, accessibility, log: this.#options.log, managed: () => ewmh.managed(), docked: () => ewmh.reserved(), ...(session.browser && { browser: session.browser }) })
     this.#session = started
     return started
   }

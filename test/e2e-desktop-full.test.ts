@@ -98,6 +98,12 @@ t.test('the full desktop: panel, wallpaper, applications by name, the tree, surv
     const { status, body } = await server.act({ action: 'launch_app', app: 'editor', target: 'Documents/note.txt' })
     t.equal(status, 200, JSON.stringify(body))
     t.match(body.window, { class: 'Mousepad', title: /note\.txt/, focused: true, x: 0, width: SCREEN.width })
+    // The session was ready only once the panel had reserved its strip: maximised, the window
+    // stops at the panel's edge instead of covering it.
+    const panel = (await windowsOf(server)).find((window) => window.class === 'Xfce4-panel') as { y: number, height: number } | undefined
+    const editor = body.window as { y: number }
+    t.ok(panel && panel.height > 0, `the panel is a window: ${JSON.stringify(panel)}`)
+    t.ok(editor.y >= panel!.y + panel!.height, `the editor (y ${editor.y}) is below the panel (to y ${panel!.y + panel!.height})`)
   })
 
   await t.test('the applications yield the CPU to the server and X: the session and what launch_app starts run at nice 10', async (t) => {

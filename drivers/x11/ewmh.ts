@@ -26,7 +26,7 @@ const ATOM = { WM_NAME: 39, WM_CLASS: 67, STRING: 31, WINDOW: 33, CARDINAL: 6, A
 const EWMH_ATOMS = [
   '_NET_SUPPORTING_WM_CHECK', '_NET_CLIENT_LIST', '_NET_ACTIVE_WINDOW',
   '_NET_WM_NAME', '_NET_WM_PID', '_NET_MOVERESIZE_WINDOW', 'UTF8_STRING',
-  '_NET_WM_STATE', '_NET_WM_STATE_MAXIMIZED_VERT', '_NET_WM_STATE_MAXIMIZED_HORZ',
+  '_NET_WM_STATE', '_NET_WM_STATE_MAXIMIZED_VERT', '_NET_WM_STATE_MAXIMIZED_HORZ', '_NET_WORKAREA',
 ] as const
 type EwmhAtom = typeof EWMH_ATOMS[number]
 
@@ -97,6 +97,21 @@ export class Ewmh {
     if (!check) return false
     const again = await this.#property(check, this.#atoms._NET_SUPPORTING_WM_CHECK, ATOM.WINDOW).catch(() => undefined)
     return again !== undefined && this.#windows(again)[0] === check
+  }
+
+  /**
+   * True when the window manager keeps part of the screen from windows (a panel's strut): its
+   * _NET_WORKAREA is smaller than the root. A window maximised before that fills the screen
+   * under the panel, one maximised after stops at its edge.
+   */
+  async reserved (): Promise<boolean> {
+    const [area, root] = await Promise.all([
+      this.#property(this.#root, this.#atoms._NET_WORKAREA, ATOM.CARDINAL),
+      this.#request<{ width: number, height: number }>((callback) => this.#client.GetGeometry(this.#root, callback)),
+    ])
+    if (area.format !== 32 || area.data.length < 16) return false
+    const [x, y, width, height] = [0, 1, 2, 3].map((i) => area.data.readUInt32LE(i * 4))
+    return x! > 0 || y! > 0 || width! < root.width || height! < root.height
   }
 
   /** The managed windows, highest in the stacking order first. */

@@ -37,6 +37,9 @@ const NOT_INHERITED = ['DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'SESSIO
 
 let sessions = 0
 
+/** How long the panel may take to reserve its strip once the window manager is up. */
+const PANEL_TIMEOUT_MS = 20_000
+
 export interface XfceSessionOptions {
   display: string
   /** The session's home; made when missing. */
@@ -46,6 +49,8 @@ export interface XfceSessionOptions {
   log: Log
   /** True once a window manager announces itself on the display (Ewmh.managed). */
   managed: () => Promise<boolean>
+  /** True once the panel's strut is in the window manager's work area (Ewmh.reserved). */
+  docked: () => Promise<boolean>
   /** How long the session may take to bring its window manager up (default 30 s: XFCE starts in seconds, slower on a busy machine). */
   timeoutMs?: number
   /** The session's default web browser (default firefox): chromium puts xfce/chromium/ first among the settings places. */
@@ -133,6 +138,13 @@ export async function startXfceSession (options: XfceSessionOptions): Promise<Xf
     }
     await delay(50)
   }
+  // The panel maps seconds after xfwm4 and reserves its strip later still: a window maximised
+  // in between (launch_app's, --autostart's) would stay under it, where a click meant for the
+  // panel lands on the window. Ready is once the work area leaves the panel out; a session
+  // whose panel never docks (a home with a panel of its own, set to float) starts anyway.
+  const docking = Date.now() + PANEL_TIMEOUT_MS
+  while (Date.now() < docking && !exit() && !await options.docked().catch(() => false)) await delay(50)
+  if (!await options.docked().catch(() => false)) log.warn({ display }, 'the desktop session\'s panel reserved no part of the screen in time: maximised windows may cover it')
   const address = await bus
   log.info({ display, pid: child.pid, home }, 'started the desktop session')
   return {
