@@ -342,3 +342,24 @@ t.test('/setup/execute_with_verification with --shell: a shell line awaited unti
     statusCode: 504,
   }])
 })
+
+t.test('/setup/launch with --shell: the program outlives the call and the commands after it, as the harness\'s Popen does', async (t) => {
+  const fixture = desktopHome(t)
+  const { guest: app } = await guest(t, { shell: { home: fixture.home, limits: shellLimits({ timeoutMs: 10_000 }) } })
+  const launched = await postJson(app, '/setup/launch', { command: 'echo $$ > launched.pid; exec sleep 60', shell: true })
+  t.strictSame([launched.statusCode, launched.body], [200, 'echo $$ > launched.pid; exec sleep 60 launched successfully'])
+  const pidFile = join(fixture.home, 'launched.pid')
+  let pid = 0
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline && !pid;) {
+    pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim())
+    if (!pid) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  t.ok(pid > 0, 'the program started and wrote its PID')
+  t.teardown(() => { try { process.kill(pid, 'SIGKILL') } catch {} })
+  // A command after it ends everything it started itself, and nothing of the launched program's.
+  const after = await postJson(app, '/setup/execute', { command: '(sleep 30 &) ; echo ran', shell: true })
+  t.strictSame(after.json(), { status: 'success', output: 'ran\n', error: '', returncode: 0 })
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  t.match(status, /^State:\s+S/m, 'the launched program still runs')
+  t.match(status, new RegExp(`^Uid:\\s+${fixture.user.uid}\\s`, 'm'), "as the desktop's user")
+})
