@@ -291,3 +291,75 @@ t.test('with --shell, what is not pyautogui code runs as the desktop\'s user, an
   }
   t.strictSame(driver.calls, [], 'nothing reached the desktop\'s input')
 })
+
+t.test('/setup/execute_with_verification: the command, then its window or shell line awaited within max_wait_time, answered as the harness reads it', async (t) => {
+  const { guest: app, driver } = await guest(t)
+  const url = '/setup/execute_with_verification'
+  const ran = { status: 'success', output: '', error: '', returncode: 0 }
+  const cases: Array<[string, unknown, number, unknown]> = [
+    ['no verification', { ...harness('pyautogui.click(10, 20)') }, 200, { ...ran, verification: 'none', wait_time: 0 }],
+    ['a window whose title contains the name', { ...harness(''), verification: { window_exists: 'MOUSEPAD' }, max_wait_time: 2 }, 200, { ...ran, verification: 'passed', wait_time: 'seconds' }],
+    ['a window that never comes', { ...harness(''), verification: { window_exists: 'Calculator' }, max_wait_time: 0.2, check_interval: 0.05 }, 504, {
+      code: 'ERR_VERIFICATION_FAILED',
+      error: 'Gateway Timeout',
+      message: `${url}: the command ran (returncode 0) but no window's title contained "Calculator" within max_wait_time 0.2 s`,
+      statusCode: 504,
+    }],
+    ['a shell line, without the shell', { ...harness(''), verification: { command_success: 'test -f ~/done' } }, 403, {
+      code: 'ERR_SHELL_OFF', error: 'Forbidden', message: SHELL_OFF(url, 'test -f ~/done'), statusCode: 403,
+    }],
+    ['an unknown check', { ...harness(''), verification: { process_exists: 'x' } }, 400, 'ERR_INVALID_ACTION'],
+    ['a wait past ten minutes', { ...harness(''), max_wait_time: 601 }, 400, 'ERR_INVALID_ACTION'],
+  ]
+  for (const [name, body, status, expected] of cases) {
+    driver.calls.length = 0
+    const response = await postJson(app, url, body)
+    const answer = response.json()
+    if (typeof answer.wait_time === 'number' && expected !== null && typeof expected === 'object' && (expected as { wait_time?: unknown }).wait_time === 'seconds') {
+      t.ok(answer.wait_time >= 0 && answer.wait_time < 2, `${name}: waited ${answer.wait_time} s`)
+      answer.wait_time = 'seconds'
+    }
+    if (typeof expected === 'string') t.strictSame([response.statusCode, answer.code], [status, expected], name)
+    else t.strictSame([response.statusCode, answer], [status, expected], name)
+  }
+})
+
+t.test('/setup/execute_with_verification with --shell: a shell line awaited until it exits 0', async (t) => {
+  const fixture = desktopHome(t)
+  const { guest: app } = await guest(t, { shell: { home: fixture.home, limits: shellLimits({ timeoutMs: 10_000 }) } })
+  const url = '/setup/execute_with_verification'
+  // The shell ends what a command leaves behind, so the line itself turns true 300 ms after the command.
+  const now = 'echo $(( $(date +%s%N) / 1000000 ))'
+  const passed = await postJson(app, url, { command: `${now} > started; echo started`, shell: true, verification: { command_success: `[ $(${now}) -ge $(( $(cat started) + 300 )) ]` }, max_wait_time: 5, check_interval: 0.1 })
+  const answer = passed.json()
+  t.ok(answer.wait_time > 0.1 && answer.wait_time < 5, `waited ${answer.wait_time} s for the file`)
+  t.strictSame([passed.statusCode, { ...answer, wait_time: 0 }], [200, { status: 'success', output: 'started\n', error: '', returncode: 0, verification: 'passed', wait_time: 0 }])
+  const failed = await postJson(app, url, { command: ['false'], verification: { command_success: 'test -f never', window_exists: 'Nothing' }, max_wait_time: 0.3, check_interval: 0.1 })
+  t.strictSame([failed.statusCode, failed.json()], [504, {
+    code: 'ERR_VERIFICATION_FAILED',
+    error: 'Gateway Timeout',
+    message: `${url}: the command ran (returncode 1) but no window's title contained "Nothing" and "test -f never" did not exit 0 within max_wait_time 0.3 s`,
+    statusCode: 504,
+  }])
+})
+
+t.test('/setup/launch with --shell: the program outlives the call and the commands after it, as the harness\'s Popen does', async (t) => {
+  const fixture = desktopHome(t)
+  const { guest: app } = await guest(t, { shell: { home: fixture.home, limits: shellLimits({ timeoutMs: 10_000 }) } })
+  const launched = await postJson(app, '/setup/launch', { command: 'echo $$ > launched.pid; exec sleep 60', shell: true })
+  t.strictSame([launched.statusCode, launched.body], [200, 'echo $$ > launched.pid; exec sleep 60 launched successfully'])
+  const pidFile = join(fixture.home, 'launched.pid')
+  let pid = 0
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline && !pid;) {
+    pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim())
+    if (!pid) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  t.ok(pid > 0, 'the program started and wrote its PID')
+  t.teardown(() => { try { process.kill(pid, 'SIGKILL') } catch {} })
+  // A command after it ends everything it started itself, and nothing of the launched program's.
+  const after = await postJson(app, '/setup/execute', { command: '(sleep 30 &) ; echo ran', shell: true })
+  t.strictSame(after.json(), { status: 'success', output: 'ran\n', error: '', returncode: 0 })
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  t.match(status, /^State:\s+S/m, 'the launched program still runs')
+  t.match(status, new RegExp(`^Uid:\\s+${fixture.user.uid}\\s`, 'm'), "as the desktop's user")
+})

@@ -253,3 +253,7 @@ export const ShellOff = createError<'ERR_SHELL_OFF', 403, [string]>(
 /** OSWorld's /start_recording while its recording runs, or /end_recording with none running. */
 export const RecordingState = createError<'ERR_RECORDING_STATE', 409, [string]>(
   'ERR_RECORDING_STATE', '%s', 409)
+
+/** OSWorld's /setup/execute_with_verification: the command ran, but what it was to bring about did not hold within max_wait_time. */
+export const VerificationFailed = createError<'ERR_VERIFICATION_FAILED', 504, [string]>(
+  'ERR_VERIFICATION_FAILED', '%s', 504)

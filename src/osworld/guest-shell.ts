@@ -1,14 +1,11 @@
 /**
  * The server's shell (--shell, src/shell/) as the OSWorld guest's `GuestShell`: a command of
  * /execute runs as the desktop's user, bounded as every command is, and answers in the
- * harness's words; /setup/launch starts one in a session of its own (setsid), so it outlives
- * the call as the guest's own Popen does.
+ * harness's words; /setup/launch starts one that outlives the call, as the guest's own Popen
+ * does (ShellService.launch).
  */
 import type { ShellService } from '../shell/service.ts'
 import type { GuestShell, ShellOutcome } from './shell.ts'
-
-/** How long starting a program for /setup/launch may take (setsid returns once it forked). */
-const LAUNCH_TIMEOUT_MS = 10_000
 
 function argvOf (command: string | string[], shell: boolean, cwd?: string): string[] {
   const line = typeof command === 'string' ? command : command.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ')
@@ -24,7 +21,7 @@ export function guestShell (shell: ShellService): GuestShell {
       return { output: result.stdout, error: result.stderr + note, returncode: result.exit_code ?? (result.timed_out ? -9 : -1) }
     },
     async launch (command, { shell: asLine }) {
-      await shell.runOnce(['setsid', '-f', ...argvOf(command, asLine)], LAUNCH_TIMEOUT_MS)
+      await shell.launch(argvOf(command, asLine))
     },
   }
 }

@@ -91,7 +91,28 @@ export const GuestWindowBody = Type.Object({
   by_class: Type.Optional(Type.Boolean({ description: 'Match the window class instead of the title.' })),
 }, { $id: 'GuestWindowBody', title: 'GuestWindowBody', additionalProperties: false })
 
+export const GuestVerifyBody = Type.Object({
+  command: Command,
+  shell: Shell,
+  verification: Type.Optional(Type.Object({
+    window_exists: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'A window whose title contains this, case-insensitively (as wmctrl -l is searched).' })),
+    command_success: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000, description: 'A shell line that must exit 0 (needs --shell).' })),
+  }, { additionalProperties: false, errorMessage: 'verification may hold window_exists (a title) and command_success (a shell line), nothing else' })),
+  max_wait_time: Type.Optional(Type.Number({ minimum: 0, maximum: 600, default: 10, errorMessage: 'max_wait_time must be seconds, 0 to 600' })),
+  check_interval: Type.Optional(Type.Number({ minimum: 0.05, maximum: 60, default: 1, errorMessage: 'check_interval must be seconds, 0.05 to 60' })),
+}, { $id: 'GuestVerifyBody', title: 'GuestVerifyBody', additionalProperties: false })
+
+export const GuestVerifyResult = Type.Object({
+  status: Type.Literal('success'),
+  output: Type.String(),
+  error: Type.String(),
+  returncode: Type.Integer(),
+  verification: Type.Union([Type.Literal('passed'), Type.Literal('none')], { description: "'none' when the body asked for no verification." }),
+  wait_time: Type.Number({ description: 'Seconds from the end of the command until the verification held.' }),
+}, { $id: 'GuestVerifyResult', title: 'GuestVerifyResult' })
+
 export const GUEST_SCHEMAS = [
   GuestExecuteBody, GuestExecuteResult, GuestRunPythonBody, GuestRunPythonResult, GuestBashBody, GuestAccessibility, GuestTerminal, GuestSize,
   GuestFileForm, GuestWindowSizeForm, GuestPathBody, GuestDesktopPath, GuestDirectoryNode, GuestDirectoryTree, GuestOpenFileBody, GuestWindowBody,
+  GuestVerifyBody, GuestVerifyResult,
 ]

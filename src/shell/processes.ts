@@ -18,7 +18,7 @@ export interface Started {
   id: string
 }
 
-export async function startCommand (argv: readonly string[], user: ShellUser, env: Record<string, string>, maxProcesses: number): Promise<Started> {
+export async function startCommand (argv: readonly string[], user: ShellUser, env: Record<string, string>, maxProcesses: number, stdio: 'pipe' | 'ignore' = 'pipe'): Promise<Started> {
   const id = randomBytes(8).toString('hex')
   const ceiling = process.getuid?.() === 0 ? undefined : await nprocCeiling()
   const nproc = Math.min(await tasksOf(user.uid) + maxProcesses, ceiling ?? Infinity)
@@ -27,7 +27,7 @@ export async function startCommand (argv: readonly string[], user: ShellUser, en
     cwd: user.home,
     env: { ...env, [MARKER]: id },
     detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: [stdio, stdio, stdio],
   })
   // A spawn failure arrives as an 'error' event; the caller's listeners see it through 'close'.
   child.on('error', () => {})

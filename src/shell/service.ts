@@ -3,11 +3,13 @@
  * user, in its home, on its display, with an environment holding none of the server's secrets.
  * The executor calls it for the `run_command` and `bash` actions.
  */
-import { chown, copyFile, mkdtemp, rm } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { chown, copyFile, mkdtemp, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { shellEnvironment } from './environment.ts'
 import { runOnce, type CommandResult, type RunBounds } from './one-shot.ts'
+import { startCommand } from './processes.ts'
 import { BashSession, type SessionResult } from './session.ts'
 import { shellUser, type ShellUser } from './user.ts'
 
@@ -65,8 +67,12 @@ export class ShellService {
       this.#xauthDir ??= await mkdtemp(join(tmpdir(), 'computer-gateway-shell-'))
       await chown(this.#xauthDir, user.uid, user.gid)
       const copy = join(this.#xauthDir, 'Xauthority')
-      await copyFile(xauthority, copy)
-      await chown(copy, user.uid, user.gid)
+      // Written aside and renamed over: a program starting now (one /setup/launch started) reads
+      // the whole old file or the whole new one, never one being rewritten, which it would refuse.
+      const next = `${copy}.${randomBytes(4).toString('hex')}`
+      await copyFile(xauthority, next)
+      await chown(next, user.uid, user.gid)
+      await rename(next, copy)
       xauthority = copy
     }
     return shellEnvironment(user, { display: this.#display(), xauthority })
@@ -84,6 +90,22 @@ export class ShellService {
   async runOnce (argv: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<CommandResult> {
     const user = await this.#who()
     return runOnce(argv, user, await this.#environment(user), this.#bounds(timeoutMs), signal)
+  }
+
+  /**
+   * Starts a program that is to outlive the call (OSWorld's /setup/launch: an application to act
+   * on): as the user, within RLIMIT_NPROC, its output discarded, in a process group of its own.
+   * It is not swept as a finished command's leftovers are; it ends on its own or with the server
+   * (setpriv's parent-death signal). Resolves once it has started, rejects if it could not be.
+   */
+  async launch (argv: readonly string[]): Promise<void> {
+    const user = await this.#who()
+    const { child } = await startCommand(argv, user, await this.#environment(user), this.limits.maxProcesses, 'ignore')
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve)
+      child.once('error', reject)
+    })
+    child.unref()
   }
 
   /** Whether `name` may be used now: an open session, or room for one more. */

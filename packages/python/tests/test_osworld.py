@@ -29,20 +29,10 @@ from typing import Any
 import httpx
 import pytest
 from conftest import BIN, NODE, ROOT, stop, until
+from osworld_env import desktop_env_wheel
 from PIL import Image
 
-PACKAGE = Path(__file__).resolve().parents[1]
-WHEELS = PACKAGE / ".venv" / "osworld"
 PRELUDE = "import pyautogui; import time; pyautogui.FAILSAFE = False; "
-
-
-def desktop_env_wheel() -> Path:
-    wheels = sorted(WHEELS.glob("desktop_env-*.whl"))
-    if not wheels:
-        raise AssertionError(
-            f"no desktop-env wheel in {WHEELS}: run scripts/test-python.sh --setup, which downloads it from PyPI"
-        )
-    return wheels[-1]
 
 
 @pytest.fixture(scope="module")

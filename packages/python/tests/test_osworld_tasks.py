@@ -1,0 +1,188 @@
+"""The task set in OSWorld's format (tests/osworld_tasks: config steps, evaluator with desktop_env's
+getters and metrics), each run as OSWorld runs a task, by DesktopEnv's own reset, step and evaluate
+(read from the desktop-env wheel: see osworld_env.py for why not DesktopEnv itself) against
+`computer-gateway --osworld --shell` on its own Xvfb: SetupController carries out the config, a
+scripted agent's fixed actions (`<task>.actions.json`, pyautogui code as a model would answer)
+go through DesktopEnv.step, and OSWorld's metric scores the result 1.0. Doing nothing scores 0.0
+on a handful, so the evaluators can fail."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from conftest import BIN, NODE, ROOT, stop, until
+from osworld_env import load_task, make_env, task_names, wheel_on_path
+
+PAUSE = 0.4
+# Tasks whose untouched state the evaluator must score 0.0: every one that compares a file the
+# task makes with one its setup wrote (a missing file, a file unchanged, an editor's file unsaved),
+# a file not renamed, a setting unchanged, a mode unchanged.
+UNDONE = [
+    "echo_to_file",
+    "sort_lines",
+    "uppercase",
+    "unicode_text",
+    "copy_file",
+    "mousepad_edit",
+    "rename_file",
+    "edit_config",
+    "make_executable",
+]
+
+
+@dataclass(frozen=True)
+class Desktop:
+    main: str
+    guest_host: str
+    guest_port: int
+    token: str
+    home: Path
+    wheel: Path
+
+
+def _urls(log: Path) -> tuple[str | None, str | None]:
+    main = guest = None
+    for line in log.read_text(errors="replace").splitlines():
+        with contextlib.suppress(json.JSONDecodeError):
+            entry = json.loads(line)
+            message = str(entry.get("msg", ""))
+            if message.startswith("Server listening at "):
+                if entry.get("component") == "osworld":
+                    guest = message.removeprefix("Server listening at ")
+                else:
+                    main = message.removeprefix("Server listening at ")
+    return main, guest
+
+
+@pytest.fixture(scope="module")
+def desktop() -> Iterator[Desktop]:
+    """The server with --osworld and --shell, its home owned by a user made for the test (the shell
+    never runs as root); the token in a netrc file for OSWorld's requests."""
+    if os.geteuid() != 0:
+        pytest.fail("these tests make a user to own the desktop's home: run them as root (as CI does)")
+    name = f"cgos{secrets.token_hex(4)}"
+    subprocess.run(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name], check=True)
+    token = secrets.token_hex(16)
+    saved_netrc = os.environ.get("NETRC")
+    try:
+        user = pwd.getpwnam(name)
+        with tempfile.TemporaryDirectory(prefix="cg-osworld-tasks-") as scratch, wheel_on_path() as wheel:
+            os.chmod(scratch, 0o755)
+            home = Path(scratch) / "home"
+            home.mkdir(mode=0o700)
+            os.chown(home, user.pw_uid, user.pw_gid)
+            log_path = Path(scratch) / "server.log"
+            env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XAUTHORITY", "API_TOKEN", "PORT")}
+            env["API_TOKEN"] = token
+            args = ["--port", "0", "--osworld", "--osworld-port", "0", "--shell", "--home", str(home), "--log-level", "info"]
+            with log_path.open("wb") as log:
+                process = subprocess.Popen(
+                    [str(NODE), str(BIN), *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL, start_new_session=True,
+                )  # fmt: skip
+            try:
+
+                def both() -> bool:
+                    if process.poll() is not None:
+                        raise AssertionError(f"the server exited ({process.returncode}):\n{log_path.read_text()[-3000:]}")
+                    return None not in _urls(log_path)
+
+                until(both, 60, "the server and its guest protocol to listen")
+                main, guest = _urls(log_path)
+                assert main is not None
+                assert guest is not None
+                until(lambda: httpx.get(f"{main}/health", timeout=5).json().get("ready") is True, 60, "the desktop to be ready")
+                host, port = guest.removeprefix("http://").rsplit(":", 1)
+                netrc = Path(scratch) / "netrc"
+                netrc.write_text(f"machine {host} login osworld password {token}\n")
+                netrc.chmod(0o600)
+                os.environ["NETRC"] = str(netrc)
+                yield Desktop(main=main, guest_host=host, guest_port=int(port), token=token, home=home, wheel=wheel)
+            finally:
+                stop(process)
+    finally:
+        if saved_netrc is None:
+            os.environ.pop("NETRC", None)
+        else:
+            os.environ["NETRC"] = saved_netrc
+        subprocess.run(["userdel", name], check=True)
+
+
+def _window_pids(desktop: Desktop) -> set[int]:
+    answer = httpx.post(
+        f"{desktop.main}/computer",
+        json={"action": "list_windows"},
+        headers={"authorization": f"Bearer {desktop.token}"},
+        timeout=10,
+    ).json()
+    return {window["pid"] for window in answer["windows"] if window["pid"] is not None}
+
+
+@pytest.fixture
+def fresh(desktop: Desktop) -> Iterator[Desktop]:
+    """Each task on the desktop as it was before it (OSWorld reverts its VM): every window the
+    task opened ended by its PID, and the home emptied of what the task made."""
+    before = _window_pids(desktop)
+    try:
+        yield desktop
+    finally:
+        for pid in _window_pids(desktop) - before:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        until(lambda: not (_window_pids(desktop) - before), 15, "the task's windows to close")
+        for entry in desktop.home.iterdir():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+
+
+def _env(desktop: Desktop, task: dict[str, Any], cache: Path) -> Any:
+    return make_env(desktop.wheel, desktop.guest_host, desktop.guest_port, cache, [task])
+
+
+def test_the_set_is_twenty_tasks_in_osworlds_format() -> None:
+    names = task_names()
+    assert len(names) >= 20
+    for name in names:
+        task, actions = load_task(name)
+        assert {"id", "instruction", "config", "evaluator", "related_apps", "snapshot"} <= task.keys(), name
+        assert actions, f"{name} has a scripted solution"
+        assert all(
+            step["type"] in {"launch", "execute", "execute_with_verification", "activate_window"} for step in task["config"]
+        ), name
+
+
+@pytest.mark.parametrize("name", task_names())
+def test_the_scripted_agent_scores_one(fresh: Desktop, name: str, tmp_path: Path) -> None:
+    task, actions = load_task(name)
+    env = _env(fresh, task, tmp_path)
+    observation = env.reset(task_config=task)
+    assert observation["screenshot"][:8] == b"\x89PNG\r\n\x1a\n"
+    assert observation["instruction"] == task["instruction"]
+    for action in actions:
+        env.step(action, PAUSE)
+    assert env.evaluate() == 1.0
+
+
+@pytest.mark.parametrize("name", UNDONE)
+def test_doing_nothing_scores_zero(fresh: Desktop, name: str, tmp_path: Path) -> None:
+    task, _ = load_task(name)
+    env = _env(fresh, task, tmp_path)
+    env.reset(task_config=task)
+    env.step("WAIT", PAUSE)
+    assert env.evaluate() == 0.0
