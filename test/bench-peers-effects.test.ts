@@ -60,7 +60,8 @@ t.test('photoEffect: the photo on the screen, a few levels off, shifted, another
   t.equal(photoEffect(photo, photo), undefined, 'itself')
   t.equal(photoEffect(photo, image(160, 100, 4, (x, y, c) => (c === 3 ? 255 : Math.min(255, photo.data[(y * 160 + x) * 3 + c]! + 5)))), undefined, 'five levels brighter, with alpha')
   t.equal(photoEffect(photo, image(200, 120, 3, (x, y, c) => (x < 160 && y < 100 ? photo.data[(y * 160 + x) * 3 + c]! : 0))), undefined, 'on a larger screen, at its origin')
-  t.equal(photoEffect(photo, image(160, 100, 3, () => 0)), `the photo is not on the screen: a mean difference of ${meanOf(photo).toFixed(1)} levels over 160 points (at most ${PHOTO_TOLERANCE})`, 'a black screen')
+  t.equal(photoEffect(photo, image(160, 100, 3, () => 0)), `the photo is not on the screen: a mean difference of ${meanOf(photo).toFixed(1)} levels over 160 points of the top-left 160x100 (at most ${PHOTO_TOLERANCE})`, 'a black screen')
+  t.equal(photoEffect(photo, image(160, 100, 3, (x, y, c) => (x < 80 && y < 50 ? photo.data[(y * 160 + x) * 3 + c]! : 0)), { width: 80, height: 50 }), undefined, 'within the area asked, black past it')
   t.match(photoEffect(photo, image(160, 100, 3, (x, y, c) => photo.data[(y * 160 + Math.max(0, x - 3)) * 3 + c]!)), /^the photo is not on the screen: a mean difference of/, 'shifted three pixels right')
 })
 

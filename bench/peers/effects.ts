@@ -40,11 +40,11 @@ export const PHOTO_TOLERANCE = 24
 /**
  * A screenshot shows the photo at the screen's origin, pixel for pixel (a browser's JPEG
  * decoder and the encoder's rounding differ by a few levels): the mean absolute difference
- * over a grid of points inside both, each channel of RGB.
+ * over a grid of points inside `area` (by default all of both), each channel of RGB.
  */
-export function photoEffect (photo: RawImage, screen: RawImage): string | undefined {
-  const width = Math.min(photo.width, screen.width)
-  const height = Math.min(photo.height, screen.height)
+export function photoEffect (photo: RawImage, screen: RawImage, area = { width: Infinity, height: Infinity }): string | undefined {
+  const width = Math.min(photo.width, screen.width, area.width)
+  const height = Math.min(photo.height, screen.height, area.height)
   let sum = 0
   let count = 0
   for (let gy = 0; gy < 10; gy++) {
@@ -58,7 +58,7 @@ export function photoEffect (photo: RawImage, screen: RawImage): string | undefi
     }
   }
   const mean = sum / count
-  return mean <= PHOTO_TOLERANCE ? undefined : `the photo is not on the screen: a mean difference of ${mean.toFixed(1)} levels over 160 points (at most ${PHOTO_TOLERANCE})`
+  return mean <= PHOTO_TOLERANCE ? undefined : `the photo is not on the screen: a mean difference of ${mean.toFixed(1)} levels over 160 points of the top-left ${width}x${height} (at most ${PHOTO_TOLERANCE})`
 }
 
 /** Nodes in a tree of `{ children: [...] }` (cua's accessibility answer), the root included. */
