@@ -191,6 +191,13 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
     /** The terminal's words as [first column, last column]. */
     const words = [...SENTENCE.matchAll(/\S+/g)].map((m) => [m.index, m.index + m[0].length - 1] as const)
     const DRAGS = [[0, 2], [1, 3], [0, 1], [1, 2], [2, 3]] as const
+    /** The selection's effect, once the primary selection holds `expected` or 2 s have passed. */
+    const selected = async (expected: string) => {
+      const deadline = Date.now() + 2000
+      let primary = await terminal!.primary()
+      while (primary !== expected && Date.now() < deadline) { await delay(50); primary = await terminal!.primary() }
+      return selectionEffect(expected, primary, SENTINEL)
+    }
     /** Times one action of `kind` through `d` and checks its effect: [ms, undefined] or [ms, what went wrong]. */
     const once = async (d: PeerDriver, kind: Kind, i: number): Promise<[number, string | undefined]> => {
       const k = i * drivers.length + drivers.indexOf(d)
@@ -240,20 +247,8 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
           return [ms, typedEffect(text!, lastValue(events) ?? '')]
         }
         case 'type 95 ASCII (xterm)': return [ms, typedEffect(text!, await terminal!.typedLine())]
-        case 'double click a word (xterm)': {
-          const expected = SENTENCE.slice(word[0], word[1] + 1)
-          const deadline = Date.now() + 2000
-          let primary = await terminal!.primary()
-          while (primary !== expected && Date.now() < deadline) { await delay(50); primary = await terminal!.primary() }
-          return [ms, selectionEffect(expected, primary, SENTINEL)]
-        }
-        case 'drag to select (xterm)': {
-          const expected = SENTENCE.slice(words[fromWord]![0], words[toWord]![1] + 1)
-          const deadline = Date.now() + 2000
-          let primary = await terminal!.primary()
-          while (primary !== expected && Date.now() < deadline) { await delay(50); primary = await terminal!.primary() }
-          return [ms, selectionEffect(expected, primary, SENTINEL)]
-        }
+        case 'double click a word (xterm)': return [ms, await selected(SENTENCE.slice(word[0], word[1] + 1))]
+        case 'drag to select (xterm)': return [ms, await selected(SENTENCE.slice(words[fromWord]![0], words[toWord]![1] + 1))]
         case 'key combo ctrl+a': {
           const events = await oracle.until((ev) => ev.some((e) => e.type === 'keydown' && e.key === 'a'))
           return [ms, events.some((e) => e.type === 'keydown' && e.key === 'a' && e.ctrl === true) ? undefined : 'no ctrl+a keydown']
