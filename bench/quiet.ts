@@ -35,12 +35,20 @@ export function loadBound (env: NodeJS.ProcessEnv = process.env, cores = availab
 
 /**
  * The gate a bench's entry point passes first: a final run on a machine that is not quiet
- * prints the load it saw and exits with status 3 (nothing measured); a quick or smoke run
- * prints the load beside its figures and goes on.
+ * prints the load it saw and exits with status 3 (nothing measured); a BENCH_MAX_LOAD that is
+ * no number exits with status 2, saying so; a quick or smoke run prints the load beside its
+ * figures and goes on.
  */
 export async function requireQuiet (final: boolean): Promise<QuietVerdict> {
   const { readFile } = await import('node:fs/promises')
-  const verdict = quietVerdict(await readFile('/proc/loadavg', 'utf8'), loadBound())
+  let verdict: QuietVerdict
+  try {
+    verdict = quietVerdict(await readFile('/proc/loadavg', 'utf8'), loadBound())
+  } catch (error) {
+    // A bound set wrong is the user's to fix: said in a line, not a stack.
+    console.error((error as Error).message)
+    process.exit(2)
+  }
   if (final && !verdict.quiet) {
     console.error(verdict.message)
     process.exit(3)
