@@ -21,6 +21,7 @@ import { benchScreens } from './screens.ts'
 import { backToBack, httpProbe, xtestProbe, type FloorProbe } from './floor.ts'
 import { mcpBench } from './mcp.ts'
 import { percentile } from './percentile.ts'
+import { requireQuiet } from './quiet.ts'
 
 const smoke = process.argv.includes('--smoke')
 const quick = smoke || process.argv.includes('--quick')
@@ -203,6 +204,8 @@ async function waitFor<T> (probe: () => Promise<T | undefined>, timeoutMs: numbe
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1))
 
 async function main () {
+  // Final numbers only from a quiet machine (bench/quiet.ts): refused, with the load seen, otherwise.
+  await requireQuiet(!quick)
   if (!existsSync(new URL('dist/src/runtime/server.js', root))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' })
   const xvfb = await startXvfb({ screen: '1280x800x24' })
   const processes: ChildProcess[] = []

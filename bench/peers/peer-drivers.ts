@@ -28,6 +28,9 @@ const run = promisify(execFile)
 export interface PeerDriver {
   name: string
   click (x: number, y: number): Promise<void>
+  doubleClick (x: number, y: number): Promise<void>
+  /** The left button pressed at `from`, released at `to`. */
+  drag (from: [number, number], to: [number, number]): Promise<void>
   type (text: string): Promise<void>
   keyCombo (keys: string[]): Promise<void>
   /** `notches` down at (x, y). */
@@ -50,6 +53,8 @@ export function oursDriver (port: number): PeerDriver {
   return {
     name: 'ours',
     click: async (x, y) => { await act({ action: 'click_mouse', button: 'left', coordinates: [x, y] }) },
+    doubleClick: async (x, y) => { await act({ action: 'click_mouse', button: 'left', coordinates: [x, y], num_clicks: 2 }) },
+    drag: async (from, to) => { await act({ action: 'drag_mouse', path: [from, to] }) },
     type: async (text) => { await act({ action: 'type_text', text }) },
     keyCombo: async (keys) => { await act({ action: 'press_key', keys }) },
     scroll: async (x, y, notches) => { await act({ action: 'scroll', coordinates: [x, y], delta_y: notches }) },
@@ -78,6 +83,9 @@ export function cuaDriver (port: number): PeerDriver {
   return {
     name: 'cua computer-server',
     click: async (x, y) => { await cmd('left_click', { x, y }) },
+    // Its handlers: pyautogui.doubleClick(interval=0.1); moveTo then dragTo(duration=0.5).
+    doubleClick: async (x, y) => { await cmd('double_click', { x, y }) },
+    drag: async ([x1, y1], [x2, y2]) => { await cmd('drag', { start_x: x1, start_y: y1, end_x: x2, end_y: y2 }) },
     type: async (text) => { await cmd('type_text', { text }) },
     keyCombo: async (keys) => { await cmd('hotkey', { keys }) },
     scroll: async (x, y, notches) => { await cmd('move_cursor', { x, y }); await cmd('scroll_down', { clicks: notches }) },
@@ -110,6 +118,9 @@ function runBytes (file: string, args: string[], env: NodeJS.ProcessEnv, timeout
  */
 export const pyautoguiCode = {
   click: (x: number, y: number) => `import pyautogui; pyautogui.click(${x}, ${y})`,
+  doubleClick: (x: number, y: number) => `import pyautogui; pyautogui.doubleClick(${x}, ${y})`,
+  // As OSWorld's models write a drag: to the start, then dragTo with a duration (its default 0 would be a jump).
+  drag: ([x1, y1]: [number, number], [x2, y2]: [number, number]) => `import pyautogui; pyautogui.moveTo(${x1}, ${y1}); pyautogui.dragTo(${x2}, ${y2}, duration=0.5, button="left")`,
   type: (text: string) => `import pyautogui; pyautogui.typewrite(${JSON.stringify(text)})`,
   keyCombo: (keys: string[]) => `import pyautogui; pyautogui.hotkey(${keys.map((k) => JSON.stringify(k)).join(', ')})`,
   scroll: (x: number, y: number, notches: number) => `import pyautogui; pyautogui.scroll(${-notches}, x=${x}, y=${y})`,
@@ -122,6 +133,8 @@ export function pyautoguiDriver (python: string, env: NodeJS.ProcessEnv): PeerDr
   return {
     name: 'OSWorld pyautogui per call',
     click: async (x, y) => { await py(pyautoguiCode.click(x, y)) },
+    doubleClick: async (x, y) => { await py(pyautoguiCode.doubleClick(x, y)) },
+    drag: async (from, to) => { await py(pyautoguiCode.drag(from, to)) },
     type: async (text) => { await py(pyautoguiCode.type(text)) },
     keyCombo: async (keys) => { await py(pyautoguiCode.keyCombo(keys)) },
     scroll: async (x, y, notches) => { await py(pyautoguiCode.scroll(x, y, notches)) },
@@ -150,6 +163,9 @@ export function anthropicDriver (env: NodeJS.ProcessEnv): PeerDriver {
   return {
     name: 'Anthropic demo (xdotool)',
     click: async (x, y) => { await xdotool('mousemove', '--sync', String(x), String(y), 'click', '1'); await thenScreenshot() },
+    // computer.py: double_click is `click --repeat 2 --delay 10 1`; left_click_drag presses, moves, releases.
+    doubleClick: async (x, y) => { await xdotool('mousemove', '--sync', String(x), String(y), 'click', '--repeat', '2', '--delay', '10', '1'); await thenScreenshot() },
+    drag: async ([x1, y1], [x2, y2]) => { await xdotool('mousemove', '--sync', String(x1), String(y1), 'mousedown', '1', 'mousemove', '--sync', String(x2), String(y2), 'mouseup', '1'); await thenScreenshot() },
     type: async (text) => {
       for (const chunk of chunks(text, 50)) await xdotool('type', '--delay', '12', '--', chunk)
       await screenshot()
@@ -168,6 +184,14 @@ export function openaiDriver (env: NodeJS.ProcessEnv): PeerDriver {
   return {
     name: 'OpenAI sample (xdotool)',
     click: async (x, y) => { await xdotool('mousemove', String(x), String(y), 'click', '1'); await screenshot() },
+    // docker.py: double_click is `click --repeat 2 1`; drag a process to press at the start, one per point, one to release.
+    doubleClick: async (x, y) => { await xdotool('mousemove', String(x), String(y), 'click', '--repeat', '2', '1'); await screenshot() },
+    drag: async ([x1, y1], [x2, y2]) => {
+      await xdotool('mousemove', String(x1), String(y1), 'mousedown', '1')
+      await xdotool('mousemove', String(x2), String(y2))
+      await xdotool('mouseup', '1')
+      await screenshot()
+    },
     type: async (text) => { await xdotool('type', '--', text); await screenshot() },
     keyCombo: async (keys) => { await xdotool('key', keys.join('+')); await screenshot() },
     scroll: async (x, y, notches) => {

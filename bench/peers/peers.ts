@@ -28,14 +28,29 @@ import { difference } from '../../test/helpers/typing.ts'
 import { httpProbe, xtestProbe } from '../floor.ts'
 import { percentile } from '../percentile.ts'
 import { freePort, startOurs, waitHttp } from '../servers.ts'
+import { ASCII_LINE, photoEffect, selectionEffect, typedEffect, type RawImage } from './effects.ts'
+import { measureFootprint, printFootprint, type Footprint } from './footprint.ts'
+import { SENTENCE, SENTINEL, startTerminal, type Terminal } from './xterm-app.ts'
+import { PHOTO_AREA, startPhotoPage } from './photo-page.ts'
+import { officeTrees, type OfficeTrees } from './office.ts'
+import { requireQuiet } from '../quiet.ts'
 import { anthropicDriver, cuaDriver, openaiDriver, oursDriver, pyautoguiDriver, type PeerDriver } from './peer-drivers.ts'
 
 const run = promisify(execFile)
 
 /** 40 code points: ASCII letters, digits and punctuation, Latin accents, €, an em dash, ✓. */
 export const MIXED_TEXT = 'Grüße, señor! Ça coûte 42 € — naïve ✓ ok'
-const KINDS = ['click', 'type 40 mixed', 'key combo ctrl+a', 'scroll 3 notches', 'screenshot PNG'] as const
-type Kind = typeof KINDS[number]
+/** On Chromium's event page. */
+const PAGE_KINDS = ['click', 'type 40 mixed', 'type 95 ASCII (Chromium)', 'key combo ctrl+a', 'scroll 3 notches', 'screenshot PNG'] as const
+/** In an xterm over it (bench/peers/xterm-app.ts); typing last, as its lines scroll the sentence away. */
+const TERMINAL_KINDS = ['double click a word (xterm)', 'drag to select (xterm)', 'type 95 ASCII (xterm)'] as const
+/** Firefox over both, showing a page of one large JPEG. */
+const PHOTO_KINDS = ['screenshot PNG, photo in Firefox'] as const
+type Kind = typeof PAGE_KINDS[number] | typeof TERMINAL_KINDS[number] | typeof PHOTO_KINDS[number]
+/** Rows whose floor is screens.ts's, not an input's. */
+const SCREENSHOT_KINDS = new Set<Kind>(['screenshot PNG', 'screenshot PNG, photo in Firefox'])
+/** The text each typing row types, and whether the Chromium textarea (else the terminal) receives it. */
+const TYPED: Partial<Record<Kind, string>> = { 'type 40 mixed': MIXED_TEXT, 'type 95 ASCII (Chromium)': ASCII_LINE, 'type 95 ASCII (xterm)': ASCII_LINE }
 /** The page's red target (#target: 900,100 100x60): a screenshot must show it. */
 const TARGET = { x: 950, y: 130 }
 const TEXTAREA = { x: 300, y: 100 }
@@ -51,8 +66,12 @@ export interface PeersBench {
   peers: string[]
   unavailable: Record<string, string>
   rows: PeerRow[]
-  /** Per peer: the typed text arrived exactly in every sample. */
-  typingExact: Record<string, boolean>
+  /** Per typing row, per peer: the typed text arrived exactly in every sample. */
+  typingExact: Record<string, Record<string, boolean>>
+  /** Memory by part and CPU per 1000 moves, ours and cua beside an empty Fastify POST. */
+  footprint: Footprint | { error: string }
+  /** LibreOffice Calc's accessibility tree as ours and cua read it. */
+  accessibility: OfficeTrees
   /** The issue's: each action ≥ 3x faster (p50) than the fastest peer; ours typing exactly. */
   targets: Array<[string, boolean]>
 }
@@ -123,6 +142,8 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
     const bench = (...args: string[]) => run('xdotool', args, { env: xEnv })
 
     const drivers: PeerDriver[] = []
+    let cuaPid: number | undefined
+    let cuaPort: number | undefined
     const ourPort = await freePort()
     const ours = startOurs(xvfb.display, ourPort)
     done.teardown(() => stopOwned(ours))
@@ -142,6 +163,7 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
         const cua = await startCua(python, port, pyEnv)
         done.teardown(() => stopOwned(cua))
         drivers.push(cuaDriver(port))
+        ;[cuaPid, cuaPort] = [cua.pid, port]
       } catch (error) { unavailable[names.cua] = (error as Error).message }
       drivers.push(pyautoguiDriver(python, pyEnv))
       drivers.push(anthropicDriver(pyEnv))
@@ -154,7 +176,8 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
     done.teardown(() => { for (const d of drivers) d.close() })
 
     const floorPort = await freePort()
-    const probes = { xtest: await xtestProbe(xvfb.display), http: await httpProbe(floorPort, (child) => done.teardown(() => stopOwned(child))) }
+    let floorChild: ChildProcess | undefined
+    const probes = { xtest: await xtestProbe(xvfb.display), http: await httpProbe(floorPort, (child) => { floorChild = child; done.teardown(() => stopOwned(child)) }) }
     done.teardown(() => { probes.http.close(); probes.xtest.close() })
 
     /**
@@ -163,23 +186,55 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
      * its xdotool waited ~15 s (its own behaviour, but not what a model's next click meets).
      */
     const point = (i: number): [number, number] => [100 + (i * 97) % 1000, 320 + (i * 53) % 420]
+    let terminal: Terminal | undefined
+    let photo: RawImage | undefined
+    /** The terminal's words as [first column, last column]. */
+    const words = [...SENTENCE.matchAll(/\S+/g)].map((m) => [m.index, m.index + m[0].length - 1] as const)
+    const DRAGS = [[0, 2], [1, 3], [0, 1], [1, 2], [2, 3]] as const
+    /** The selection's effect, once the primary selection holds `expected` or 2 s have passed. */
+    const selected = async (expected: string) => {
+      const deadline = Date.now() + 2000
+      let primary = await terminal!.primary()
+      while (primary !== expected && Date.now() < deadline) { await delay(50); primary = await terminal!.primary() }
+      return selectionEffect(expected, primary, SENTINEL)
+    }
     /** Times one action of `kind` through `d` and checks its effect: [ms, undefined] or [ms, what went wrong]. */
     const once = async (d: PeerDriver, kind: Kind, i: number): Promise<[number, string | undefined]> => {
-      if (kind === 'type 40 mixed') {
-        // Not timed: the textarea focused and emptied by the bench's own xdotool.
+      const k = i * drivers.length + drivers.indexOf(d)
+      const text = TYPED[kind]
+      // Not timed: what each sample starts from.
+      if (text !== undefined && kind !== 'type 95 ASCII (xterm)') {
+        // The textarea focused and emptied by the bench's own xdotool.
         await bench('mousemove', String(TEXTAREA.x), String(TEXTAREA.y), 'click', '1', 'key', 'ctrl+a', 'BackSpace')
         await oracle.until((events) => events.some((e) => e.type === 'keyup' && e.key === 'Backspace') && lastValue(events) === '', 3000)
       }
+      if (kind === 'type 95 ASCII (xterm)') await terminal!.focus()
+      if (kind === 'double click a word (xterm)' || kind === 'drag to select (xterm)') {
+        await terminal!.resetSelection()
+        // Past xterm's multi-click interval (250 ms): the peer's first click starts a new count.
+        await delay(300)
+      }
       oracle.clear()
-      const [x, y] = point(i * drivers.length + drivers.indexOf(d))
+      const [x, y] = point(k)
+      const word = words[k % words.length]!
+      const [fromWord, toWord] = DRAGS[k % DRAGS.length]!
       const started = performance.now()
       let png: Buffer | undefined
       switch (kind) {
         case 'click': await d.click(x, y); break
-        case 'type 40 mixed': await d.type(MIXED_TEXT); break
+        case 'type 40 mixed': case 'type 95 ASCII (Chromium)': case 'type 95 ASCII (xterm)': await d.type(text!); break
         case 'key combo ctrl+a': await d.keyCombo(['ctrl', 'a']); break
         case 'scroll 3 notches': await d.scroll(x, y, 3); break
-        case 'screenshot PNG': png = await d.screenshot(); break
+        case 'screenshot PNG': case 'screenshot PNG, photo in Firefox': png = await d.screenshot(); break
+        // A column of the word that moves with k, so the pointer is never already there.
+        case 'double click a word (xterm)': await d.doubleClick(...terminal!.cell(word[0] + (k % (word[1] - word[0] + 1)), 0)); break
+        // From the first word's first cell (its left part: xterm starts at the cell's edge) to
+        // the cell after the last word (a release there ends the selection before it).
+        case 'drag to select (xterm)': {
+          const [fx, fy] = terminal!.cell(words[fromWord]![0], 0)
+          await d.drag([fx - 2, fy], terminal!.cell(words[toWord]![1] + 1, 0))
+          break
+        }
       }
       const ms = performance.now() - started
       switch (kind) {
@@ -187,11 +242,13 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
           const events = await oracle.until((ev) => ev.some((e) => e.type === 'click'))
           return [ms, events.some((e) => e.type === 'click' && e.x === x && e.y === y) ? undefined : `no click at ${x},${y}: ${JSON.stringify(events.filter((e) => e.type === 'click').map((e) => [e.x, e.y]))}`]
         }
-        case 'type 40 mixed': {
-          const events = await oracle.until((ev) => lastValue(ev) === MIXED_TEXT, 5000)
-          const value = lastValue(events) ?? ''
-          return [ms, value === MIXED_TEXT ? undefined : `typed ${difference(MIXED_TEXT, value)}`]
+        case 'type 40 mixed': case 'type 95 ASCII (Chromium)': {
+          const events = await oracle.until((ev) => lastValue(ev) === text, 5000)
+          return [ms, typedEffect(text!, lastValue(events) ?? '')]
         }
+        case 'type 95 ASCII (xterm)': return [ms, typedEffect(text!, await terminal!.typedLine())]
+        case 'double click a word (xterm)': return [ms, await selected(SENTENCE.slice(word[0], word[1] + 1))]
+        case 'drag to select (xterm)': return [ms, await selected(SENTENCE.slice(words[fromWord]![0], words[toWord]![1] + 1))]
         case 'key combo ctrl+a': {
           const events = await oracle.until((ev) => ev.some((e) => e.type === 'keydown' && e.key === 'a'))
           return [ms, events.some((e) => e.type === 'keydown' && e.key === 'a' && e.ctrl === true) ? undefined : 'no ctrl+a keydown']
@@ -201,10 +258,14 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
           const down = events.filter((e) => e.type === 'wheel' && Number(e.dy) > 0).length
           return [ms, down >= 1 ? undefined : `no wheel event down (${events.length} events)`]
         }
-        case 'screenshot PNG': {
+        case 'screenshot PNG': case 'screenshot PNG, photo in Firefox': {
           const image = sharp(png!)
           const meta = await image.metadata()
           if (meta.format !== 'png' || meta.width !== 1280 || meta.height !== 800) return [ms, `not a 1280x800 PNG: ${meta.format} ${meta.width}x${meta.height}`]
+          if (kind !== 'screenshot PNG') {
+            const { data, info } = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true })
+            return [ms, photoEffect(photo!, { width: info.width, height: info.height, channels: info.channels, data }, PHOTO_AREA)]
+          }
           const { data, info } = await image.extract({ left: TARGET.x, top: TARGET.y, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true })
           const red = data[0]! > 200 && data[1]! < 60 && data[2]! < 60 && info.channels >= 3
           return [ms, red ? undefined : `the page's red target not in the image: ${[...data].join(',')}`]
@@ -213,45 +274,72 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
     }
 
     const rows: PeerRow[] = []
-    for (const kind of KINDS) {
-      const samples = drivers.map(() => [] as number[])
-      const effective = drivers.map(() => 0)
-      const misses: Array<string | undefined> = drivers.map(() => undefined)
-      const errors: Array<string | undefined> = drivers.map(() => undefined)
-      const floors: number[] = []
-      for (let i = 0; i < iterations; i++) {
-        for (const [k, d] of drivers.entries()) {
-          if (errors[k]) continue
-          try {
-            const [ms, miss] = await once(d, kind, i)
-            samples[k]!.push(ms)
-            if (miss === undefined) effective[k]!++
-            else misses[k] ??= miss
-          } catch (error) { errors[k] = (error as Error).message }
+    const measureRows = async (kinds: readonly Kind[]) => {
+      for (const kind of kinds) {
+        const samples = drivers.map(() => [] as number[])
+        const effective = drivers.map(() => 0)
+        const misses: Array<string | undefined> = drivers.map(() => undefined)
+        const errors: Array<string | undefined> = drivers.map(() => undefined)
+        const floors: number[] = []
+        for (let i = 0; i < iterations; i++) {
+          for (const [k, d] of drivers.entries()) {
+            if (errors[k]) continue
+            try {
+              const [ms, miss] = await once(d, kind, i)
+              samples[k]!.push(ms)
+              if (miss === undefined) effective[k]!++
+              else misses[k] ??= miss
+            } catch (error) { errors[k] = (error as Error).message }
+          }
+          if (!SCREENSHOT_KINDS.has(kind)) floors.push(await probes.http.sample(i) + await probes.xtest.sample(i))
         }
-        if (kind !== 'screenshot PNG') floors.push(await probes.http.sample(i) + await probes.xtest.sample(i))
+        rows.push({
+          kind,
+          results: Object.fromEntries(drivers.map((d, k) => [d.name, errors[k] && samples[k]!.length === 0
+            ? { error: errors[k]! }
+            : { p50: percentile(samples[k]!, 50), p99: percentile(samples[k]!, 99), n: samples[k]!.length, effective: effective[k]!, ...(misses[k] && { firstMiss: misses[k] }), ...(errors[k] && { firstMiss: errors[k] }) }])),
+          ...(floors.length > 0 && { floor: { p50: percentile(floors, 50), n: floors.length } }),
+        })
       }
-      rows.push({
-        kind,
-        results: Object.fromEntries(drivers.map((d, k) => [d.name, errors[k] && samples[k]!.length === 0
-          ? { error: errors[k]! }
-          : { p50: percentile(samples[k]!, 50), p99: percentile(samples[k]!, 99), n: samples[k]!.length, effective: effective[k]!, ...(misses[k] && { firstMiss: misses[k] }), ...(errors[k] && { firstMiss: errors[k] }) }])),
-        ...(floors.length > 0 && { floor: { p50: percentile(floors, 50), n: floors.length } }),
-      })
     }
-    const typing = rows.find((r) => r.kind === 'type 40 mixed')!
-    const typingExact = Object.fromEntries(drivers.map((d) => {
-      const result = typing.results[d.name]!
+    await measureRows(PAGE_KINDS)
+
+    // What each costs, measured while the page's Chromium runs (the browser of this desktop).
+    const footprint = await measureFootprint({ xvfb: xvfb.pid, ours: ours.pid!, ourPort, cua: cuaPid, cuaPort, floor: floorChild!.pid!, floorProbe: probes.http, moves: smoke ? 200 : quick ? 1000 : 5000 })
+      .catch((error: unknown) => ({ error: (error as Error).message }))
+
+    /** A phase whose application does not start: its rows say why in every column, the rest go on. */
+    const failedRows = (kinds: readonly Kind[], error: unknown) => {
+      for (const kind of kinds) rows.push({ kind, results: Object.fromEntries(drivers.map((d) => [d.name, { error: `not started: ${(error as Error).message}` }])) })
+    }
+    try {
+      terminal = await startTerminal(xEnv)
+      await measureRows(TERMINAL_KINDS)
+    } catch (error) { failedRows(TERMINAL_KINDS.filter((k) => !rows.some((r) => r.kind === k)), error) } finally { await terminal?.stop() }
+
+    try {
+      const page = await startPhotoPage(xEnv, () => drivers[0]!.screenshot())
+      try {
+        photo = page.photo
+        await measureRows(PHOTO_KINDS)
+      } finally { await page.stop() }
+    } catch (error) { failedRows(PHOTO_KINDS.filter((k) => !rows.some((r) => r.kind === k)), error) }
+
+    const accessibility = await officeTrees({ display: xvfb.display, env: xEnv, ourPort, cuaPort, snapshots: smoke ? 1 : quick ? 3 : 15 })
+      .catch((error: unknown): OfficeTrees => ({ error: (error as Error).message }))
+
+    const typingExact = Object.fromEntries(rows.filter((r) => TYPED[r.kind] !== undefined).map((row) => [row.kind, Object.fromEntries(drivers.map((d) => {
+      const result = row.results[d.name]!
       return [d.name, !('error' in result) && result.effective === result.n]
-    }))
+    }))]))
     const targets: Array<[string, boolean]> = rows.map((row) => {
       const p50 = (name: string) => { const r = row.results[name]!; return 'error' in r ? Infinity : r.p50 }
       const fastest = drivers.slice(1).map((d) => d.name).sort((a, b) => p50(a) - p50(b))[0]
       const ratio = fastest === undefined ? Infinity : p50(fastest) / p50(drivers[0]!.name)
       return [`peers: ${row.kind} ≥ ${PEER_RATIO}x faster than the fastest peer (${fastest ?? 'none'}: ${ratio.toFixed(1)}x)`, ratio >= PEER_RATIO]
     })
-    targets.push([`peers: ours types ${JSON.stringify(MIXED_TEXT)} exactly`, typingExact[drivers[0]!.name] === true])
-    const result: PeersBench = { peers: drivers.map((d) => d.name), unavailable, rows, typingExact, targets }
+    for (const [kind, exact] of Object.entries(typingExact)) targets.push([`peers: ours types ${kind}'s text exactly`, exact[drivers[0]!.name] === true])
+    const result: PeersBench = { peers: drivers.map((d) => d.name), unavailable, rows, typingExact, footprint, accessibility, targets }
     print(result)
     return result
   } finally {
@@ -261,32 +349,48 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
 
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 1000 ? ms.toFixed(1) : ms.toFixed(0))
 
-function print ({ peers, unavailable, rows, typingExact, targets }: PeersBench): void {
+/** One row of the table: each peer's p50 / p99 (effective/n), the floor, ours ÷ floor, each peer ÷ ours. */
+export function formatRow (row: PeerRow, peers: string[]): string {
   const [ours, ...others] = peers
-  console.log(`peers (one Xvfb, Chromium's event page; each action's effect checked; p50 / p99 ms, effective of n):`)
-  console.log(['action', ...peers, 'floor ms', 'ours ÷ floor', ...others.map((n) => `÷ ${n.split(' ')[0]}`)].join(' | '))
-  for (const row of rows) {
-    const cell = (name: string) => {
-      const r = row.results[name]!
-      return 'error' in r ? `failed: ${r.error.slice(0, 80)}` : `${fmt(r.p50)} / ${fmt(r.p99)} (${r.effective}/${r.n})`
-    }
-    const ourResult = row.results[ours!]!
-    const ourP50 = 'error' in ourResult ? NaN : ourResult.p50
-    console.log([
-      row.kind, ...peers.map(cell),
-      row.floor ? fmt(row.floor.p50) : 'bench/screens.ts',
-      row.floor ? `${(ourP50 / row.floor.p50).toFixed(1)}x` : '—',
-      ...others.map((n) => { const r = row.results[n]!; return 'error' in r ? '—' : `${(r.p50 / ourP50).toFixed(1)}x` }),
-    ].join(' | '))
+  const cell = (name: string) => {
+    const r = row.results[name]
+    if (r === undefined) return 'not measured'
+    return 'error' in r ? `failed: ${r.error.slice(0, 80)}` : `${fmt(r.p50)} / ${fmt(r.p99)} (${r.effective}/${r.n})`
   }
+  const ourResult = row.results[ours!]
+  const ourP50 = ourResult === undefined || 'error' in ourResult ? NaN : ourResult.p50
+  return [
+    row.kind, ...peers.map(cell),
+    row.floor ? fmt(row.floor.p50) : 'bench/screens.ts',
+    row.floor ? `${(ourP50 / row.floor.p50).toFixed(1)}x` : '—',
+    ...others.map((n) => { const r = row.results[n]; return r === undefined || 'error' in r || Number.isNaN(ourP50) ? '—' : `${(r.p50 / ourP50).toFixed(1)}x` }),
+  ].join(' | ')
+}
+
+function print ({ peers, unavailable, rows, typingExact, footprint, accessibility, targets }: PeersBench): void {
+  const [, ...others] = peers
+  console.log(`peers (one Xvfb: Chromium's event page, then an xterm, then Firefox on a photo; each action's effect checked; p50 / p99 ms, effective of n):`)
+  console.log(['action', ...peers, 'floor ms', 'ours ÷ floor', ...others.map((n) => `÷ ${n.split(' ')[0]}`)].join(' | '))
+  for (const row of rows) console.log(formatRow(row, peers))
   for (const row of rows) {
     for (const [name, r] of Object.entries(row.results)) if (!('error' in r) && r.firstMiss) console.log(`  ${row.kind}, ${name}: ${r.effective} of ${r.n} had their effect; first miss: ${r.firstMiss}`)
   }
-  console.log(`  typing ${JSON.stringify(MIXED_TEXT)} exactly: ${Object.entries(typingExact).map(([n, ok]) => `${n} ${ok ? 'yes' : 'NO'}`).join(', ')}`)
+  for (const [kind, exact] of Object.entries(typingExact)) console.log(`  ${kind}, typed exactly in every sample: ${Object.entries(exact).map(([n, ok]) => `${n} ${ok ? 'yes' : 'NO'}`).join(', ')}`)
+  if ('error' in footprint) console.log(`density and CPU per move: not measured: ${footprint.error}`)
+  else printFootprint(footprint)
+  if ('error' in accessibility) console.log(`accessibility (LibreOffice Calc): not measured: ${accessibility.error}`)
+  else {
+    console.log(`accessibility (LibreOffice Calc, the foreground window): ours ${accessibility.ours.nodes} nodes, p50 ${fmt(accessibility.ours.p50)} ms (n ${accessibility.ours.n}); ` +
+      (accessibility.cua ? `cua get_accessibility_tree ${accessibility.cua.nodes} node${accessibility.cua.nodes === 1 ? '' : 's'} (${accessibility.cua.note}), p50 ${fmt(accessibility.cua.p50)} ms` : 'cua: not running') +
+      `; ${accessibility.others}`)
+  }
   for (const [name, why] of Object.entries(unavailable)) console.log(`  ${name}: not measured: ${why}`)
   for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await benchPeers({ smoke: process.argv.includes('--smoke'), quick: process.argv.includes('--quick') })
+  const [smoke, quick] = [process.argv.includes('--smoke'), process.argv.includes('--quick')]
+  // Final numbers only from a quiet machine (bench/quiet.ts): refused, with the load seen, otherwise.
+  await requireQuiet(!smoke && !quick)
+  await benchPeers({ smoke, quick })
 }
