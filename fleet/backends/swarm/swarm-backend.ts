@@ -25,7 +25,7 @@
 import Docker from 'dockerode'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Backend, ClaimFacts, DesktopFacts, Instance } from '../backend.ts'
-import { AlreadyClaimed, DESKTOP_HOME as HOME } from '../backend.ts'
+import { AlreadyClaimed, CannotPause, DESKTOP_HOME as HOME } from '../backend.ts'
 import { claimLabels, factLabels, LABEL, ownership, readClaim, readFacts } from '../docker/labels.ts'
 import { desktopEnv } from '../docker/desktop-env.ts'
 
@@ -167,17 +167,17 @@ export class SwarmBackend implements Backend {
     return instances
   }
 
-  /** Swarm has no freezer for a service's task: the fleet answers the client that this engine cannot pause. */
   async inspect (id: string): Promise<Instance | undefined> {
     return (await this.list(id))[0]
   }
 
+  /** Swarm has no freezer for a service's task: the fleet answers the client 501, that this engine cannot pause. */
   async pause (id: string): Promise<void> {
-    throw new Error(`Docker Swarm cannot pause a service's task (desktop ${id}); run the fleet with --backend docker to pause desktops`)
+    throw new CannotPause(`Docker Swarm cannot pause a service's task (desktop ${id}); run the fleet with --backend docker to pause desktops`)
   }
 
   async unpause (id: string): Promise<void> {
-    throw new Error(`Docker Swarm cannot pause a service's task (desktop ${id}), so there is nothing to resume`)
+    throw new CannotPause(`Docker Swarm cannot pause a service's task (desktop ${id}), so there is nothing to resume`)
   }
 
   async remove (id: string): Promise<void> {
