@@ -7,9 +7,10 @@
  */
 import { KubeConfig } from '@kubernetes/client-node'
 
-export function loadKubeConfig (env: NodeJS.ProcessEnv = process.env): KubeConfig {
+/** `root` prefixes the service account's files (/var/run/secrets/kubernetes.io/serviceaccount/): '' in a pod. */
+export function loadKubeConfig (env: NodeJS.ProcessEnv = process.env, root = ''): KubeConfig {
   const config = new KubeConfig()
-  if (env.KUBERNETES_SERVICE_HOST) config.loadFromCluster()
+  if (env.KUBERNETES_SERVICE_HOST) config.loadFromCluster(root)
   else config.loadFromDefault()
   return config
 }

@@ -26,6 +26,7 @@ import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, Watch, type V1P
 import type { Backend, ClaimFacts, DesktopFacts, Instance } from '../backend.ts'
 import { AlreadyClaimed, CannotPause } from '../backend.ts'
 import { claimLabels, LABEL, readClaim } from '../docker/labels.ts'
+import { kube } from './api-error.ts'
 import { desktopPod, objectName, podInstance, selector, TOKEN_KEY, tokenSecret, type PodOptions } from './pod-spec.ts'
 
 export interface KubernetesBackendOptions {
@@ -76,17 +77,17 @@ export class KubernetesBackend implements Backend {
 
   /** That the credentials may list pods and secrets here: the least the fleet needs to adopt. */
   async check (): Promise<void> {
-    await this.api.listNamespacedPod({ namespace: this.namespace, labelSelector: selector(this.options.fleetId), limit: 1 })
-    await this.api.listNamespacedSecret({ namespace: this.namespace, labelSelector: selector(this.options.fleetId), limit: 1 })
+    await kube(`list pods in namespace ${this.namespace}`, () => this.api.listNamespacedPod({ namespace: this.namespace, labelSelector: selector(this.options.fleetId), limit: 1 }))
+    await kube(`list secrets in namespace ${this.namespace}`, () => this.api.listNamespacedSecret({ namespace: this.namespace, labelSelector: selector(this.options.fleetId), limit: 1 }))
   }
 
   async create (facts: DesktopFacts, claim?: ClaimFacts): Promise<Instance> {
     const namespace = this.namespace
-    const pod = await this.api.createNamespacedPod({ namespace, body: desktopPod(this.pod, facts, claim) })
+    const pod = await kube(`create desktop ${facts.id}'s pod`, () => this.api.createNamespacedPod({ namespace, body: desktopPod(this.pod, facts, claim) }))
     try {
       // The pod first: its Secret names it as owner, by uid. Until the Secret exists the kubelet
       // holds the container (CreateContainerConfigError) and tries again.
-      await this.api.createNamespacedSecret({ namespace, body: tokenSecret(this.pod, facts, { name: pod.metadata!.name!, uid: pod.metadata!.uid! }) })
+      await kube(`create desktop ${facts.id}'s Secret`, () => this.api.createNamespacedSecret({ namespace, body: tokenSecret(this.pod, facts, { name: pod.metadata!.name!, uid: pod.metadata!.uid! }) }))
       const timeoutMs = this.options.createTimeoutMs ?? 180_000
       const deadline = Date.now() + timeoutMs
       while (Date.now() < deadline) {
@@ -106,16 +107,16 @@ export class KubernetesBackend implements Backend {
 
   async claim (id: string, claim: ClaimFacts): Promise<void> {
     const name = this.name(id)
-    const current = await this.api.readNamespacedPod({ name, namespace: this.namespace })
+    const current = await kube(`read desktop ${id}'s pod`, () => this.api.readNamespacedPod({ name, namespace: this.namespace }))
     if (readClaim({ ...current.metadata?.annotations })) throw new AlreadyClaimed(id)
     try {
-      await this.api.patchNamespacedPod(
+      await kube(`claim desktop ${id}`, () => this.api.patchNamespacedPod(
         { name, namespace: this.namespace, body: { metadata: { resourceVersion: current.metadata?.resourceVersion, annotations: claimLabels(claim) } } },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch))
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch)))
     } catch (error) {
       if (statusOf(error) !== 409) throw error
       // Changed in between: if that was a claim, this one lost.
-      const now = await this.api.readNamespacedPod({ name, namespace: this.namespace })
+      const now = await kube(`read desktop ${id}'s pod`, () => this.api.readNamespacedPod({ name, namespace: this.namespace }))
       if (readClaim({ ...now.metadata?.annotations })) throw new AlreadyClaimed(id)
       throw error
     }
@@ -128,8 +129,8 @@ export class KubernetesBackend implements Backend {
   async list (id?: string): Promise<Instance[]> {
     const labelSelector = selector(this.options.fleetId, id)
     const [pods, secrets] = await Promise.all([
-      this.api.listNamespacedPod({ namespace: this.namespace, labelSelector }),
-      this.api.listNamespacedSecret({ namespace: this.namespace, labelSelector }),
+      kube('list pods', () => this.api.listNamespacedPod({ namespace: this.namespace, labelSelector })),
+      kube('list secrets', () => this.api.listNamespacedSecret({ namespace: this.namespace, labelSelector })),
     ])
     const tokens = new Map(secrets.items.map((secret) => {
       const data = secret.data?.[TOKEN_KEY]
@@ -153,9 +154,9 @@ export class KubernetesBackend implements Backend {
 
   async remove (id: string): Promise<void> {
     const name = this.name(id)
-    await gone(() => this.api.deleteNamespacedPod({ name, namespace: this.namespace }))
+    await gone(() => kube(`delete desktop ${id}'s pod`, () => this.api.deleteNamespacedPod({ name, namespace: this.namespace })))
     // Its owner reference would have the garbage collector remove it too; removed here at once.
-    await gone(() => this.api.deleteNamespacedSecret({ name, namespace: this.namespace }))
+    await gone(() => kube(`delete desktop ${id}'s Secret`, () => this.api.deleteNamespacedSecret({ name, namespace: this.namespace })))
   }
 
   watch (onExit: (id: string) => void): () => void {
