@@ -89,7 +89,7 @@ const EXPECTED_POD = {
       securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 1000, capabilities: { drop: ['ALL'] } },
       startupProbe: { httpGet: { path: '/health', port: 'http' }, timeoutSeconds: 5, periodSeconds: 2, failureThreshold: 90 },
       readinessProbe: { httpGet: { path: '/health', port: 'http' }, timeoutSeconds: 5, periodSeconds: 5, failureThreshold: 1 },
-      livenessProbe: { httpGet: { path: '/health', port: 'http' }, timeoutSeconds: 5, periodSeconds: 10, failureThreshold: 3 },
+      livenessProbe: { httpGet: { path: '/health', port: 'http' }, timeoutSeconds: 5, periodSeconds: 10, failureThreshold: 12 },
       volumeMounts: [{ name: 'home', mountPath: '/home/node' }, { name: 'tmp', mountPath: '/tmp' }, { name: 'shm', mountPath: '/dev/shm' }],
     }],
     volumes: [{ name: 'home', emptyDir: {} }, { name: 'tmp', emptyDir: {} }, { name: 'shm', emptyDir: { medium: 'Memory', sizeLimit: '536870912' } }],

@@ -105,10 +105,12 @@ export function desktopPod (options: PodOptions, facts: DesktopFacts, claim?: Cl
         ports: [{ name: 'http', containerPort: options.port, protocol: 'TCP' }],
         resources: { requests: resources, limits: resources },
         securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 1000, capabilities: { drop: ['ALL'] } },
-        // Startup gates liveness: a desktop whose server never answers fails, and the fleet replaces it.
+        // Startup gates liveness: a desktop whose server never answers fails, and the fleet replaces
+        // it. Liveness waits two minutes, as deploy/kubernetes/base's does: the server answers 503
+        // while it restarts its X server, which takes seconds, and a kill here is the desktop's end.
         startupProbe: { ...probe, periodSeconds: 2, failureThreshold: Math.max(1, Math.ceil(options.startSeconds / 2)) },
         readinessProbe: { ...probe, periodSeconds: 5, failureThreshold: 1 },
-        livenessProbe: { ...probe, periodSeconds: 10, failureThreshold: 3 },
+        livenessProbe: { ...probe, periodSeconds: 10, failureThreshold: 12 },
         volumeMounts: [
           { name: 'home', mountPath: DESKTOP_HOME },
           { name: 'tmp', mountPath: '/tmp' },
