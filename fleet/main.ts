@@ -38,12 +38,15 @@ const engine = { fleetId: config.fleetId, image: config.image, cpus: config.cpus
 let backend: DockerBackend | SwarmBackend | KubernetesBackend
 if (config.backend === 'kubernetes') {
   // Nodes pull the image themselves: what is checked is that the credentials reach this namespace.
+  let where = 'the Kubernetes API'
   try {
     const kubeConfig = loadKubeConfig()
-    backend = new KubernetesBackend({ ...engine, kubeConfig, namespace: namespaceOf(kubeConfig, config.namespace), startSeconds: config.startTimeoutMs / 1000 })
+    const namespace = namespaceOf(kubeConfig, config.namespace)
+    where = `the Kubernetes API (${kubeConfig.getCurrentCluster()?.server ?? 'no cluster in the kubeconfig'}, namespace ${namespace})`
+    backend = new KubernetesBackend({ ...engine, kubeConfig, namespace, startSeconds: config.startTimeoutMs / 1000 })
     await backend.check()
   } catch (error) {
-    log.fatal(`the Kubernetes API cannot be used to run desktops${config.namespace ? ` in namespace ${config.namespace}` : ''}: ${(error as Error).message}`)
+    log.fatal(`${where} cannot run desktops: ${(error as Error).message}`)
     process.exit(1)
   }
 } else {

@@ -9,6 +9,7 @@
  */
 import t, { type Test } from 'tap'
 import { createServer, type Server } from 'node:http'
+import { execFile } from 'node:child_process'
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -448,4 +449,33 @@ t.test("the fleet's lifecycle over the Kubernetes backend", async (t) => {
   t.match(server.requests.filter((r) => r.method === 'DELETE').map(line), [`DELETE /api/v1/namespaces/desktops/pods/cg-fleet-kt-${desktop.id}`, `DELETE /api/v1/namespaces/desktops/secrets/cg-fleet-kt-${desktop.id}`])
   const gone = await second.call('POST', `/desktops/${desktop.id}/computer`, { action: 'take_screenshot' })
   t.equal(gone.statusCode, 410, 'never served again')
+})
+
+t.test('`computer-gateway fleet --backend kubernetes` without the access it needs: exit 1, naming the API, the namespace and why', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'kubeconfig-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const start = (kubeconfig: string, args: string[]) => new Promise<{ code: number | null, stdout: string }>((resolve) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: kubeconfig }
+    delete env.KUBERNETES_SERVICE_HOST
+    execFile(process.execPath, ['--import', 'tsx', 'fleet/main.ts', '--backend', 'kubernetes', '--port', '0', ...args], { cwd: new URL('..', import.meta.url).pathname, env, timeout: 60_000, killSignal: 'SIGKILL' },
+      (error, stdout) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout }))
+  })
+  const fatal = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!) as { level: number, msg: string }
+
+  const server = await api(t)
+  const forbidden = 'pods is forbidden: User "system:serviceaccount:desktops:default" cannot list resource "pods" in API group "" in the namespace "team-b"'
+  server.answer = () => ({ status: 403, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: forbidden, reason: 'Forbidden', details: { kind: 'pods' }, code: 403 } })
+  const file = join(dir, 'config')
+  await writeFile(file, server.kubeConfigYaml(), { mode: 0o600 })
+  const refused = await start(file, ['--namespace', 'team-b'])
+  t.equal(refused.code, 1)
+  t.strictSame(fatal(refused.stdout), { ...fatal(refused.stdout), level: 60, msg: `the Kubernetes API (${server.url}, namespace team-b) cannot run desktops: the Kubernetes API refused to list pods in namespace team-b: 403 Forbidden: ${forbidden}` })
+  t.match(server.requests[0], { method: 'GET', path: '/api/v1/namespaces/team-b/pods', authorization: `Bearer ${API_TOKEN}` }, 'the flag\'s namespace, with the kubeconfig\'s credentials')
+
+  // Nothing listens where the kubeconfig points.
+  const port = await freePort()
+  await writeFile(file, server.kubeConfigYaml().replace(server.url, `https://127.0.0.1:${port}`), { mode: 0o600 })
+  const nowhere = await start(file, [])
+  t.equal(nowhere.code, 1)
+  t.equal(fatal(nowhere.stdout).msg, `the Kubernetes API (https://127.0.0.1:${port}, namespace desktops) cannot run desktops: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}`, "the context's namespace; the connection's failure")
 })

@@ -95,6 +95,12 @@ export class KubeApi {
     return config
   }
 
+  /** The same credentials as a kubeconfig file's text (KUBECONFIG), for a fleet started as a process. */
+  kubeConfigYaml (namespace = 'desktops'): string {
+    return ['apiVersion: v1', 'kind: Config', 'clusters:', '- name: test', '  cluster:', `    server: ${this.url}`, `    certificate-authority-data: ${Buffer.from(this.cert).toString('base64')}`,
+      'users:', '- name: fleet', '  user:', `    token: ${API_TOKEN}`, 'contexts:', '- name: test', '  context:', '    cluster: test', '    user: fleet', `    namespace: ${namespace}`, 'current-context: test', ''].join('\n')
+  }
+
   /** Ends every open watch stream, as the API server does when a watch's time is up. */
   endWatches (): void {
     for (const watch of this.watches) watch.response.end()

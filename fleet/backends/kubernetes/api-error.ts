@@ -13,10 +13,11 @@ export class KubeApiError extends Error {
 
 interface Status { code?: number, reason?: string, message?: string }
 
-/** An ApiException (code and body) as a KubeApiError; anything else (a refused connection, a bad certificate) as it is. */
+/** An ApiException (code and body) as a KubeApiError; anything else (a refused connection, a bad certificate) with its cause. */
 export function readable (error: unknown, what: string): unknown {
-  const { code, body } = error as { code?: unknown, body?: unknown }
-  if (typeof code !== 'number') return error
+  const { code, body, cause } = error as { code?: unknown, body?: unknown, cause?: { message?: unknown } }
+  // fetch's own failure (`fetch failed`) says why only in its cause: a refused connection, a certificate.
+  if (typeof code !== 'number') return typeof cause?.message === 'string' && error instanceof Error ? new Error(`${error.message}: ${cause.message}`) : error
   let status: Status = {}
   try {
     status = (typeof body === 'string' ? JSON.parse(body) : body ?? {}) as Status
