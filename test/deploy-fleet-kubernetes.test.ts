@@ -15,11 +15,11 @@ import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount'
 import { FLEET_FLAGS, loadFleetConfig } from '../fleet/config.ts'
 import { KubernetesBackend } from '../fleet/backends/kubernetes/kubernetes-backend.ts'
 import { desktopPod } from '../fleet/backends/kubernetes/pod-spec.ts'
-import { deployDir, kustomize, type Manifest } from './helpers/kustomize.ts'
+import { deployDir, kustomize, one, validateAll, type Models } from './helpers/kustomize.ts'
 import { KubeApi, type Recorded } from './helpers/kube-api.ts'
 import { startFleet, until } from './helpers/fleet.ts'
 
-const MODELS: Record<string, new (data: never) => { validate: () => void }> = {
+const MODELS: Models = {
   'v1/ServiceAccount': ServiceAccount,
   'v1/Service': Service,
   'apps/v1/Deployment': Deployment,
@@ -29,22 +29,11 @@ const MODELS: Record<string, new (data: never) => { validate: () => void }> = {
 }
 const FLEET_ENV = new Set(Object.values(FLEET_FLAGS).map((flag) => flag.env).filter(Boolean))
 
-const one = (manifests: Manifest[], kind: string) => {
-  const found = manifests.filter((m) => m.kind === kind)
-  if (found.length !== 1) throw new Error(`expected one ${kind}, found ${found.length}`)
-  return found[0] as Manifest & Record<string, any>
-}
-
 t.test('kubernetes/fleet: every manifest validates against the Kubernetes API schemas', async (t) => {
   const manifests = await kustomize(deployDir('kubernetes/fleet'))
   t.strictSame(manifests.map((m) => m.kind).sort(), ['Deployment', 'NetworkPolicy', 'Role', 'RoleBinding', 'Service', 'ServiceAccount'])
-  for (const manifest of manifests) {
-    const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`]
-    t.ok(Model, `${manifest.apiVersion} ${manifest.kind} is a known API`)
-    t.doesNotThrow(() => new Model!(manifest as never).validate(), `${manifest.kind}/${manifest.metadata.name} validates`)
-    t.equal(manifest.metadata.labels?.['app.kubernetes.io/part-of'], 'computer-gateway')
-    t.notOk(manifest.metadata.namespace, 'no namespace of its own: kubectl -n chooses it')
-  }
+  validateAll(t, manifests, MODELS)
+  for (const manifest of manifests) t.notOk(manifest.metadata.namespace, `${manifest.kind}: no namespace of its own (kubectl -n chooses it)`)
   const role = structuredClone(one(manifests, 'Role'))
   role.rules[0].verbs = 'create'
   t.throws(() => new Role(role as never).validate(), /verbs must be array/, 'the schemas are really applied')

@@ -44,71 +44,8 @@ function backendOn (server: KubeApi, options: { fleetId?: string, shell?: boolea
 /** A request as the test reads it: the method, the path with its query, and the body when there is one. */
 const line = (r: Recorded) => `${r.method} ${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query)}` : ''}`
 
-/** The pod the backend must send for FACTS with CLAIM and --shell, written out whole. */
-const EXPECTED_POD = {
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: {
-    name: NAME,
-    labels: { 'app.kubernetes.io/name': 'computer-gateway-desktop', 'app.kubernetes.io/managed-by': 'computer-gateway-fleet', 'computer-gateway.fleet': 'kt', 'computer-gateway.fleet.kind': 'desktop', 'computer-gateway.fleet.desktop': ID },
-    annotations: {
-      'computer-gateway.fleet.screen': '1280x800',
-      'computer-gateway.fleet.created-at': String(FACTS.createdAt),
-      'computer-gateway.fleet.profile': 'full',
-      'computer-gateway.fleet.autostart': '[{"app":"browser","target":"https://example.com/"}]',
-      'computer-gateway.fleet.browser': 'chromium',
-      'computer-gateway.fleet.claimed-at': String(CLAIM.claimedAt),
-      'computer-gateway.fleet.expires-at': String(CLAIM.expiresAt),
-      'computer-gateway.fleet.labels': '{"agent":"a-1"}',
-    },
-  },
-  spec: {
-    restartPolicy: 'Never',
-    automountServiceAccountToken: false,
-    enableServiceLinks: false,
-    terminationGracePeriodSeconds: 5,
-    securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
-    containers: [{
-      name: 'desktop',
-      image: 'registry.example/computer-gateway:0.1.0',
-      imagePullPolicy: 'IfNotPresent',
-      env: [
-        { name: 'API_TOKEN', valueFrom: { secretKeyRef: { name: NAME, key: 'api-token' } } },
-        { name: 'PORT', value: '8000' },
-        { name: 'HOST', value: '0.0.0.0' },
-        { name: 'FILES', value: '1' },
-        { name: 'CLIPBOARD', value: '1' },
-        { name: 'DESKTOP_HOME', value: '/home/node' },
-        { name: 'SCREEN', value: '1280x800x24' },
-        { name: 'DESKTOP', value: 'full' },
-        { name: 'DESKTOP_BROWSER', value: 'chromium' },
-        { name: 'SHELL_TOOL', value: '1' },
-        { name: 'AUTOSTART', value: 'browser=https://example.com/' },
-      ],
-      ports: [{ name: 'http', containerPort: 8000, protocol: 'TCP' }],
-      resources: { requests: { cpu: '1.5', memory: '2147483648' }, limits: { cpu: '1.5', memory: '2147483648' } },
-      securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 1000, capabilities: { drop: ['ALL'] } },
-      startupProbe: { httpGet: { path: '/health', port: 'http' }, timeoutSeconds: 5, periodSeconds: 2, failureThreshold: 90 },
-      readinessProbe: { httpGet: { path: '/health', port: 'http' }, timeoutSeconds: 5, periodSeconds: 5, failureThreshold: 1 },
-      livenessProbe: { httpGet: { path: '/health', port: 'http' }, timeoutSeconds: 5, periodSeconds: 10, failureThreshold: 12 },
-      volumeMounts: [{ name: 'home', mountPath: '/home/node' }, { name: 'tmp', mountPath: '/tmp' }, { name: 'shm', mountPath: '/dev/shm' }],
-    }],
-    volumes: [{ name: 'home', emptyDir: {} }, { name: 'tmp', emptyDir: {} }, { name: 'shm', emptyDir: { medium: 'Memory', sizeLimit: '536870912' } }],
-  },
-}
-
-const EXPECTED_SECRET = {
-  apiVersion: 'v1',
-  kind: 'Secret',
-  metadata: {
-    name: NAME,
-    labels: { 'app.kubernetes.io/name': 'computer-gateway-desktop', 'app.kubernetes.io/managed-by': 'computer-gateway-fleet', 'computer-gateway.fleet': 'kt', 'computer-gateway.fleet.kind': 'desktop', 'computer-gateway.fleet.desktop': ID },
-    ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: NAME, uid: `uid-${NAME}` }],
-  },
-  type: 'Opaque',
-  immutable: true,
-  stringData: { 'api-token': FACTS.token },
-}
+/** The fields of FACTS and CLAIM the request fixtures name. */
+const FIELDS = { name: NAME, id: ID, fleet: 'kt', token: FACTS.token, createdAt: String(FACTS.createdAt), claimedAt: String(CLAIM.claimedAt), expiresAt: String(CLAIM.expiresAt) }
 
 t.test('create sends the hardened pod and its owned Secret whole, and waits from Pending to Running', async (t) => {
   const server = await api(t)
@@ -123,8 +60,8 @@ t.test('create sends the hardened pod and its owned Secret whole, and waits from
     `GET /api/v1/namespaces/desktops/pods?labelSelector=${encodeURIComponent(`${SELECTOR},computer-gateway.fleet.desktop=${ID}`)}`,
     `GET /api/v1/namespaces/desktops/secrets?labelSelector=${encodeURIComponent(`${SELECTOR},computer-gateway.fleet.desktop=${ID}`)}`,
   ], 'the pod, its Secret, then the pod read Pending (no address yet) and again Running')
-  t.strictSame(server.requests[0]!.body, EXPECTED_POD, 'the pod: labels, annotations, security context, probes, limits, env with the token from the Secret')
-  t.strictSame(server.requests[1]!.body, EXPECTED_SECRET, 'the Secret: the token alone, owned by the pod')
+  t.strictSame(server.requests[0]!.body, fill(fixture('desktop-pod-request.json'), FIELDS), 'the pod: labels, annotations, security context, probes, limits, env with the token from the Secret')
+  t.strictSame(server.requests[1]!.body, fill(fixture('desktop-secret-request.json'), FIELDS), 'the Secret: the token alone, owned by the pod')
   t.ok(server.requests.every((r) => r.authorization === `Bearer ${API_TOKEN}`), "every request with the kubeconfig user's token")
   t.ok(server.requests.slice(0, 2).every((r) => r.contentType === 'application/json'), 'creates are JSON')
   t.notOk(JSON.stringify(server.requests[0]!.body).includes(FACTS.token), 'the token is nowhere in the pod')

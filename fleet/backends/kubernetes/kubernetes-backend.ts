@@ -21,11 +21,11 @@
  * Pause: Kubernetes has no freezer for a pod (a pod's containers run or are gone): pause and
  * resume reject with CannotPause, which the fleet answers as a 501.
  */
-import { setTimeout as delay } from 'node:timers/promises'
 import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, Watch, type V1Pod } from '@kubernetes/client-node'
 import type { Backend, ClaimFacts, DesktopFacts, Instance } from '../backend.ts'
 import { AlreadyClaimed, CannotPause } from '../backend.ts'
 import { claimLabels, LABEL, readClaim } from '../docker/labels.ts'
+import { awaitAddress } from '../await-address.ts'
 import { kube } from './api-error.ts'
 import { desktopPod, objectName, podInstance, selector, TOKEN_KEY, tokenSecret, type PodOptions } from './pod-spec.ts'
 
@@ -88,16 +88,7 @@ export class KubernetesBackend implements Backend {
       // The pod first: its Secret names it as owner, by uid. Until the Secret exists the kubelet
       // holds the container (CreateContainerConfigError) and tries again.
       await kube(`create desktop ${facts.id}'s Secret`, () => this.api.createNamespacedSecret({ namespace, body: tokenSecret(this.pod, facts, { name: pod.metadata!.name!, uid: pod.metadata!.uid! }) }))
-      const timeoutMs = this.options.createTimeoutMs ?? 180_000
-      const deadline = Date.now() + timeoutMs
-      while (Date.now() < deadline) {
-        const instance = await this.inspect(facts.id)
-        if (!instance) throw new Error(`desktop ${facts.id} was removed while it started`)
-        if (instance.state === 'exited') throw new Error(`desktop ${facts.id}'s pod ended as it started`)
-        if (instance.url) return instance
-        await delay(250)
-      }
-      throw new Error(`desktop ${facts.id}'s pod did not run within ${timeoutMs / 1000} s`)
+      return await awaitAddress(() => this.inspect(facts.id), facts.id, 'pod', this.options.createTimeoutMs ?? 180_000)
     } catch (error) {
       // A desktop that did not start leaves nothing behind.
       await this.remove(facts.id).catch(() => {})
