@@ -72,7 +72,7 @@ export const FLEET_FLAGS = {
 export function fleetUsage (): string {
   const rows = Object.entries(FLEET_FLAGS).map(([name, flag]: [string, Flag]) =>
     `  --${name}${flag.boolean ? '' : ' <value>'}\n      ${flag.help}${flag.default ? ` (default ${flag.default})` : ''}${flag.env ? ` [env ${flag.env}]` : ''}`)
-  return 'Usage: computer-gateway fleet [options]\n\nDesktops on demand on the Docker engine (DOCKER_HOST, else the local socket): POST /desktops, and each desktop\'s API under /desktops/{id}/.\n\n' +
+  return 'Usage: computer-gateway fleet [options]\n\nDesktops on demand on the Docker engine (DOCKER_HOST, else the local socket), a Docker Swarm or a Kubernetes namespace (--backend): POST /desktops, and each desktop\'s API under /desktops/{id}/.\n\n' +
     `Options:\n${rows.join('\n')}\n`
 }
 
