@@ -215,6 +215,9 @@ t.test('remove deletes the pod and its Secret; 404s are the outcome asked for; o
   const failure = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: request timed out', code: 500 }
   server.answer = (r) => r.method === 'DELETE' ? { status: 500, body: failure } : undefined
   await t.rejects(backend.remove(ID), { code: 500, reason: undefined, message: `the Kubernetes API refused to delete desktop ${ID}'s pod: 500: etcdserver: request timed out` })
+  // A proxy in front of the API answering with a page of its own: no Status to read.
+  server.answer = (r) => r.method === 'DELETE' ? { status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' } : undefined
+  await t.rejects(backend.remove(ID), { code: 502, reason: undefined, message: `the Kubernetes API refused to delete desktop ${ID}'s pod: 502: no Status in the answer` })
 })
 
 t.test('pause and resume: Kubernetes cannot freeze a pod; nothing is asked of the API', async (t) => {

@@ -26,7 +26,8 @@ import { join } from 'node:path'
 import { KubeConfig, type V1Pod, type V1Secret } from '@kubernetes/client-node'
 
 export interface Recorded { method: string, path: string, query: Record<string, string>, contentType?: string, authorization?: string, body?: any }
-export interface Answer { status: number, body: unknown }
+/** An answer: JSON, or with `contentType` the body as it is (a proxy's page). */
+export interface Answer { status: number, body: unknown, contentType?: string }
 
 /** The bearer token the stand-in's kubeconfig carries, which every request must show. */
 export const API_TOKEN = 'kube-api-test-token'
@@ -168,9 +169,9 @@ export class KubeApi {
       ...(text && { body: JSON.parse(text) }),
     }
     this.requests.push(recorded)
-    const send = ({ status, body }: Answer) => {
-      response.writeHead(status, { 'content-type': 'application/json' })
-      response.end(JSON.stringify(body))
+    const send = ({ status, body, contentType }: Answer) => {
+      response.writeHead(status, { 'content-type': contentType ?? 'application/json' })
+      response.end(contentType ? String(body) : JSON.stringify(body))
     }
     if (recorded.authorization !== `Bearer ${API_TOKEN}`) { send({ status: 401, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 } }); return }
     const injected = this.answer?.(recorded)
