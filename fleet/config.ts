@@ -15,8 +15,10 @@ export interface FleetConfig {
   allowUnauthenticated: boolean
   /** Names this fleet's desktops in the engine; a fleet started with the same id adopts them. */
   fleetId: string
-  /** The engine desktops run on: one Docker engine, or the services of a Docker Swarm (DOCKER_HOST a manager). */
-  backend: 'docker' | 'swarm'
+  /** The engine desktops run on: one Docker engine, the services of a Docker Swarm (DOCKER_HOST a manager), or a Kubernetes namespace's pods. */
+  backend: 'docker' | 'swarm' | 'kubernetes'
+  /** With --backend kubernetes: the namespace of the desktops; undefined is the kubeconfig context's (in a cluster, the fleet pod's), else default. */
+  namespace?: string
   image: string
   warm: number
   max: number
@@ -49,7 +51,8 @@ export const FLEET_FLAGS = {
   'token-file': { env: 'API_TOKEN_FILE', help: 'a file holding the API key, read once at start; refused if every user may read it' },
   'allow-unauthenticated': { env: 'ALLOW_UNAUTHENTICATED', boolean: true, help: 'allow a non-loopback host without a key' },
   'fleet-id': { env: 'FLEET_ID', default: 'default', help: "this fleet's name in the engine (lowercase letters, digits, '-'); a fleet started with the same name adopts its desktops" },
-  backend: { env: 'FLEET_BACKEND', default: 'docker', help: 'the engine desktops run on: docker (containers on one engine) | swarm (one-replica services on a Docker Swarm; DOCKER_HOST names a manager, and every node has the image)' },
+  backend: { env: 'FLEET_BACKEND', default: 'docker', help: 'the engine desktops run on: docker (containers on one engine) | swarm (one-replica services on a Docker Swarm; DOCKER_HOST names a manager, and every node has the image) | kubernetes (pods in one namespace; credentials as kubectl finds them: in a cluster its service account, else KUBECONFIG or ~/.kube/config)' },
+  namespace: { env: 'FLEET_NAMESPACE', help: "with --backend kubernetes: the namespace desktops are made in (default: the kubeconfig context's, in a cluster the fleet pod's own, else default)" },
   image: { env: 'FLEET_IMAGE', default: DEFAULT_IMAGE, help: 'the desktop image' },
   warm: { env: 'FLEET_WARM', default: '0', help: 'desktops kept started ahead, ready to be claimed' },
   max: { env: 'FLEET_MAX', default: '4', help: 'most desktops at once, the warm ones included; a create beyond it answers 429' },
@@ -69,7 +72,7 @@ export const FLEET_FLAGS = {
 export function fleetUsage (): string {
   const rows = Object.entries(FLEET_FLAGS).map(([name, flag]: [string, Flag]) =>
     `  --${name}${flag.boolean ? '' : ' <value>'}\n      ${flag.help}${flag.default ? ` (default ${flag.default})` : ''}${flag.env ? ` [env ${flag.env}]` : ''}`)
-  return 'Usage: computer-gateway fleet [options]\n\nDesktops on demand on the Docker engine (DOCKER_HOST, else the local socket): POST /desktops, and each desktop\'s API under /desktops/{id}/.\n\n' +
+  return 'Usage: computer-gateway fleet [options]\n\nDesktops on demand on the Docker engine (DOCKER_HOST, else the local socket), a Docker Swarm or a Kubernetes namespace (--backend): POST /desktops, and each desktop\'s API under /desktops/{id}/.\n\n' +
     `Options:\n${rows.join('\n')}\n`
 }
 
@@ -104,7 +107,11 @@ export function loadFleetConfig (argv: string[], env: NodeJS.ProcessEnv): FleetC
   const browser = get('browser')
   if (!(BROWSER_KINDS as readonly string[]).includes(browser)) throw new InvalidConfig(`--browser must be one of ${BROWSER_KINDS.join(', ')} (got '${browser}')`)
   const backend = get('backend')
-  if (backend !== 'docker' && backend !== 'swarm') throw new InvalidConfig(`--backend must be docker or swarm (got '${backend}')`)
+  if (backend !== 'docker' && backend !== 'swarm' && backend !== 'kubernetes') throw new InvalidConfig(`--backend must be docker, swarm or kubernetes (got '${backend}')`)
+  const namespace = get('namespace')
+  // A namespace's name is a DNS label (RFC 1123).
+  if (namespace && !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(namespace)) throw new InvalidConfig(`--namespace must be a Kubernetes namespace's name: 1..63 lowercase letters, digits or '-', starting and ending with a letter or digit (got '${namespace}')`)
+  if (namespace && backend !== 'kubernetes') throw new InvalidConfig(`--namespace is for --backend kubernetes (the backend is ${backend})`)
   const image = get('image')
   if (!image.trim()) throw new InvalidConfig('--image must name an image')
   // The key is read as the server reads its token (src/runtime/token.ts): one rule for both.
@@ -116,6 +123,7 @@ export function loadFleetConfig (argv: string[], env: NodeJS.ProcessEnv): FleetC
     allowUnauthenticated: on('allow-unauthenticated'),
     fleetId,
     backend,
+    ...(namespace && { namespace }),
     image,
     warm: integer('warm', get('warm'), 0, 64),
     max: integer('max', get('max'), 1, 1024),

@@ -14,8 +14,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
-import type { Backend, ClaimFacts, DesktopFacts, Instance } from './backends/backend.ts'
-import { DesktopEnded, DesktopNotFound, DesktopPaused, DesktopUnavailable, FleetFull } from '../src/errors/errors.ts'
+import { CannotPause, type Backend, type ClaimFacts, type DesktopFacts, type Instance } from './backends/backend.ts'
+import { DesktopEnded, DesktopNotFound, DesktopPaused, DesktopUnavailable, FleetFull, NotImplemented } from '../src/errors/errors.ts'
 import { LIMITS, type DesktopView } from './schemas.ts'
 import { screenText, specKey, type DesktopSpec } from './options.ts'
 import type { Autostart, BrowserKind, DesktopKind } from '../src/runtime/desktop-apps.ts'
@@ -383,6 +383,7 @@ export class Fleet {
         await this.options.backend.pause(desktop.facts.id)
       } catch (error) {
         desktop.paused = false
+        if (error instanceof CannotPause) throw new NotImplemented(error.message)
         throw new DesktopUnavailable(`the engine could not pause desktop ${id}: ${(error as Error).message}`)
       }
       this.log('paused a desktop', { id })
@@ -402,6 +403,7 @@ export class Fleet {
       try {
         await this.options.backend.unpause(desktop.facts.id)
       } catch (error) {
+        if (error instanceof CannotPause) throw new NotImplemented(error.message)
         throw new DesktopUnavailable(`the engine could not resume desktop ${id}: ${(error as Error).message}`)
       }
       desktop.paused = false

@@ -11,6 +11,8 @@ import { forgetTokenEnv } from '../src/runtime/token.ts'
 import { fleetUsage, loadFleetConfig } from './config.ts'
 import { DockerBackend } from './backends/docker/docker-backend.ts'
 import { SwarmBackend } from './backends/swarm/swarm-backend.ts'
+import { KubernetesBackend } from './backends/kubernetes/kubernetes-backend.ts'
+import { loadKubeConfig, namespaceOf } from './backends/kubernetes/kube-config.ts'
 import { Fleet } from './fleet.ts'
 import { buildFleetApp } from './app.ts'
 import { healthReady } from './probe.ts'
@@ -33,14 +35,30 @@ const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: 1, syn
 // As the server does: the key leaves the environment (nothing the fleet starts inherits it).
 forgetTokenEnv()
 const engine = { fleetId: config.fleetId, image: config.image, cpus: config.cpus, memoryBytes: config.memoryBytes, pids: config.pids, shell: config.shell }
-const backend = config.backend === 'swarm' ? new SwarmBackend(engine) : new DockerBackend(engine)
-try {
-  await backend.docker.ping()
-  if (backend instanceof SwarmBackend) await backend.check()
-  await backend.docker.getImage(config.image).inspect()
-} catch (error) {
-  log.fatal(`the Docker engine (${process.env.DOCKER_HOST ?? 'the local socket'}) cannot run ${config.image}: ${(error as Error).message}`)
-  process.exit(1)
+let backend: DockerBackend | SwarmBackend | KubernetesBackend
+if (config.backend === 'kubernetes') {
+  // Nodes pull the image themselves: what is checked is that the credentials reach this namespace.
+  let where = 'the Kubernetes API'
+  try {
+    const kubeConfig = loadKubeConfig()
+    const namespace = namespaceOf(kubeConfig, config.namespace)
+    where = `the Kubernetes API (${kubeConfig.getCurrentCluster()?.server ?? 'no cluster in the kubeconfig'}, namespace ${namespace})`
+    backend = new KubernetesBackend({ ...engine, kubeConfig, namespace, startSeconds: config.startTimeoutMs / 1000 })
+    await backend.check()
+  } catch (error) {
+    log.fatal(`${where} cannot run desktops: ${(error as Error).message}`)
+    process.exit(1)
+  }
+} else {
+  backend = config.backend === 'swarm' ? new SwarmBackend(engine) : new DockerBackend(engine)
+  try {
+    await backend.docker.ping()
+    if (backend instanceof SwarmBackend) await backend.check()
+    await backend.docker.getImage(config.image).inspect()
+  } catch (error) {
+    log.fatal(`the Docker engine (${process.env.DOCKER_HOST ?? 'the local socket'}) cannot run ${config.image}: ${(error as Error).message}`)
+    process.exit(1)
+  }
 }
 const fleet = new Fleet({
   backend,
@@ -58,7 +76,7 @@ const fleet = new Fleet({
 await fleet.start()
 const app = await buildFleetApp({ fleet, ...(config.token && { token: config.token }), listenHost: config.host, shell: config.shell, logger: log as FastifyBaseLogger })
 await app.listen({ host: config.host, port: config.port })
-log.info({ fleetId: config.fleetId, image: config.image, warm: config.warm, max: config.max, shell: config.shell, onExit: config.onExit }, 'fleet ready')
+log.info({ fleetId: config.fleetId, backend: config.backend, image: config.image, warm: config.warm, max: config.max, shell: config.shell, onExit: config.onExit }, 'fleet ready')
 
 let stopping = false
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

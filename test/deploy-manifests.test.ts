@@ -13,9 +13,9 @@ import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet'
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy'
 import { FLAGS } from '../src/runtime/config.ts'
 import { build } from './helpers/build.ts'
-import { deployDir, kustomize, type Manifest } from './helpers/kustomize.ts'
+import { deployDir, kustomize, one, validateAll, type Models } from './helpers/kustomize.ts'
 
-const MODELS: Record<string, new (data: never) => { validate: () => void }> = {
+const MODELS: Models = {
   'v1/ConfigMap': ConfigMap,
   'v1/Service': Service,
   'apps/v1/StatefulSet': StatefulSet,
@@ -26,12 +26,6 @@ const ENV_NAMES = new Set(Object.values(FLAGS).map((flag) => flag.env).filter(Bo
 const PORT = Number(FLAGS.port.default)
 const GRACE_S = Number(FLAGS['shutdown-grace'].default)
 const OVERLAYS = ['base', 'overlays/fleet', 'overlays/full-hd']
-
-const one = (manifests: Manifest[], kind: string) => {
-  const found = manifests.filter((m) => m.kind === kind)
-  if (found.length !== 1) throw new Error(`expected one ${kind}, found ${found.length}`)
-  return found[0] as Manifest & Record<string, any>
-}
 
 /** The routes a probe may use: public (no token) GET routes that answer 200 on a ready desktop. */
 async function probeAnswers (t: Parameters<typeof build>[0], path: string) {
@@ -44,12 +38,7 @@ for (const overlay of OVERLAYS) {
   t.test(`kubernetes/${overlay}: every manifest validates against the Kubernetes API schemas`, async (t) => {
     const manifests = await kustomize(deployDir(`kubernetes/${overlay}`))
     t.strictSame(manifests.map((m) => m.kind).sort(), ['ConfigMap', 'NetworkPolicy', 'Service', 'StatefulSet'])
-    for (const manifest of manifests) {
-      const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`]
-      t.ok(Model, `${manifest.apiVersion} ${manifest.kind} is a known API`)
-      t.doesNotThrow(() => new Model!(manifest as never).validate(), `${manifest.kind}/${manifest.metadata.name} validates`)
-      t.equal(manifest.metadata.labels?.['app.kubernetes.io/part-of'], 'computer-gateway')
-    }
+    validateAll(t, manifests, MODELS)
   })
 }
 

@@ -21,6 +21,9 @@ t.test('the defaults, and each flag with its environment fallback', async (t) =>
   })
   const config = loadFleetConfig(['--warm', '2', '--max', '3', '--image', 'other:1', '--on-exit', 'end', '--screen', '1024x768', '--fleet-id', 'f-1', '--desktop', 'minimal', '--browser', 'chromium'],
     { API_TOKEN: 'k'.repeat(16), HOST: '0.0.0.0', FLEET_CPUS: '0.5', FLEET_MEMORY_MB: '512', FLEET_PIDS: '100', FLEET_START_TIMEOUT: '30', PORT: '0', FLEET_BACKEND: 'swarm' })
+  t.match(loadFleetConfig(['--backend', 'kubernetes', '--namespace', 'desktops'], {}), { backend: 'kubernetes', namespace: 'desktops' }, '--backend kubernetes --namespace')
+  t.match(loadFleetConfig([], { FLEET_BACKEND: 'kubernetes', FLEET_NAMESPACE: 'cg-1' }), { backend: 'kubernetes', namespace: 'cg-1' }, 'FLEET_BACKEND, FLEET_NAMESPACE')
+  t.equal(loadFleetConfig(['--backend', 'kubernetes'], {}).namespace, undefined, "no --namespace: the kubeconfig context's")
   t.equal(loadFleetConfig(['--shell'], {}).shell, true, '--shell')
   t.equal(loadFleetConfig([], { FLEET_SHELL: '1' }).shell, true, 'FLEET_SHELL=1')
   t.match(config, { host: '0.0.0.0', port: 0, token: 'k'.repeat(16), warm: 2, max: 3, image: 'other:1', onExit: 'end', screen: { width: 1024, height: 768 }, fleetId: 'f-1', desktop: 'minimal', browser: 'chromium', cpus: 0.5, memoryBytes: 512 * 1024 * 1024, pids: 100, startTimeoutMs: 30_000, backend: 'swarm' })
@@ -51,7 +54,10 @@ t.test('a bad flag stops the fleet with a message that says what is right', asyn
     [['--screen', '100x100'], {}, "--screen must be an integer 320..3840 (got '100')"],
     [['--on-exit', 'half'], {}, "--on-exit must be leave or end (got 'half')"],
     [['--image', ' '], {}, '--image must name an image'],
-    [['--backend', 'nomad'], {}, "--backend must be docker or swarm (got 'nomad')"],
+    [['--backend', 'nomad'], {}, "--backend must be docker, swarm or kubernetes (got 'nomad')"],
+    [['--backend', 'kubernetes', '--namespace', 'Desktops'], {}, "--namespace must be a Kubernetes namespace's name: 1..63 lowercase letters, digits or '-', starting and ending with a letter or digit (got 'Desktops')"],
+    [['--backend', 'kubernetes'], { FLEET_NAMESPACE: 'desk-' }, "--namespace must be a Kubernetes namespace's name: 1..63 lowercase letters, digits or '-', starting and ending with a letter or digit (got 'desk-')"],
+    [['--namespace', 'desktops'], {}, '--namespace is for --backend kubernetes (the backend is docker)'],
     [['--desktop', 'kde'], {}, "--desktop must be one of minimal, full (got 'kde')"],
     [['--browser', 'lynx'], {}, "--browser must be one of firefox, chromium (got 'lynx')"],
     [['--cpus', '0'], {}, "--cpus must be a number above 0, at most 256 (got '0')"],

@@ -4,7 +4,9 @@
  * The task and node shapes are the Engine API's (GET /tasks, GET /nodes).
  */
 import t from 'tap'
-import { taskState } from '../fleet/backends/swarm/swarm-backend.ts'
+import Docker from 'dockerode'
+import { CannotPause } from '../fleet/backends/backend.ts'
+import { SwarmBackend, taskState } from '../fleet/backends/swarm/swarm-backend.ts'
 
 const ready = { ID: 'n1', Status: { State: 'ready', Addr: '10.213.0.12' } }
 const down = { ID: 'n1', Status: { State: 'down', Addr: '10.213.0.12' } }
@@ -26,4 +28,11 @@ t.test('a task and its node as the contract state, and the address it is reached
     ['orphaned', [task('orphaned', 'running'), ready], { state: 'exited' }],
   ]
   for (const [name, args, expected] of cases) t.strictSame(taskState(...args), expected, name)
+})
+
+t.test('Swarm has no freezer: pause and resume reject with CannotPause, which the fleet answers 501', async (t) => {
+  // Nothing reaches the engine: a Docker client pointed nowhere shows it.
+  const backend = new SwarmBackend({ fleetId: 'f', image: 'i', cpus: 1, memoryBytes: 1 << 28, pids: 64, docker: new Docker({ host: '127.0.0.1', port: 9 }) })
+  await t.rejects(backend.pause('0123456789abcdef'), new CannotPause("Docker Swarm cannot pause a service's task (desktop 0123456789abcdef); run the fleet with --backend docker to pause desktops"))
+  await t.rejects(backend.unpause('0123456789abcdef'), new CannotPause("Docker Swarm cannot pause a service's task (desktop 0123456789abcdef), so there is nothing to resume"))
 })

@@ -4,8 +4,9 @@
  * desktop is (its facts) and whether a client holds it (its claim) are written to the engine,
  * once each, and read back by `list` when a new fleet process adopts what runs.
  *
- * Implementations: docker/ (the Docker Engine API through dockerode), and the in-memory one the
- * unit tests use (test/helpers/memory-backend.ts), which keeps the same promises.
+ * Implementations: docker/ (the Docker Engine API through dockerode), swarm/ (its service API),
+ * kubernetes/ (pods through @kubernetes/client-node), and the in-memory one the unit tests use
+ * (test/helpers/memory-backend.ts), which keeps the same promises.
  */
 
 import type { Autostart, BrowserKind, DesktopKind } from '../../src/runtime/desktop-apps.ts'
@@ -67,7 +68,7 @@ export interface Backend {
   inspect (id: string): Promise<Instance | undefined>
   /** Every desktop of this fleet the engine holds, running or exited. */
   list (): Promise<Instance[]>
-  /** Freezes every process of the desktop (the engine's freezer). Idempotent: a paused desktop resolves. */
+  /** Freezes every process of the desktop (the engine's freezer). Idempotent: a paused desktop resolves. An engine without a freezer rejects with CannotPause. */
   pause (id: string): Promise<void>
   /** Thaws a paused desktop. Idempotent: a running one resolves. Its server's readiness is the control plane's to probe. */
   unpause (id: string): Promise<void>
@@ -83,3 +84,6 @@ export class AlreadyClaimed extends Error {
     super(`desktop ${id} is already claimed`)
   }
 }
+
+/** An engine without a freezer (Swarm, Kubernetes) asked to pause or resume: the fleet answers 501 with this message. */
+export class CannotPause extends Error {}

@@ -2,7 +2,8 @@
  * POST /desktops/{id}/pause and /resume: the engine's freezer on a desktop a client holds. A
  * paused desktop uses no CPU and every route forwarded to it answers 409 ERR_DESKTOP_PAUSED
  * naming the resume route; its TTL still runs. Resume answers once the desktop's server answers
- * its health probe again. Both are idempotent and answer the desktop as GET does.
+ * its health probe again. Both are idempotent and answer the desktop as GET does. On an engine
+ * without a freezer (Swarm, Kubernetes) both answer 501 ERR_NOT_IMPLEMENTED saying so.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
@@ -11,7 +12,7 @@ import type { Fleet } from '../fleet.ts'
 import { DesktopParams, DesktopView } from '../schemas.ts'
 import { emptyJsonIsNoBody } from './empty-json.ts'
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 410: ErrorBody, 503: ErrorBody }
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 410: ErrorBody, 501: ErrorBody, 503: ErrorBody }
 
 export const pauseRoutes: FastifyPluginAsyncTypebox<{ fleet: Fleet }> = async (app, { fleet }) => {
   emptyJsonIsNoBody(app as unknown as FastifyInstance)

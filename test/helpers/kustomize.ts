@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import fastJsonPatch, { type Operation } from 'fast-json-patch'
 import { parseAllDocuments, parse } from 'yaml'
+import type { Test } from 'tap'
 
 export interface Manifest {
   apiVersion: string
@@ -57,3 +58,23 @@ export async function kustomize (dir: string): Promise<Manifest[]> {
 }
 
 export const deployDir = (path: string) => join(dirname(new URL(import.meta.url).pathname), '..', '..', 'deploy', path)
+
+/** The one manifest of a kind in a rendering (anything else is an error). */
+export function one (manifests: Manifest[], kind: string): Manifest & Record<string, any> {
+  const found = manifests.filter((m) => m.kind === kind)
+  if (found.length !== 1) throw new Error(`expected one ${kind}, found ${found.length}`)
+  return found[0] as Manifest & Record<string, any>
+}
+
+/** The kubernetes-models class of each API a rendering may hold, by `apiVersion/kind`. */
+export type Models = Record<string, new (data: never) => { validate: () => void }>
+
+/** Every manifest is a known API, valid against its schema, and labelled part of computer-gateway. */
+export function validateAll (t: Test, manifests: Manifest[], models: Models): void {
+  for (const manifest of manifests) {
+    const Model = models[`${manifest.apiVersion}/${manifest.kind}`]
+    t.ok(Model, `${manifest.apiVersion} ${manifest.kind} is a known API`)
+    t.doesNotThrow(() => new Model!(manifest as never).validate(), `${manifest.kind}/${manifest.metadata.name} validates`)
+    t.equal(manifest.metadata.labels?.['app.kubernetes.io/part-of'], 'computer-gateway')
+  }
+}

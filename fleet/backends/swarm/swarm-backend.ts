@@ -23,11 +23,11 @@
  * an update out of sequence), so a claim is written once even with two fleets adopting.
  */
 import Docker from 'dockerode'
-import { setTimeout as delay } from 'node:timers/promises'
 import type { Backend, ClaimFacts, DesktopFacts, Instance } from '../backend.ts'
-import { AlreadyClaimed, DESKTOP_HOME as HOME } from '../backend.ts'
+import { AlreadyClaimed, CannotPause, DESKTOP_HOME as HOME } from '../backend.ts'
 import { claimLabels, factLabels, LABEL, ownership, readClaim, readFacts } from '../docker/labels.ts'
 import { desktopEnv } from '../docker/desktop-env.ts'
+import { awaitAddress } from '../await-address.ts'
 
 export interface SwarmBackendOptions {
   fleetId: string
@@ -109,15 +109,7 @@ export class SwarmBackend implements Backend {
     }
     await this.docker.createService(spec as unknown as Docker.CreateServiceOptions)
     try {
-      const deadline = Date.now() + (this.options.createTimeoutMs ?? 60_000)
-      while (Date.now() < deadline) {
-        const instance = await this.inspect(facts.id)
-        if (!instance) throw new Error(`desktop ${facts.id} was removed while it started`)
-        if (instance.state === 'exited') throw new Error(`desktop ${facts.id}'s task ended as it started`)
-        if (instance.url) return instance
-        await delay(250)
-      }
-      throw new Error(`desktop ${facts.id}'s task did not run within ${(this.options.createTimeoutMs ?? 60_000) / 1000} s`)
+      return await awaitAddress(() => this.inspect(facts.id), facts.id, 'task', this.options.createTimeoutMs ?? 60_000)
     } catch (error) {
       // A desktop that did not start leaves nothing behind.
       await this.remove(facts.id).catch(() => {})
@@ -167,17 +159,17 @@ export class SwarmBackend implements Backend {
     return instances
   }
 
-  /** Swarm has no freezer for a service's task: the fleet answers the client that this engine cannot pause. */
   async inspect (id: string): Promise<Instance | undefined> {
     return (await this.list(id))[0]
   }
 
+  /** Swarm has no freezer for a service's task: the fleet answers the client 501, that this engine cannot pause. */
   async pause (id: string): Promise<void> {
-    throw new Error(`Docker Swarm cannot pause a service's task (desktop ${id}); run the fleet with --backend docker to pause desktops`)
+    throw new CannotPause(`Docker Swarm cannot pause a service's task (desktop ${id}); run the fleet with --backend docker to pause desktops`)
   }
 
   async unpause (id: string): Promise<void> {
-    throw new Error(`Docker Swarm cannot pause a service's task (desktop ${id}), so there is nothing to resume`)
+    throw new CannotPause(`Docker Swarm cannot pause a service's task (desktop ${id}), so there is nothing to resume`)
   }
 
   async remove (id: string): Promise<void> {

@@ -624,6 +624,25 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -764,6 +783,25 @@ export interface paths {
                 };
                 /** @description Default Response */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                501: {
                     headers: {
                         [name: string]: unknown;
                     };
