@@ -194,6 +194,7 @@ t.test('the fleet as a service on a three-node Docker Swarm: the Scrapybara SDK,
   const startedAfter = services.filter((s) => Date.parse(s.CreatedAt!) > lostAt).length
   t.equal(startedAfter, 2 - poolKept, `the pool refilled once: ${2 - poolKept} desktop(s) started after the loss (${poolKept} of the pool kept)`)
   t.equal((await health()).warm.ready, 2, 'and it stays at two warm desktops')
+  t.equal(services.length, live.length + 2, `${services.length} desktop services: the ${live.length} held on live nodes and a pool of two, not two pools`)
   t.equal((await manager().listNodes() as { Status: { State: string } }[]).filter((n) => n.Status.State === 'down').length, 1, 'the swarm holds the lost node down')
   const after = await placement()
   t.notOk([...after.values()].some((n) => n === lostNodeId), `no desktop left on node ${fleetNode} (${[...after.entries()].map(([d, n]) => `${d}@${n ? numberOf(n) : '-'}`).join(', ')})`)
