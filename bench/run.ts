@@ -291,6 +291,9 @@ async function main () {
     // The fleet on the Docker engine (bench/fleet.ts): it says why when no engine or image is there.
     const fleet = smoke ? undefined : await (await import('./fleet.ts')).benchFleet({ smoke, quick })
     if (smoke) console.log('fleet: not run with --smoke (a full desktop\'s cold start takes tens of seconds; node --import tsx bench/fleet.ts --smoke runs it alone)')
+    // The same claim across a three-node swarm's nodes beside one engine (bench/fleet-swarm.ts): it says why when it cannot run.
+    const fleetSwarm = smoke ? undefined : await (await import('./fleet-swarm.ts')).benchFleetSwarm({ quick })
+    if (smoke) console.log('fleet across nodes: not run with --smoke (it brings a three-node swarm up, loading the image three times; node --import tsx bench/fleet-swarm.ts --quick runs it alone)')
 
     const get = (kind: string, name = names[0]!) => rows.find((r) => r.kind === kind)!.results[name]!.p50
     const p95 = (kind: string) => rows.find((r) => r.kind === kind)!.results[names[0]!]!.p95
@@ -318,7 +321,7 @@ async function main () {
     ]
     for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
     await mkdir(new URL('.', OUT), { recursive: true })
-    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), loadAverage: load1, floors, inputFloorMs: inputFloor, rows, mcp, accessibility: snapshots, realContent, fleet, throughput: load, coldStartMs: cold, coldStartsMs: colds.each, rssMb: rss.total, rss, targets, screens, peers }, null, 2))
+    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), loadAverage: load1, floors, inputFloorMs: inputFloor, rows, mcp, accessibility: snapshots, realContent, fleet, fleetSwarm, throughput: load, coldStartMs: cold, coldStartsMs: colds.each, rssMb: rss.total, rss, targets, screens, peers }, null, 2))
     console.log('bench: done')
   } finally {
     // SIGTERM first: our server ends what it started (the accessibility bus among them);

@@ -2,7 +2,8 @@
 # A three-node Docker Swarm on this one machine, for the fleet's swarm backend (fleet/backends/swarm/)
 # and its real-engine test (test/docker/fleet-swarm.ts), and for anyone who wants to try it.
 #
-#   scripts/swarm.sh up     three dockerd, a swarm of them, the desktop image on each; prints the env
+#   scripts/swarm.sh up     three dockerd, a swarm of them (every node a manager), the desktop image
+#                           on each; prints the env
 #   scripts/swarm.sh down   ends and removes everything `up` made, also after a node's daemon was
 #                           killed; running it again (or with nothing up) does nothing and succeeds
 #   scripts/swarm.sh env    the DOCKER_HOST of each node, as `up` prints it
@@ -100,6 +101,7 @@ env_lines() {
   local n
   for n in $(seq 1 "$NODES"); do echo "SWARM_NODE${n}_HOST=unix://$(sock "$n") SWARM_NODE${n}_ADDR=$(addr "$n")"; done
   echo "DOCKER_HOST=unix://$(sock 1)"
+  echo "SWARM_SOCKET_TEMPLATE=$DIR/nodes/{{.Node.ID}}/docker.sock"
 }
 
 up() {
@@ -133,9 +135,15 @@ up() {
     on "$n" info >/dev/null 2>&1 || { tail -n 20 "$DIR/node$n/dockerd.log" >&2; die "node $n's dockerd did not start (its log above)"; }
   done
   on 1 swarm init --advertise-addr "$(addr 1)" >/dev/null
+  # Every node a manager: three managers keep a quorum when one is lost, so the swarm still
+  # schedules (and the fleet's service moves) with any one node gone, node 1 included.
   local token
-  token=$(on 1 swarm join-token -q worker)
+  token=$(on 1 swarm join-token -q manager)
   for n in $(seq 2 "$NODES"); do on "$n" swarm join --token "$token" "$(addr 1):2377" >/dev/null; done
+  # Each node's socket also under its node id, so a service mounts its own node's socket with
+  # Swarm's template $DIR/nodes/{{.Node.ID}}/docker.sock (the nodes share one hostname).
+  mkdir -p "$DIR/nodes"
+  for n in $(seq 1 "$NODES"); do ln -s "$DIR/node$n" "$DIR/nodes/$(on "$n" info -f '{{.Swarm.NodeID}}')"; done
   if [ -n "$IMAGE" ]; then
     say "loading $IMAGE on $NODES nodes"
     # One save streamed to every node's load at once: no copy of the image on disk.

@@ -19,6 +19,8 @@ t.test('a task and its node as the contract state, and the address it is reached
     ['not scheduled yet: starting', [undefined, undefined], { state: 'running' }],
     ['running on a ready node with its port: reached on the node', [task('running'), ready], { state: 'running', url: 'http://10.213.0.12:30001' }],
     ['starting on its node: no address yet', [task('starting', 'running', undefined), ready], { state: 'running' }],
+    ['on the leader, which reports 0.0.0.0: reached on its manager address', [task('running'), { ...ready, Status: { State: 'ready', Addr: '0.0.0.0' }, ManagerStatus: { Addr: '10.213.0.13:2377' } }], { state: 'running', url: 'http://10.213.0.13:30001' }],
+    ['a node of 0.0.0.0 and no manager address: no address yet', [task('running'), { ...ready, Status: { State: 'ready', Addr: '0.0.0.0' } }], { state: 'running' }],
     ['running, its port not yet known', [task('running', 'running', { Ports: [] }), ready], { state: 'running' }],
     ['running on a node the swarm holds down: lost', [task('running'), down], { state: 'exited' }],
     ['the orchestrator gave it up (desired shutdown)', [task('running', 'shutdown'), ready], { state: 'exited' }],

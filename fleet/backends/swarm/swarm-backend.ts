@@ -50,7 +50,19 @@ const SHM_BYTES = 512 * 1024 * 1024
 const ENDED = new Set(['complete', 'shutdown', 'failed', 'rejected', 'orphaned', 'remove'])
 
 interface Task { ServiceID: string, NodeID?: string, CreatedAt: string, DesiredState: string, Status: { State: string, PortStatus?: { Ports?: { TargetPort: number, PublishedPort?: number }[] } } }
-interface Node { ID: string, Status: { State: string, Addr?: string } }
+interface Node { ID: string, Status: { State: string, Addr?: string }, ManagerStatus?: { Addr?: string } }
+
+/**
+ * The address a node joined with. A manager that became the Raft leader may report its
+ * Status.Addr as 0.0.0.0 (seen after the leader was lost and another elected): its manager
+ * address (HOST:2377) names the node then. 0.0.0.0 would reach whatever listens on the fleet's own host.
+ */
+export function nodeAddr (node: Node): string | undefined {
+  const addr = node.Status.Addr
+  if (addr && addr !== '0.0.0.0') return addr
+  const manager = node.ManagerStatus?.Addr
+  return manager ? manager.slice(0, manager.lastIndexOf(':')) : undefined
+}
 
 const statusOf = (error: unknown) => (error as { statusCode?: number }).statusCode
 
@@ -61,8 +73,9 @@ export function taskState (task: Task | undefined, node: Node | undefined): { st
   if (ENDED.has(task.Status.State) || task.DesiredState !== 'running') return { state: 'exited' }
   if (task.NodeID && node && node.Status.State !== 'ready') return { state: 'exited' }
   const port = task.Status.PortStatus?.Ports?.find((p) => p.TargetPort === PORT && p.PublishedPort)
-  const running = task.Status.State === 'running' && port && node?.Status.Addr
-  return { state: 'running', ...(running && { url: `http://${node.Status.Addr}:${port.PublishedPort}` }) }
+  const addr = node && nodeAddr(node)
+  const running = task.Status.State === 'running' && port && addr
+  return { state: 'running', ...(running && { url: `http://${addr}:${port.PublishedPort}` }) }
 }
 
 export class SwarmBackend implements Backend {
