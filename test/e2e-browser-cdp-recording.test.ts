@@ -14,10 +14,10 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import puppeteer from 'puppeteer-core'
 import t from 'tap'
-import WebSocket from 'ws'
 import { startFullServer } from './helpers/full-desktop.ts'
 import { requireProgram } from './helpers/processes.ts'
 import { errorBody } from './helpers/error-body.ts'
+import { upgrade } from './helpers/ws-upgrade.ts'
 
 for (const program of ['xfce4-session', 'xfwm4', 'dbus-run-session', 'chromium']) requireProgram(program, 'the full desktop with Chromium (npm run setup)')
 t.setTimeout(240_000)
@@ -26,20 +26,6 @@ const EPISODE = 'cdp-calls'
 const TYPED = `typed-${randomBytes(6).toString('hex')}`
 const MARKER = `page-${randomBytes(6).toString('hex')}`
 const PAGE = 'data:text/html,' + encodeURIComponent(`<!doctype html><title>${MARKER}</title><input id=name autofocus>`)
-
-/** How a WebSocket upgrade to `url` is answered: 101 when accepted, else the status and body. */
-function upgrade (url: string, headers: Record<string, string>): Promise<{ status: number, body?: unknown }> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { headers })
-    socket.once('open', () => { socket.close(); resolve({ status: 101 }) })
-    socket.once('unexpected-response', (_request, response) => {
-      let text = ''
-      response.on('data', (chunk: Buffer) => { text += chunk })
-      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }))
-    })
-    socket.once('error', (error) => { if (!/Unexpected server response/.test(error.message)) reject(error) })
-  })
-}
 
 /** Every file's text under `dir`. */
 function allText (dir: string): string {
