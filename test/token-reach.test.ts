@@ -4,13 +4,17 @@
  * then a real process of a second user under a readable node and under an execute-only one.
  */
 import t from 'tap'
-import { execFile } from 'node:child_process'
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { execFile, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { chmodSync, chownSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { once } from 'node:events'
+import { setTimeout as delay } from 'node:timers/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { tokenInReach, tokenReachWarning } from '../src/shell/token-reach.ts'
+import { tasksOf } from '../src/shell/user.ts'
 import { desktopHome } from './helpers/tools.ts'
 
 const run = promisify(execFile)
@@ -69,5 +73,40 @@ t.test('a server of another user, with a readable node and with an execute-only 
     t.strictSame(seen, reachable
       ? { reach: [`the environment this server started with and its memory (/proc/${pid}/environ, /proc/${pid}/mem)`], catStatus: 0, catSawToken: true }
       : { reach: [], catStatus: 1, catSawToken: false }, name)
+  }
+})
+
+/**
+ * The real server, run as a second user with --shell (the fake driver: no X needed): with the
+ * token in its environment and a readable node it logs the warning, naming its own pid; with
+ * a token file it names the file too. Never the token.
+ */
+t.test('the server says so at start', async (t) => {
+  const { user, home } = desktopHome(t)
+  const token = `reach-${randomBytes(12).toString('hex')}`
+  const file = join(home, 'token')
+  writeFileSync(file, `${token}\n`, { mode: 0o600 })
+  chownSync(file, user.uid, user.gid)
+  for (const [name, env, args, names] of [
+    ['API_TOKEN', { API_TOKEN: token }, [], []],
+    ['--token-file', {}, ['--token-file', file], [`the token file ${file}`]],
+  ] as const) {
+    const server = spawn('setpriv', ['--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups', '--', 'sh', '-c', 'exec "$0" "$@"',
+      process.execPath, '--import', 'tsx', 'src/runtime/server.ts', '--driver', 'fake', '--port', '0', '--shell', '--home', home, ...args], {
+      cwd: ROOT, env: { PATH: process.env.PATH, HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    t.teardown(() => { server.kill('SIGKILL') })
+    let out = ''
+    server.stdout.on('data', (chunk) => { out += chunk })
+    server.stderr.on('data', (chunk) => { out += chunk })
+    const exited = once(server, 'exit')
+    for (const deadline = Date.now() + 60_000; !out.includes('Server listening') && server.exitCode === null && Date.now() < deadline;) await delay(100)
+    server.kill('SIGKILL')
+    await exited
+    // Its user is removed after the test: none of its processes may be left (the server's children die with it).
+    for (const deadline = Date.now() + 10_000; await tasksOf(user.uid) > 0 && Date.now() < deadline;) await delay(100)
+    const warnings = out.split('\n').filter((line) => line.includes('can read the token')).map((line) => { const { level, msg } = JSON.parse(line) as { level: number, msg: string }; return { level, msg } })
+    t.strictSame(warnings, [{ level: 40, msg: tokenReachWarning(user.uid, [`the environment this server started with and its memory (/proc/${server.pid}/environ, /proc/${server.pid}/mem)`, ...names]) }], `${name}: one warning (${out.slice(-500)})`)
+    t.notOk(out.includes(token), `${name}: the log holds no token`)
   }
 })
