@@ -35,10 +35,23 @@ RUN npm ci --no-fund --no-audit
 COPY . .
 RUN npm run build && npm pkg delete workspaces && npm prune --omit=dev --no-fund --no-audit && sh scripts/trim-node-modules.sh node_modules
 
-FROM node:24-bookworm-slim AS slim
+# The runtime's base: node:24-bookworm-slim with the node binary execute-only (root's, mode
+# 0711), copied whole into one layer (a chmod in a layer above would add a second 127 MB copy).
+# The kernel marks a process that executes a file its user cannot read as not dumpable: its
+# /proc files (environ, which keeps API_TOKEN as the container was started with it; mem, maps,
+# fd) become root's, and ptrace is refused, so no program of the desktop's user (a --shell
+# command, an application) can read the server's token or memory. What the server starts
+# (bash, Xvfb, the applications) executes readable files and is dumpable as usual.
+FROM node:24-bookworm-slim AS runtime-base
+RUN chmod 0711 /usr/local/bin/node
+
+FROM scratch AS slim
+COPY --from=runtime-base / /
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 # The same system setup as `npm run setup`, minus what only the tests use (Chromium, xterm…),
-# plus tini: PID 1 must reap zombies (Xvfb's xkbcomp, xdotool, xclip) and pass signals on.
+# plus tini: PID 1 must reap zombies (Xvfb's xkbcomp, xdotool, xclip) and pass signals on;
+# execute-only as node is (above), since PID 1's environment holds API_TOKEN too.
 # /tmp/.X11-unix is where X servers keep their sockets: made by root, sticky and
 # world-writable, as X expects, since the server runs as a plain user.
 # Help pages are documentation, kept in English only (C), as the base keeps no translations.
@@ -46,7 +59,8 @@ COPY scripts/install-system-deps.sh /tmp/install-system-deps.sh
 RUN printf 'path-exclude /usr/share/help/*\npath-include /usr/share/help/C/*\n' >/etc/dpkg/dpkg.cfg.d/computer-gateway \
   && bash /tmp/install-system-deps.sh --server-only tini \
   && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log /tmp/install-system-deps.sh \
-  && mkdir -p /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix
+  && mkdir -p /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix \
+  && chmod 0711 /usr/bin/tini
 
 WORKDIR /app
 COPY --from=build /app/package.json ./

@@ -6,6 +6,10 @@
  * The guard and auth hooks run on the upgrade request like on any other: no web page, foreign
  * Host or missing token gets in. GET /browser says what runs and the sessions it had.
  *
+ * A session whose upgrade request carries X-Recording-Id records each of its calls (method,
+ * target, sizes, timing, error; never their contents) as steps of that episode (with --record;
+ * src/recording/cdp-steps.ts).
+ *
  * Without DevTools (--browser firefox, or a desktop with no X display) the same paths answer
  * 409 naming what would serve them.
  */
@@ -14,7 +18,9 @@ import { Type } from '@sinclair/typebox'
 import type {} from '@fastify/websocket'
 import type { FastifyRequest } from 'fastify'
 import type { RawData, WebSocket } from 'ws'
-import { CdpBroker } from '../src/browser/cdp-broker.ts'
+import { CdpBroker, type CdpCallRecord } from '../src/browser/cdp-broker.ts'
+import { cdpRecording } from '../src/recording/cdp-steps.ts'
+import { RECORDING_HEADER } from '../src/recording/hooks.ts'
 import { BrowserStatus, CdpVersion } from '../src/browser/schema.ts'
 import { BrowserNoDevtools } from '../src/errors/errors.ts'
 import type { BrowserKind } from '../src/runtime/desktop-apps.ts'
@@ -80,8 +86,18 @@ export const browserRoutes: FastifyPluginAsyncTypebox<BrowserRoutesOptions> = as
     fastify.get('/browser/cdp', { schema: { hide: true } }, async () => { throw refuse() })
     return
   }
+  // The episode a session records its calls into, by request (started before the upgrade, so a refusal is read).
+  const recordings = new WeakMap<FastifyRequest, (call: CdpCallRecord) => void>()
   // Refused (409) before the upgrade, so the client reads why; a race past it is closed 1013 below.
-  fastify.get('/browser/cdp', { schema: { hide: true }, websocket: true, preValidation: async () => broker.admit() }, (socket: WebSocket, request: FastifyRequest) => {
+  fastify.get('/browser/cdp', {
+    schema: { hide: true },
+    websocket: true,
+    preValidation: async (request) => {
+      const record = fastify.recorder ? await cdpRecording(fastify.recorder, request.headers[RECORDING_HEADER], request.ip) : undefined
+      if (record) recordings.set(request, record)
+      await broker.admit()
+    },
+  }, (socket: WebSocket, request: FastifyRequest) => {
     const queued: string[] = []
     let session: { received: (text: string) => void, closed: (reason?: string) => void } | undefined
     let open = true
@@ -100,7 +116,7 @@ export const browserRoutes: FastifyPluginAsyncTypebox<BrowserRoutesOptions> = as
         session?.closed(why)
       }
     }
-    broker.open({ send, close: (code, reason) => socket.close(code, reason) }, request.ip).then((opened) => {
+    broker.open({ send, close: (code, reason) => socket.close(code, reason) }, request.ip, recordings.get(request)).then((opened) => {
       session = opened
       if (!open) { opened.closed(); return }
       for (const text of queued.splice(0)) opened.received(text)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm run test:image: the Dockerfile's images built and run in a real Docker engine
-# (test/docker/images.ts), then the fleet on them (test/docker/fleet.ts, test/docker/fleet-scrapybara.ts, test/docker/fleet-isolation.ts, and in its compose file: fleet-compose.ts, and on a three-node swarm: fleet-swarm.ts). Uses the engine that runs; else, as root, installs one
+# (test/docker/images.ts), the token out of a command's reach in one (token-jail.ts), then the fleet on them (test/docker/fleet.ts, test/docker/fleet-scrapybara.ts, test/docker/fleet-isolation.ts, and in its compose file: fleet-compose.ts, and on a three-node swarm: fleet-swarm.ts). Uses the engine that runs; else, as root, installs one
 # (install-system-deps.sh --image) and starts dockerd for the run, stopping it after. Where no
 # engine can start (no root, not Debian, a sandbox that refuses it) it says why and skips:
 # the only case it does not fail.
@@ -60,6 +60,8 @@ echo "test:image: images built with ${IMAGE_BUILD:-docker build, the classic bui
 started=$(date +%s)
 bash scripts/docker-base.sh
 npx tap --disable-coverage --timeout=3600 test/docker/images.ts
+# The token out of a --shell command's reach in the desktop image images.ts just built (the same tag).
+npx tap --disable-coverage --timeout=1200 test/docker/token-jail.ts
 # The fleet on the desktop image images.ts just built (the same tag; nothing is built again).
 npx tap --disable-coverage --timeout=1200 test/docker/fleet.ts
 # The Scrapybara SDK against the fleet, pause and resume, on one warm desktop of the same image.

@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream'
 import pino from 'pino'
 import t from 'tap'
-import { CdpBroker, SESSION_HISTORY, type CdpClient } from '../src/browser/cdp-broker.ts'
+import { CdpBroker, SESSION_HISTORY, type CdpCallRecord, type CdpClient } from '../src/browser/cdp-broker.ts'
 import { fakeSource } from './helpers/cdp-pipe.ts'
 
 function logged () {
@@ -170,4 +170,31 @@ t.test(`GET /browser keeps the last ${SESSION_HISTORY} sessions, newest first`, 
   const { recent } = broker.sessions()
   t.equal(recent.length, SESSION_HISTORY)
   t.same([recent[0]!.id, recent.at(-1)!.id], [SESSION_HISTORY + 3, 4])
+})
+
+t.test('onCall: each call of the client as it ended (answered, refused, left unanswered), never its parameters or result', async (t) => {
+  const source = fakeSource()
+  const broker = new CdpBroker(source, logged().log)
+  const calls: CdpCallRecord[] = []
+  const { side } = client()
+  const session = await broker.open(side, '127.0.0.1', (call) => calls.push(call))
+  const sent = [
+    { id: 7, method: 'Target.attachToTarget', params: { targetId: 'T1', flatten: true } },
+    { id: 8, method: 'Runtime.evaluate', sessionId: 'S1', params: { expression: 'secret page text' } },
+    { id: 9, method: 'Page.navigate', sessionId: 'S1', params: { url: 'https://example.com' } },
+  ]
+  for (const call of sent) session.received(JSON.stringify(call))
+  const pipe = source.current
+  pipe.emit({ id: 2, sessionId: 'S1', result: { result: { value: 'secret result' } } })
+  pipe.emit({ id: 1, error: { code: -32602, message: 'No target with given id found', data: 'more' } })
+  session.closed()
+  const size = (value: object) => Buffer.byteLength(JSON.stringify(value))
+  const common = { session: 1, started_at: Number, ms: Number }
+  t.match(calls, [
+    { ...common, id: 8, method: 'Runtime.evaluate', session_id: 'S1', target_id: null, bytes_in: size(sent[1]!), bytes_out: size({ id: 8, sessionId: 'S1', result: { result: { value: 'secret result' } } }), error: null, unanswered: null },
+    { ...common, id: 7, method: 'Target.attachToTarget', session_id: null, target_id: 'T1', bytes_in: size(sent[0]!), bytes_out: size({ id: 7, error: { code: -32602, message: 'No target with given id found', data: 'more' } }), error: { code: -32602, message: 'No target with given id found' }, unanswered: null },
+    { ...common, id: 9, method: 'Page.navigate', session_id: 'S1', target_id: null, bytes_in: size(sent[2]!), bytes_out: null, error: null, unanswered: 'the client closed the connection' },
+  ], 'in the order they ended')
+  t.strictSame(calls.map((call) => Object.keys(call).sort()), calls.map(() => ['bytes_in', 'bytes_out', 'error', 'id', 'method', 'ms', 'session', 'session_id', 'started_at', 'target_id', 'unanswered']), 'no other field')
+  t.notOk(JSON.stringify(calls).includes('secret') || JSON.stringify(calls).includes('example.com'), 'no parameter or result')
 })

@@ -62,9 +62,12 @@ t.setTimeout(360_000)
 t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, runtime files only', async (t) => {
   const instructions = await dockerfile()
   const byStage = stages(instructions)
-  t.strictSame([...byStage.keys()], ['build', 'slim', 'desktop'], 'build, then slim, then desktop: the default image is the last, the full desktop')
+  t.strictSame([...byStage.keys()], ['build', 'runtime-base', 'slim', 'desktop'], 'build, the runtime\'s base, then slim, then desktop: the default image is the last, the full desktop')
   const from = all(instructions, 'FROM').map((i) => i.args.split(/\s+/)[0])
-  t.strictSame(from, [from[0], from[0], 'slim'], 'build and slim start from the same Node image; desktop from slim')
+  t.strictSame(from, [from[0], from[0], 'scratch', 'slim'], 'build and the runtime\'s base start from the same Node image; slim is that base copied whole; desktop from slim')
+  // The server and PID 1 not dumpable: their /proc files (the token in environ, mem) out of the desktop user's reach.
+  t.strictSame(byStage.get('runtime-base')!.slice(1).map((i) => `${i.name} ${i.args}`), ['RUN chmod 0711 /usr/local/bin/node'], 'the runtime\'s base makes node execute-only, and nothing else')
+  t.strictSame(byStage.get('slim')!.filter((i) => i.name === 'COPY' && i.args.startsWith('--from=runtime-base')).map((i) => i.args), ['--from=runtime-base / /'], 'slim is that base whole, in one layer (no second copy of node)')
   const major = Number(/^node:(\d+)-bookworm-slim$/.exec(from[0]!)?.[1])
   t.ok(LTS_END[major], `node:${major} is an LTS line`)
   t.ok(new Date() < new Date(LTS_END[major] ?? 0), `node ${major} is still maintained (until ${LTS_END[major]})`)
@@ -93,6 +96,7 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.match(runs('slim'), /install-system-deps\.sh --server-only tini/, 'slim\'s system steps are setup\'s own script, server packages only, plus tini')
   t.match(runs('desktop'), /install-system-deps\.sh --server-only --desktop tini/, 'desktop\'s are the same script with the full desktop\'s packages')
   for (const stage of ['slim', 'desktop']) t.match(runs(stage), /rm -rf \/var\/lib\/apt\/lists\/\*/, `${stage}: no apt lists in its layer`)
+  t.match(runs('slim'), /chmod 0711 \/usr\/bin\/tini/, 'tini (PID 1, whose environment holds the token) execute-only too')
 
   for (const stage of ['slim', 'desktop']) {
     const users = byStage.get(stage)!.filter((i) => i.name === 'USER')
@@ -112,7 +116,7 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   const shebang = (await readFile(join(ROOT, 'bin/computer-gateway.js'), 'utf8')).split('\n')[0]
   t.equal(shebang, '#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=2 --single-threaded-gc', 'the bin carries the memory and GC settings')
 
-  t.strictSame(envOf(byStage.get('slim')!), { HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' })
+  t.strictSame(envOf(byStage.get('slim')!), { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOST: '0.0.0.0', PORT: FLAGS.port.default, NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' })
   t.strictSame(envOf(byStage.get('desktop')!), { [FLAGS.desktop.env]: 'full' }, 'desktop: the full desktop')
   for (const name of ['HOST', 'PORT', 'DESKTOP']) t.ok(Object.values(FLAGS).some((flag) => flag.env === name), `${name} is read by src/runtime/config.ts`)
 
@@ -160,7 +164,9 @@ t.test('the server as the slim image runs it: pruned runtime, NODE_ENV=productio
 
   const port = await freePort()
   const [command, ...args] = JSON.parse(all(instructions, 'CMD')[0]!.args) as string[]
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: app, ...envOf(stages(instructions).get('slim')!), PORT: String(port), API_TOKEN: TOKEN }
+  // The image's settings, but this machine's PATH (the image's names its own node, not the project's).
+  const { PATH: _imagePath, ...settings } = envOf(stages(instructions).get('slim')!)
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: app, ...settings, PORT: String(port), API_TOKEN: TOKEN }
   const server = spawnOwned(t, command === 'node' ? process.execPath : command!, args, { cwd: app, env, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   server.stderr!.on('data', (chunk) => { stderr += chunk })

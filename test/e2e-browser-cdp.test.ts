@@ -16,11 +16,11 @@ import { pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
 import puppeteer, { type Browser } from 'puppeteer-core'
 import t from 'tap'
-import WebSocket from 'ws'
 import { serverProcesses, startFullServer } from './helpers/full-desktop.ts'
 import { decode } from './helpers/pixels.ts'
 import { requireProgram } from './helpers/processes.ts'
 import { errorBody } from './helpers/error-body.ts'
+import { upgrade } from './helpers/ws-upgrade.ts'
 
 for (const program of ['xfce4-session', 'xfwm4', 'dbus-run-session', 'chromium']) requireProgram(program, 'the full desktop with Chromium (npm run setup)')
 t.setTimeout(240_000)
@@ -36,20 +36,6 @@ const FORM = 'data:text/html,' + encodeURIComponent(`<!doctype html><title>cdp f
   event.preventDefault()
   if (document.getElementById('name').value === ${JSON.stringify(TYPED)}) document.documentElement.style.background = 'rgb(${DONE.join(',')})'
 }</script>`)
-
-/** How a WebSocket upgrade to `url` is answered when it is refused: the status and the body; 101 when it is accepted. */
-function upgrade (url: string, headers: Record<string, string>): Promise<{ status: number, body?: unknown }> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { headers })
-    socket.once('open', () => { socket.close(); resolve({ status: 101 }) })
-    socket.once('unexpected-response', (_request, response) => {
-      let text = ''
-      response.on('data', (chunk: Buffer) => { text += chunk })
-      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }))
-    })
-    socket.once('error', (error) => { if (!/Unexpected server response/.test(error.message)) reject(error) })
-  })
-}
 
 t.test('Puppeteer drives the browser the model sees, through /browser/cdp with the token', async (t) => {
   const server = await startFullServer(t, ['--browser', 'chromium'], { API_TOKEN: TOKEN })

@@ -8,7 +8,10 @@
  * may be looking at them.
  *
  * Each session's open and close is logged and kept (the last SESSION_HISTORY, for GET /browser):
- * when, who, how long, how many messages and bytes each way; never a message's content.
+ * when, who, how long, how many messages and bytes each way; never a message's content. A
+ * session opened with `onCall` reports each call of its client when it ends (answered, or
+ * left unanswered by the session's end): its method, its target, sizes, timing and the
+ * browser's error, never its parameters or result (typed text, cookies, screenshots).
  */
 import type { Logger } from 'pino'
 import { BrowserBusy, BrowserUnavailable } from '../errors/errors.ts'
@@ -42,18 +45,53 @@ export interface CdpSessionRecord {
   bytes_out: number
 }
 
+/** One call of a client, as it ended: what a recording keeps of it. */
+export interface CdpCallRecord {
+  /** The broker's session (GET /browser's `id`). */
+  session: number
+  /** The client's own id for the call. */
+  id: number
+  method: string
+  /** The target session the call was sent to (flattened sessions), null at the browser level. */
+  session_id: string | null
+  /** The target a Target.* call names (params.targetId), an opaque id. */
+  target_id: string | null
+  bytes_in: number
+  /** The answer's size; null when none came. */
+  bytes_out: number | null
+  /** When the call came (ms since the epoch) and how long its answer took. */
+  started_at: number
+  ms: number
+  /** The browser's error answer (code and message), else null. */
+  error: { code: number | null, message: string } | null
+  /** Why no answer came (the session ended first); null when one came. */
+  unanswered: string | null
+}
+
+interface Pending {
+  /** The client's id. */
+  theirs: number
+  method: string
+  sessionId: string | null
+  targetId: string | null
+  bytesIn: number
+  startedAt: number
+  started: number
+}
+
 interface Current {
   record: CdpSessionRecord
   client: CdpClient
   pipe: CdpPipe
-  /** Our id → the client's id, for its calls still unanswered. */
-  calls: Map<number, number>
+  /** Our id → the client's call, for its calls still unanswered. */
+  calls: Map<number, Pending>
+  onCall: ((call: CdpCallRecord) => void) | undefined
   /** Sessions attached at the browser level (no sessionId on their event), detached when the client leaves. */
   attached: Set<string>
 }
 
 /** A CDP message's routing fields; undefined when the text is not a JSON object. */
-function fields (text: string): { id?: unknown, method?: unknown, sessionId?: unknown, params?: { sessionId?: unknown }, result?: unknown, error?: unknown } | undefined {
+function fields (text: string): { id?: unknown, method?: unknown, sessionId?: unknown, params?: { sessionId?: unknown, targetId?: unknown }, result?: unknown, error?: unknown } | undefined {
   try {
     const value: unknown = JSON.parse(text)
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined
@@ -112,7 +150,7 @@ export class CdpBroker {
   }
 
   /** Connects a client to the browser (started if need be); rejects when it cannot start. */
-  async open (client: CdpClient, clientAddress: string): Promise<{ received: (text: string) => void, closed: (reason?: string) => void }> {
+  async open (client: CdpClient, clientAddress: string, onCall?: (call: CdpCallRecord) => void): Promise<{ received: (text: string) => void, closed: (reason?: string) => void }> {
     this.#refuseIfBusy()
     this.#opening = true
     let pipe: CdpPipe
@@ -125,7 +163,7 @@ export class CdpBroker {
     }
     this.#opening = false
     const record: CdpSessionRecord = { id: ++this.#sessions, client: clientAddress, opened_at: new Date().toISOString(), messages_in: 0, messages_out: 0, bytes_in: 0, bytes_out: 0 }
-    const current: Current = { record, client, pipe, calls: new Map(), attached: new Set() }
+    const current: Current = { record, client, pipe, calls: new Map(), attached: new Set(), onCall }
     this.#current = current
     this.#wire(pipe)
     this.#log.info({ session: record.id, client: clientAddress }, 'CDP session opened')
@@ -178,10 +216,20 @@ export class CdpBroker {
       this.#end(current, 'the client sent something that is not a CDP call')
       return
     }
+    const bytesIn = Buffer.byteLength(text)
     current.record.messages_in++
-    current.record.bytes_in += Buffer.byteLength(text)
+    current.record.bytes_in += bytesIn
     const id = this.#nextId++
-    current.calls.set(id, message.id)
+    const targetId = message.params?.targetId
+    current.calls.set(id, {
+      theirs: message.id,
+      method: message.method,
+      sessionId: typeof message.sessionId === 'string' ? message.sessionId : null,
+      targetId: typeof targetId === 'string' ? targetId : null,
+      bytesIn,
+      startedAt: Date.now(),
+      started: performance.now(),
+    })
     current.pipe.send(JSON.stringify({ ...message, id }))
   }
 
@@ -198,11 +246,17 @@ export class CdpBroker {
     if (current?.pipe !== pipe) return
     let out = text
     if (typeof message.id === 'number') {
-      const theirs = current.calls.get(message.id)
+      const pending = current.calls.get(message.id)
       // Ours (the clean-up after a client) or a call of a client gone: nobody's to read.
-      if (theirs === undefined) return
+      if (pending === undefined) return
       current.calls.delete(message.id)
-      out = JSON.stringify({ ...message, id: theirs })
+      out = JSON.stringify({ ...message, id: pending.theirs })
+      const error = message.error as { code?: unknown, message?: unknown } | undefined
+      this.#report(current, pending, {
+        bytes_out: Buffer.byteLength(out),
+        error: error === undefined ? null : { code: typeof error.code === 'number' ? error.code : null, message: String(error.message ?? '') },
+        unanswered: null,
+      })
     } else if (message.sessionId === undefined) {
       const session = message.params?.sessionId
       if (message.method === 'Target.attachedToTarget' && typeof session === 'string') current.attached.add(session)
@@ -211,6 +265,20 @@ export class CdpBroker {
     current.record.messages_out++
     current.record.bytes_out += Buffer.byteLength(out)
     current.client.send(out)
+  }
+
+  #report (current: Current, pending: Pending, end: Pick<CdpCallRecord, 'bytes_out' | 'error' | 'unanswered'>): void {
+    current.onCall?.({
+      session: current.record.id,
+      id: pending.theirs,
+      method: pending.method,
+      session_id: pending.sessionId,
+      target_id: pending.targetId,
+      bytes_in: pending.bytesIn,
+      started_at: pending.startedAt,
+      ms: Math.round((performance.now() - pending.started) * 10) / 10,
+      ...end,
+    })
   }
 
   /** Tells clients waiting in admit() that the browser is free (or may be). */
@@ -223,6 +291,8 @@ export class CdpBroker {
     this.#current = undefined
     this.#wake()
     const { record, pipe } = current
+    for (const pending of current.calls.values()) this.#report(current, pending, { bytes_out: null, error: null, unanswered: reason })
+    current.calls.clear()
     record.closed_at = new Date().toISOString()
     record.close_reason = reason
     this.#history.unshift(record)

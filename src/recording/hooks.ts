@@ -25,6 +25,15 @@ declare module 'fastify' {
   }
 }
 
+/** The episode X-Recording-Id names; 400 when it is not a name an episode may have. */
+export function recordingId (header: string | string[]): string {
+  const id = Array.isArray(header) ? header.join(',') : header
+  if (!ID.test(id) || RESERVED_IDS.has(id)) {
+    throw new InvalidRecordingId(`X-Recording-Id must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit${RESERVED_IDS.has(id) ? `, and not '${id}'` : ''} (got '${id.slice(0, 80)}')`)
+  }
+  return id
+}
+
 export function recordingHooks (app: FastifyInstance, recorder: Recorder): void {
   app.decorateRequest('recordingStep', undefined)
 
@@ -32,9 +41,11 @@ export function recordingHooks (app: FastifyInstance, recorder: Recorder): void 
     const header = request.headers[RECORDING_HEADER]
     const route = request.routeOptions.url
     if (header === undefined || !route || !RECORDED.some((pattern) => pattern.test(route))) { done(); return }
-    const id = Array.isArray(header) ? header.join(',') : header
-    if (!ID.test(id) || RESERVED_IDS.has(id)) {
-      done(new InvalidRecordingId(`X-Recording-Id must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit${RESERVED_IDS.has(id) ? `, and not '${id}'` : ''} (got '${id.slice(0, 80)}')`))
+    let id: string
+    try {
+      id = recordingId(header)
+    } catch (error) {
+      done(error as Error)
       return
     }
     const step: StepDraft = { episode: id, startedAt: Date.now(), runs: [], error: null }

@@ -48,7 +48,7 @@ export const RecordedRun = Type.Object({
 
 export const RecordingStep = Type.Object({
   index: Type.Integer({ minimum: 0 }),
-  method: Type.String(),
+  method: Type.String({ description: 'The HTTP method; CDP for a call of a DevTools session (/browser/cdp) that named the episode.' }),
   route: Type.String({ description: 'The route as registered, e.g. /computer/{adapter} as /computer/anthropic, or /mcp.' }),
   url: Type.String({ description: 'The path and query as received, any token parameter removed.' }),
   /** The native payload as received: JSON as parsed, a model's text as text; secret-named fields replaced by "[redacted]". */

@@ -20,6 +20,8 @@ export interface Config {
   token?: string
   /** Where the token came from: 'argument' (--token VALUE) earns a warning at start. */
   tokenSource?: TokenSource
+  /** The file the token was read from (--token-file, API_TOKEN_FILE): the shell's start-up check names it. */
+  tokenFile?: string
   /** A name of the driver registry (drivers/index.ts), checked against the names given to loadConfig. */
   driver: string
   screen: { width: number, height: number, depth: number }
@@ -284,11 +286,11 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
   if (context.drivers && !context.drivers.includes(driver)) throw new InvalidConfig(unknownDriver(driver, context.drivers))
   const port = Number(get('port'))
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidConfig(`--port must be 0..65535 (got '${get('port')}')`)
-  const { token, source: tokenSource } = readToken({ flag: values.token as string | undefined, fileFlag: values['token-file'] as string | undefined, env }, context.token)
+  const { token, source: tokenSource, file: tokenFile } = readToken({ flag: values.token as string | undefined, fileFlag: values['token-file'] as string | undefined, env }, context.token)
   const config: Config = {
     host: get('host')!,
     port,
-    ...(token && { token, tokenSource }),
+    ...(token && { token, tokenSource, ...(tokenFile !== undefined && { tokenFile }) }),
     driver,
     screen: parseScreen(get('screen')!),
     logLevel: get('log-level')!,

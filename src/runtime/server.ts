@@ -13,6 +13,7 @@ import { loadConfig, usage, type Config } from './config.ts'
 import { loggerOptions } from './logger.ts'
 import { publish } from './instances.ts'
 import { forgetTokenEnv, hideTokenInTitle, TOKEN_IN_ARGV_WARNING } from './token.ts'
+import { tokenInReach, tokenReachWarning } from '../shell/token-reach.ts'
 import { DRIVER_NAMES, openDesktop, type Desktop } from '../../drivers/index.ts'
 import { ffmpegVideo } from '../../drivers/x11/ffmpeg-video.ts'
 
@@ -47,6 +48,11 @@ async function main (): Promise<void> {
   // writes cost every request a hop through libuv's thread pool (three context switches).
   const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: stdio ? 2 : 1, sync: true }))
   if (config.tokenSource === 'argument') log.warn(TOKEN_IN_ARGV_WARNING)
+  if (config.shell && config.token) {
+    const uid = process.getuid?.() ?? 0
+    const reach = tokenInReach({ uid, tokenFile: config.tokenFile })
+    if (reach.length) log.warn(tokenReachWarning(uid, reach))
+  }
   const desktop = openDesktop(config.driver, {
     screen: config.screen,
     display: process.env.DISPLAY || undefined,

@@ -31,7 +31,7 @@ export interface TokenContext {
 export const TOKEN_IN_ARGV_WARNING = '--token VALUE puts the token on the command line, where every local user can read it (ps, /proc/PID/cmdline): ' +
   'use --token-file PATH, API_TOKEN, or --token - (reads stdin) instead'
 
-export function readToken ({ flag, fileFlag, env }: TokenInput, context: TokenContext = {}): { token?: string, source?: TokenSource } {
+export function readToken ({ flag, fileFlag, env }: TokenInput, context: TokenContext = {}): { token?: string, source?: TokenSource, file?: string } {
   if (flag !== undefined && fileFlag !== undefined) throw new InvalidConfig('--token and --token-file both given: give the token one way')
   if (flag === '-') {
     if (context.stdinIsProtocol) throw new InvalidConfig('--token - cannot read the token from stdin under `mcp`, where stdin carries the protocol: use --token-file PATH or API_TOKEN')
@@ -44,7 +44,7 @@ export function readToken ({ flag, fileFlag, env }: TokenInput, context: TokenCo
   if (file !== undefined) {
     const name = fileFlag !== undefined ? '--token-file' : 'API_TOKEN_FILE'
     if (fileFlag === undefined && env.API_TOKEN) throw new InvalidConfig('API_TOKEN and API_TOKEN_FILE both set: give the token one way')
-    return { token: tokenFile(name, file), source: 'file' }
+    return { token: tokenFile(name, file), source: 'file', file }
   }
   return env.API_TOKEN ? { token: env.API_TOKEN, source: 'environment' } : {}
 }

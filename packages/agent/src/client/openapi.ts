@@ -3127,6 +3127,7 @@ export interface components {
         };
         RecordingStep: {
             index: number;
+            /** @description The HTTP method; CDP for a call of a DevTools session (/browser/cdp) that named the episode. */
             method: string;
             /** @description The route as registered, e.g. /computer/{adapter} as /computer/anthropic, or /mcp. */
             route: string;
