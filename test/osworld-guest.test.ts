@@ -18,6 +18,8 @@ import { answeredError } from './helpers/error-body.ts'
 import { recordedSource } from './helpers/a11y.ts'
 import { loadConfig } from '../src/runtime/config.ts'
 import { desktopHome, shellLimits } from './helpers/tools.ts'
+import { FileStore } from '../src/files/store.ts'
+import { download } from '../src/osworld/download.ts'
 
 const PRELUDE = 'import pyautogui; import time; pyautogui.FAILSAFE = False; '
 const harness = (code: string) => ({ command: ['python', '-c', `${PRELUDE}${code}`], shell: false })
@@ -500,4 +502,22 @@ t.test('/setup/download_file: an http URL fetched into the home, redirects follo
     "'Downloads/out' is a symbolic link leading out of the desktop's home directory")
   t.strictSame(await tree(home), before, 'nothing left behind in the home, no temporary file either')
   t.strictSame(await readdir(outside), [], 'nothing written through the link')
+})
+
+t.test('/setup/download_file\'s time limit: a URL that never answers, or whose body stalls, is a 504 naming the limit, and nothing is left behind', async (t) => {
+  const home = await mkdtemp(join(tmpdir(), 'osworld-home-'))
+  t.teardown(() => rm(home, { recursive: true, force: true }))
+  const files = new FileStore({ home, maxFileSize: 1024 * 1024, maxTotal: 10 * 1024 * 1024 })
+  const base = await origin(t, {
+    '/silent': () => {},
+    '/stalls': (response) => { response.writeHead(200, { 'content-length': '100' }); response.write('half of it') },
+  })
+  for (const path of ['/silent', '/stalls']) {
+    const url = new URL(`${base}${path}`)
+    const started = performance.now()
+    const error = await download(files, url, 'Downloads/x.bin', 300).then(() => undefined, (caught: unknown) => caught)
+    t.match(error, { statusCode: 504, code: 'ERR_DOWNLOAD_TIMEOUT', message: `${url.href} did not arrive whole within 0.3 s` }, path)
+    t.ok(performance.now() - started < 5000, `${path}: given up on at the limit`)
+  }
+  t.strictSame(await tree(home), ['Downloads'], 'no file and no temporary left (the parent of the one whose body began stays)')
 })
