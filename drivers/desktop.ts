@@ -14,6 +14,7 @@ import { fakeAccessibility } from './fake/fake-accessibility.ts'
 import { FakeDriver } from './fake/fake-driver.ts'
 import { SupervisedDesktop } from './supervised-desktop.ts'
 import { VncService } from './x11/vnc-service.ts'
+import { setXfceWallpaper } from './x11/wallpaper.ts'
 import { InvalidConfig } from '../src/errors/errors.ts'
 import type { Autostart, DesktopKind, TargetKind } from '../src/runtime/desktop-apps.ts'
 import type { LiveSource } from '../src/live/source.ts'
@@ -59,6 +60,8 @@ export interface Desktop {
   clipboard?: ClipboardSource
   /** The browser's DevTools (--browser chromium on an X desktop); closed by the app that uses it. */
   devtools?: DevtoolsSource
+  /** Sets the wallpaper (an absolute path): the full desktop's xfdesktop only; the minimal desktop has nothing that draws one. */
+  wallpaper?: (file: string) => Promise<void>
   stop: () => Promise<void>
 }
 
@@ -114,6 +117,12 @@ export const supervisedDesktop = (Driver: XDriverClass) => (options: DesktopOpti
     live,
     ...(clipboard && { clipboard }),
     ...(devtools && { devtools }),
+    ...(session?.kind === 'full' && {
+      wallpaper: async (file: string) => {
+        if (!driver.display) throw new Error('the desktop has not started')
+        await setXfceWallpaper({ display: driver.display, env: driver.sessionEnv }, file)
+      },
+    }),
     stop: async () => { await Promise.all([live.close(), clipboard?.close(), devtools?.close(), driver.close()]) },
   }
 }

@@ -115,6 +115,7 @@ export class SupervisedDesktop implements Driver {
       activate: (id) => this.#windowCall((ewmh) => ewmh.activate(id)),
       setGeometry: (id, geometry) => this.#windowCall((ewmh) => ewmh.moveResize(id, geometry)),
       maximize: (id) => this.#windowCall((ewmh) => ewmh.maximize(id)),
+      closeWindow: (id) => this.#windowCall((ewmh) => ewmh.closeWindow(id)),
       launch: async (argv, env, cwd) => {
         this.#current()
         const command = await this.#options.beforeLaunch?.(argv) ?? argv

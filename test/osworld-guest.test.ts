@@ -5,7 +5,9 @@
  * Basic auth, and a server without --osworld serving none of it.
  */
 import t, { type Test } from 'tap'
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
@@ -16,6 +18,8 @@ import { answeredError } from './helpers/error-body.ts'
 import { recordedSource } from './helpers/a11y.ts'
 import { loadConfig } from '../src/runtime/config.ts'
 import { desktopHome, shellLimits } from './helpers/tools.ts'
+import { FileStore } from '../src/files/store.ts'
+import { download } from '../src/osworld/download.ts'
 
 const PRELUDE = 'import pyautogui; import time; pyautogui.FAILSAFE = False; '
 const harness = (code: string) => ({ command: ['python', '-c', `${PRELUDE}${code}`], shell: false })
@@ -26,7 +30,7 @@ const BUS = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/tmp/session', AT_SPI_BUS_ADD
 const SHELL_OFF = (route: string, shown: string) => `${route} ran no command: ${JSON.stringify(shown)} is not pyautogui code (python -c "import pyautogui; …"), ` +
   'which is all this server reads without its shell; other commands run only on a server started with --shell'
 
-async function guest (t: Test, extra: Parameters<typeof build>[1] = {}) {
+async function guest (t: Test, extra: Parameters<typeof build>[1] = {}, wallpaper?: (file: string) => Promise<void>) {
   const home = await mkdtemp(join(tmpdir(), 'osworld-home-'))
   t.teardown(() => rm(home, { recursive: true, force: true }))
   const built = await build(t, {
@@ -34,7 +38,7 @@ async function guest (t: Test, extra: Parameters<typeof build>[1] = {}) {
     accessibility: await recordedSource(),
     apps: { editor: ['mousepad'], terminal: ['xfce4-terminal'] },
     launchRules: { targets: { editor: 'path', terminal: 'directory' }, home, maximized: false },
-    osworld: { files: { home, maxFileSize: 1024 * 1024, maxTotal: 10 * 1024 * 1024 } },
+    osworld: { files: { home, maxFileSize: 1024 * 1024, maxTotal: 10 * 1024 * 1024 }, ...(wallpaper && { wallpaper }) },
     ...extra,
   })
   return { ...built, home, guest: built.app.osworldGuest! }
@@ -362,4 +366,158 @@ t.test('/setup/launch with --shell: the program outlives the call and the comman
   const status = await readFile(`/proc/${pid}/status`, 'utf8')
   t.match(status, /^State:\s+S/m, 'the launched program still runs')
   t.match(status, new RegExp(`^Uid:\\s+${fixture.user.uid}\\s`, 'm'), "as the desktop's user")
+})
+
+t.test('/setup/close_window: the matching window closed through the window manager and gone from the list; no match a 404 naming the open windows', async (t) => {
+  const { guest: app, driver } = await guest(t)
+  const titles = async () => (await driver.windows!.list()).map((window) => window.title)
+  answeredError(t, await postJson(app, '/setup/close_window', { window_name: 'Mousepad', strict: true }), 404, 'ERR_WINDOW_NOT_FOUND',
+    "no window titled 'Mousepad' to close; open windows: 'Terminal' (Xfce4-terminal), 'notes.txt - Mousepad' (Mousepad)")
+  answeredError(t, await postJson(app, '/setup/close_window', {}), 400, 'ERR_INVALID_ACTION', "body must have required property 'window_name'")
+  answeredError(t, await postJson(app, '/setup/close_window', { window_name: '' }), 400, 'ERR_INVALID_ACTION', 'body/window_name window_name must be a window title (or class, with by_class)')
+  t.strictSame(driver.calls, [], 'nothing closed by a refused request')
+
+  const cases: Array<[object, number, string[]]> = [
+    [{ window_name: 'xfce4-terminal', by_class: true }, TERM.id, ['notes.txt - Mousepad']],
+    [{ window_name: 'notes.txt - Mousepad', strict: true }, EDITOR.id, []],
+  ]
+  for (const [body, id, left] of cases) {
+    const response = await postJson(app, '/setup/close_window', body)
+    t.equal(response.statusCode, 200, JSON.stringify(body))
+    t.equal(response.body, 'Window closed successfully.')
+    t.strictSame(driver.calls.at(-1), { call: 'closeWindow', id }, JSON.stringify(body))
+    t.strictSame(await titles(), left, 'gone from the window list')
+  }
+  answeredError(t, await postJson(app, '/setup/close_window', { window_name: 'mousepad' }), 404, 'ERR_WINDOW_NOT_FOUND', "no window titled 'mousepad' to close; open windows: none")
+})
+
+t.test('/setup/change_wallpaper: a picture in the home set through the desktop\'s setter; refusals name what is wrong; the minimal desktop says which has one', async (t) => {
+  const set: string[] = []
+  const failing = { now: false }
+  const { guest: app, home } = await guest(t, {}, async (file) => {
+    if (failing.now) throw new Error('xfconf-query -c xfce4-desktop -l failed: no session bus')
+    set.push(file)
+  })
+  await mkdir(join(home, 'Pictures'))
+  await writeFile(join(home, 'Pictures', 'sky.png'), 'png')
+  const outside = await mkdtemp(join(tmpdir(), 'osworld-outside-'))
+  t.teardown(() => rm(outside, { recursive: true, force: true }))
+  await writeFile(join(outside, 'secret.png'), 'x')
+  await symlink(join(outside, 'secret.png'), join(home, 'Pictures', 'out.png'))
+
+  for (const path of ['~/Pictures/sky.png', join(home, 'Pictures', 'sky.png')]) {
+    const response = await postJson(app, '/setup/change_wallpaper', { path })
+    t.equal(response.statusCode, 200, path)
+    t.equal(response.body, 'Wallpaper changed successfully')
+  }
+  t.strictSame(set, [join(home, 'Pictures', 'sky.png'), join(home, 'Pictures', 'sky.png')], 'the setter got the absolute path in the home')
+
+  const refusals: Array<[object, number, string, string]> = [
+    [{}, 400, 'ERR_INVALID_ACTION', "body must have required property 'path'"],
+    [{ path: '' }, 400, 'ERR_INVALID_ACTION', 'body/path a path must be a non-empty string, at most 4096 characters'],
+    [{ path: '/etc/passwd' }, 403, 'ERR_PATH_FORBIDDEN', `'/etc/passwd' lies outside the desktop's home (${home}): this server reads and writes files under it only; name it as ~/… or ${home}/…`],
+    [{ path: '~/Pictures/none.png' }, 404, 'ERR_FILE_NOT_FOUND', "no picture at '~/Pictures/none.png' in the desktop's home"],
+    [{ path: '~/Pictures/out.png' }, 404, 'ERR_FILE_NOT_FOUND', "no picture at '~/Pictures/out.png' in the desktop's home (it is a symlink)"],
+    [{ path: '~/Pictures' }, 404, 'ERR_FILE_NOT_FOUND', "no picture at '~/Pictures' in the desktop's home (it is a directory)"],
+  ]
+  for (const [body, status, code, message] of refusals) answeredError(t, await postJson(app, '/setup/change_wallpaper', body), status, code, message)
+  answeredError(t, await postJson(app, '/setup/change_wallpaper', { path: '~/../x.png' }), 403, 'ERR_PATH_FORBIDDEN',
+    `'~/../x.png' lies outside the desktop's home (${home}): this server reads and writes files under it only; name it as ~/… or ${home}/…`)
+  t.equal(set.length, 2, 'no refusal reached the setter')
+
+  failing.now = true
+  answeredError(t, await postJson(app, '/setup/change_wallpaper', { path: '~/Pictures/sky.png' }), 500, 'ERR_DRIVER_FAILURE',
+    'the wallpaper could not be set: xfconf-query -c xfce4-desktop -l failed: no session bus')
+
+  const { guest: minimal, home: bare } = await guest(t)
+  await writeFile(join(bare, 'sky.png'), 'png')
+  answeredError(t, await postJson(minimal, '/setup/change_wallpaper', { path: '~/sky.png' }), 400, 'ERR_UNSUPPORTED_ACTION',
+    'this desktop draws no wallpaper: the minimal desktop is a window manager on a bare screen; the full desktop (--desktop full) has one')
+})
+
+/** A local HTTP server answering by path; ended by the test. */
+async function origin (t: Test, routes: Record<string, (response: ServerResponse) => void>) {
+  const server = createServer((request, response) => {
+    const route = routes[request.url ?? '']
+    if (route) route(response)
+    else response.writeHead(404).end('no such file')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+/** Every file under `dir`, temporaries included, relative to it. */
+async function tree (dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true })).sort()
+}
+
+t.test('/setup/download_file: an http URL fetched into the home, redirects followed within http(s); every refusal names its cause and leaves nothing behind', async (t) => {
+  const { guest: app, home } = await guest(t)
+  const content = 'a,b\n1,2\n'
+  const big = Buffer.alloc(1024 * 1024 + 1, 0x61)
+  const base = await origin(t, {
+    '/data.csv': (response) => response.writeHead(200, { 'content-type': 'text/csv' }).end(content),
+    '/moved': (response) => response.writeHead(302, { location: '/data.csv' }).end(),
+    '/to-ftp': (response) => response.writeHead(302, { location: 'ftp://127.0.0.1/data.csv' }).end(),
+    '/to-file': (response) => response.writeHead(301, { location: 'file:///etc/passwd' }).end(),
+    '/big': (response) => response.writeHead(200, { 'content-length': String(big.length) }).end(big),
+    '/big-chunked': (response) => { response.writeHead(200); response.write(big.subarray(0, 600_000)); response.end(big.subarray(600_000)) },
+    '/gone': (response) => response.writeHead(500).end('broken'),
+  })
+  // A port that was free a moment ago: nothing listens there.
+  const closed = await new Promise<number>((resolve) => { const probe = createServer(); probe.listen(0, '127.0.0.1', () => { const { port } = probe.address() as AddressInfo; probe.close(() => resolve(port)) }) })
+  await mkdir(join(home, 'Downloads'))
+  const outside = await mkdtemp(join(tmpdir(), 'osworld-outside-'))
+  t.teardown(() => rm(outside, { recursive: true, force: true }))
+  await symlink(outside, join(home, 'Downloads', 'out'))
+
+  for (const [url, path] of [[`${base}/data.csv`, '~/Downloads/a.csv'], [`${base}/moved`, `${home}/Downloads/new/b.csv`]] as const) {
+    const response = await postJson(app, '/setup/download_file', { url, path })
+    t.equal(response.statusCode, 200, url)
+    t.equal(response.body, 'File downloaded successfully')
+  }
+  t.equal(await readFile(join(home, 'Downloads', 'a.csv'), 'utf8'), content)
+  t.equal(await readFile(join(home, 'Downloads', 'new', 'b.csv'), 'utf8'), content, 'redirected, parents created')
+  const before = await tree(home)
+  t.strictSame(before, ['Downloads', 'Downloads/a.csv', 'Downloads/new', 'Downloads/new/b.csv', 'Downloads/out'])
+
+  const refusals: Array<[object, number, string, string]> = [
+    [{ path: '~/x' }, 400, 'ERR_INVALID_ACTION', "body must have required property 'url'"],
+    [{ url: `${base}/data.csv` }, 400, 'ERR_INVALID_ACTION', "body must have required property 'path'"],
+    [{ url: 'ftp://127.0.0.1/data.csv', path: '~/x' }, 400, 'ERR_INVALID_ACTION', 'body/url url must be an http:// or https:// URL'],
+    [{ url: 'file:///etc/passwd', path: '~/x' }, 400, 'ERR_INVALID_ACTION', 'body/url url must be an http:// or https:// URL'],
+    [{ url: 'http://', path: '~/x' }, 400, 'ERR_INVALID_ACTION', 'body/url url must be an absolute http:// or https:// URL; got "http://"'],
+    [{ url: `${base}/data.csv`, path: '/etc/x' }, 403, 'ERR_PATH_FORBIDDEN', `'/etc/x' lies outside the desktop's home (${home}): this server reads and writes files under it only; name it as ~/… or ${home}/…`],
+    [{ url: `${base}/data.csv`, path: '~/Downloads/../../x' }, 403, 'ERR_PATH_FORBIDDEN', `'~/Downloads/../../x' lies outside the desktop's home (${home}): this server reads and writes files under it only; name it as ~/… or ${home}/…`],
+    [{ url: `${base}/to-ftp`, path: '~/Downloads/c.csv' }, 502, 'ERR_DOWNLOAD_FAILED', `${base}/to-ftp redirected to ftp: (ftp://127.0.0.1/data.csv), which this server does not follow: only http:// and https://`],
+    [{ url: `${base}/to-file`, path: '~/Downloads/c.csv' }, 502, 'ERR_DOWNLOAD_FAILED', `${base}/to-file redirected to file: (file:///etc/passwd), which this server does not follow: only http:// and https://`],
+    [{ url: `${base}/gone`, path: '~/Downloads/c.csv' }, 502, 'ERR_DOWNLOAD_FAILED', `${base}/gone answered 500 Internal Server Error: nothing was written`],
+    [{ url: `http://127.0.0.1:${closed}/data.csv`, path: '~/Downloads/c.csv' }, 502, 'ERR_DOWNLOAD_FAILED', `could not fetch http://127.0.0.1:${closed}/data.csv: ECONNREFUSED`],
+    [{ url: `${base}/big`, path: '~/Downloads/c.csv' }, 413, 'ERR_TOO_LARGE', 'the file is over the limit of 1048576 bytes (--max-file-size)'],
+    [{ url: `${base}/big-chunked`, path: '~/Downloads/c.csv' }, 413, 'ERR_TOO_LARGE', 'the file is over the limit of 1048576 bytes (--max-file-size)'],
+  ]
+  for (const [body, status, code, message] of refusals) answeredError(t, await postJson(app, '/setup/download_file', body), status, code, message)
+  answeredError(t, await postJson(app, '/setup/download_file', { url: `${base}/data.csv`, path: '~/Downloads/out/c.csv' }), 403, 'ERR_PATH_FORBIDDEN',
+    "'Downloads/out' is a symbolic link leading out of the desktop's home directory")
+  t.strictSame(await tree(home), before, 'nothing left behind in the home, no temporary file either')
+  t.strictSame(await readdir(outside), [], 'nothing written through the link')
+})
+
+t.test('/setup/download_file\'s time limit: a URL that never answers, or whose body stalls, is a 504 naming the limit, and nothing is left behind', async (t) => {
+  const home = await mkdtemp(join(tmpdir(), 'osworld-home-'))
+  t.teardown(() => rm(home, { recursive: true, force: true }))
+  const files = new FileStore({ home, maxFileSize: 1024 * 1024, maxTotal: 10 * 1024 * 1024 })
+  const base = await origin(t, {
+    '/silent': () => {},
+    '/stalls': (response) => { response.writeHead(200, { 'content-length': '100' }); response.write('half of it') },
+  })
+  for (const path of ['/silent', '/stalls']) {
+    const url = new URL(`${base}${path}`)
+    const started = performance.now()
+    const error = await download(files, url, 'Downloads/x.bin', 300).then(() => undefined, (caught: unknown) => caught)
+    t.match(error, { statusCode: 504, code: 'ERR_DOWNLOAD_TIMEOUT', message: `${url.href} did not arrive whole within 0.3 s` }, path)
+    t.ok(performance.now() - started < 5000, `${path}: given up on at the limit`)
+  }
+  t.strictSame(await tree(home), ['Downloads'], 'no file and no temporary left (the parent of the one whose body began stays)')
 })

@@ -18,6 +18,7 @@ export type FakeCall =
   | { call: 'setWindowGeometry', id: number, geometry: Partial<Rect> }
   | { call: 'launch', argv: string[], env?: Record<string, string>, cwd?: string }
   | { call: 'maximizeWindow', id: number }
+  | { call: 'closeWindow', id: number }
 
 /** A window of the in-memory desktop (`focused` is derived from the active one). */
 export type FakeWindow = Omit<WindowState, 'focused'>
@@ -178,6 +179,11 @@ export class FakeWindows implements WindowControl {
     await this.#record({ call: 'maximizeWindow', id })
     const window = this.stack[this.#index(id)]!
     window.rect = { x: 0, y: 0, width: this.#screen.width, height: this.#screen.height }
+  }
+
+  async closeWindow (id: number): Promise<void> {
+    await this.#record({ call: 'closeWindow', id })
+    this.close(id)
   }
 
   async launch (argv: readonly string[], env?: Readonly<Record<string, string>>, cwd?: string): Promise<LaunchedApp> {

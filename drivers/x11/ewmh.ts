@@ -27,6 +27,7 @@ const EWMH_ATOMS = [
   '_NET_SUPPORTING_WM_CHECK', '_NET_CLIENT_LIST', '_NET_ACTIVE_WINDOW',
   '_NET_WM_NAME', '_NET_WM_PID', '_NET_MOVERESIZE_WINDOW', 'UTF8_STRING',
   '_NET_WM_STATE', '_NET_WM_STATE_MAXIMIZED_VERT', '_NET_WM_STATE_MAXIMIZED_HORZ', '_NET_WORKAREA',
+  '_NET_CLOSE_WINDOW',
 ] as const
 type EwmhAtom = typeof EWMH_ATOMS[number]
 
@@ -153,6 +154,16 @@ export class Ewmh {
       const states = this.#windows(await this.#property(id, state, ATOM.ATOM))
       return states.includes(vert) && states.includes(horz)
     })
+  }
+
+  /**
+   * Asks the window manager to close the window (_NET_CLOSE_WINDOW, as a pager's close button:
+   * it sends WM_DELETE_WINDOW, so the application may still ask to save) and waits, bounded,
+   * until it has left the client list; one that stays (a save prompt) is given up on quietly.
+   */
+  async closeWindow (id: number): Promise<void> {
+    await this.#request<void>((callback) => this.#client.SendClientMessage(this.#root, id, this.#atoms._NET_CLOSE_WINDOW, 32, [0, SOURCE_PAGER, 0, 0, 0], callback))
+    await this.#until(async () => !this.#windows(await this.#property(this.#root, this.#atoms._NET_CLIENT_LIST, ATOM.WINDOW)).includes(id))
   }
 
   /**

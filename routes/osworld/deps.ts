@@ -20,4 +20,6 @@ export interface GuestDeps {
   recorder: Recorder | null
   /** Runs what is not pyautogui code; without it such commands are refused (403, naming --shell). */
   shell?: GuestShell
+  /** Sets the wallpaper (an absolute path in the home): the full desktop only; without it /setup/change_wallpaper is refused (400). */
+  wallpaper?: (file: string) => Promise<void>
 }

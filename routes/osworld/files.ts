@@ -1,6 +1,7 @@
 /**
- * Files, all through the home jail (src/files): /file (download), /setup/upload, /list_directory
- * (a nested tree, as OSWorld's), /desktop_path. OSWorld's paths (`~/…`, absolute) are taken
+ * Files, all through the home jail (src/files): /file (download), /setup/upload,
+ * /setup/download_file (a URL fetched into the home), /list_directory (a nested tree, as
+ * OSWorld's), /desktop_path. OSWorld's paths (`~/…`, absolute) are taken
  * relative to the desktop's home; a path outside it is refused (403).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -9,6 +10,7 @@ import { homeRelative } from '../../src/osworld/paths.ts'
 import type { GuestDirectoryNode } from '../../src/osworld/schema.ts'
 import type { FileStore } from '../../src/files/store.ts'
 import { FileNotFound, TooLarge } from '../../src/errors/errors.ts'
+import { download, downloadUrl } from '../../src/osworld/download.ts'
 import { receiveUpload } from './upload.ts'
 import type { GuestDeps } from './deps.ts'
 
@@ -39,6 +41,15 @@ export const fileRoutes: FastifyPluginAsyncTypebox<GuestDeps> = async (fastify, 
       if (!request.raw.complete) reply.header('connection', 'close')
       throw error
     }
+  })
+
+  fastify.post('/setup/download_file', { schema: { body: Type.Ref('GuestDownloadBody') } }, async (request, reply) => {
+    const { url, path } = request.body as { url: string, path: string }
+    // Both checked before anything is fetched: a path out of the home never costs a download.
+    const target = downloadUrl(url)
+    const relative = homeRelative(path, home)
+    await download(files, target, relative)
+    return await reply.type('text/plain; charset=utf-8').send('File downloaded successfully')
   })
 
   fastify.post('/list_directory', {

@@ -26,6 +26,7 @@ import { accessibilityRoutes } from './accessibility.ts'
 import { fileRoutes } from './files.ts'
 import { windowRoutes } from './windows.ts'
 import { recordingRoutes } from './recording.ts'
+import { wallpaperRoutes } from './wallpaper.ts'
 
 export type { GuestDeps } from './deps.ts'
 
@@ -66,7 +67,7 @@ export async function buildGuestApp (options: GuestOptions): Promise<FastifyInst
   }))
   if (token) app.addHook('onRequest', guestAuthHook(token))
   formBodies(app)
-  for (const routes of [screenRoutes, executeRoutes, accessibilityRoutes, fileRoutes, windowRoutes, recordingRoutes]) {
+  for (const routes of [screenRoutes, executeRoutes, accessibilityRoutes, fileRoutes, windowRoutes, recordingRoutes, wallpaperRoutes]) {
     await app.register(routes, deps)
   }
   return app

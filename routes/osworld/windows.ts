@@ -1,7 +1,7 @@
 /**
  * Applications and windows through launch_app and the window actions (the desktop's one input
  * queue): /setup/launch (an allowed application by name, else the shell), /setup/open_file (the
- * application for the file's type), /setup/activate_window, /window_size.
+ * application for the file's type), /setup/activate_window, /setup/close_window, /window_size.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
@@ -61,6 +61,18 @@ export const windowRoutes: FastifyPluginAsyncTypebox<GuestDeps> = async (fastify
     if (!window) throw new WindowNotFound(`no window ${byClass ? 'of class' : 'titled'} '${name}'; open windows: ${windows.map((w) => `'${w.title}' (${w.class})`).join(', ') || 'none'}`)
     await runOne(executor, { action: 'focus_window', window: { id: window.id } })
     return await reply.type('text/plain; charset=utf-8').send('Window activated successfully')
+  })
+
+  // As OSWorld's guest (wmctrl -c): the window manager is asked, as by the close button, so an
+  // application with unsaved work may keep its window behind a save prompt. No match is a 404,
+  // as /setup/activate_window answers, where the original said success having closed nothing.
+  fastify.post('/setup/close_window', { schema: { body: Type.Ref('GuestWindowBody') } }, async (request, reply) => {
+    const { window_name: name, strict, by_class: byClass } = request.body as { window_name: string, strict?: boolean, by_class?: boolean }
+    const windows = await listWindows(executor)
+    const window = matchWindow(windows, name, { ...(strict !== undefined && { strict }), ...(byClass !== undefined && { byClass }) })
+    if (!window) throw new WindowNotFound(`no window ${byClass ? 'of class' : 'titled'} '${name}' to close; open windows: ${windows.map((w) => `'${w.title}' (${w.class})`).join(', ') || 'none'}`)
+    await executor.closeWindow(Number.parseInt(window.id, 16))
+    return await reply.type('text/plain; charset=utf-8').send('Window closed successfully.')
   })
 
   fastify.post('/window_size', { schema: { body: Type.Ref('GuestWindowSizeForm'), response: { 200: Type.Ref('GuestSize') } } }, async (request) => {

@@ -193,6 +193,11 @@ export interface WindowControl {
   /** Maximises the window; resolves once the window manager has (or ignored it). */
   maximize: (id: number) => Promise<void>
   /**
+   * Asks the window manager to close the window as its close button would (the application may
+   * still ask to save); resolves once it is gone from the client list, or the wait gave up.
+   */
+  closeWindow: (id: number) => Promise<void>
+  /**
    * Starts a program (argv, no shell) on the desktop; it is ended when the driver closes.
    * `env` is added to its environment (the accessibility bus's addresses, so it exposes its tree);
    * `cwd` is its working directory (default the server's).

@@ -257,3 +257,11 @@ export const RecordingState = createError<'ERR_RECORDING_STATE', 409, [string]>(
 /** OSWorld's /setup/execute_with_verification: the command ran, but what it was to bring about did not hold within max_wait_time. */
 export const VerificationFailed = createError<'ERR_VERIFICATION_FAILED', 504, [string]>(
   'ERR_VERIFICATION_FAILED', '%s', 504)
+
+/** OSWorld's /setup/download_file: the URL could not be fetched (refused, unresolvable, a non-2xx answer, a redirect elsewhere than http(s)). */
+export const DownloadFailed = createError<'ERR_DOWNLOAD_FAILED', 502, [string]>(
+  'ERR_DOWNLOAD_FAILED', '%s', 502)
+
+/** OSWorld's /setup/download_file: the URL did not answer, or its body did not arrive, within the download's time limit. */
+export const DownloadTimeout = createError<'ERR_DOWNLOAD_TIMEOUT', 504, [string]>(
+  'ERR_DOWNLOAD_TIMEOUT', '%s', 504)

@@ -10,7 +10,7 @@ import type { ActionResponse } from '../actions/response.ts'
 import type { Accessibility } from '../accessibility/service.ts'
 import type { Driver } from '../driver/driver.ts'
 import type { Size } from '../screen/geometry.ts'
-import { DesktopUnavailable, DriverFailure } from '../errors/errors.ts'
+import { DesktopUnavailable, DriverFailure, UnsupportedAction } from '../errors/errors.ts'
 import { Scaler } from '../screen/scaling.ts'
 import type { ImageEncoding } from '../screen/screenshot.ts'
 import { DEFAULT_SETTLE } from '../screen/settle.ts'
@@ -167,6 +167,20 @@ export class Executor {
       deadlineMs,
       overrun: () => new DesktopUnavailable(`the desktop did not finish the request within ${deadlineMs} ms; it is being reset, retry shortly`),
       pipelined,
+    })
+  }
+
+  /**
+   * Closes a window as its close button would, in the desktop's queue like any action. Not a
+   * unified action: OSWorld's /setup/close_window is its one caller.
+   */
+  closeWindow (id: number): Promise<void> {
+    this.#assertReady()
+    const windows = this.#driver.windows
+    if (!windows) return Promise.reject(new UnsupportedAction(`the ${this.#driver.name} driver has no window control`))
+    return this.#queue.run(() => windows.closeWindow(id), {
+      deadlineMs: this.#slotBaseMs,
+      overrun: () => new DesktopUnavailable(`closing the window did not finish within ${this.#slotBaseMs} ms`),
     })
   }
 

@@ -129,9 +129,10 @@ export interface AppOptions {
   /**
    * OSWorld's guest protocol (--osworld, docs/osworld.md): built as `app.osworldGuest`, a Fastify
    * instance of its own that src/runtime/server.ts listens with on --osworld-port; its files
-   * under this home, what is not pyautogui code through `shell` (refused without one).
+   * under this home, what is not pyautogui code through `shell` (refused without one), the
+   * wallpaper through `wallpaper` (the full desktop's; refused without one).
    */
-  osworld?: { files: FileStoreOptions, shell?: GuestShell }
+  osworld?: { files: FileStoreOptions, shell?: GuestShell, wallpaper?: (file: string) => Promise<void> }
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -316,6 +317,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       executor, pyautogui, accessibility: source, files: fileStore ?? new FileStore(options.osworld.files), home: options.osworld.files.home,
       apps: Object.keys(options.apps ?? {}), recorder: recorder ?? null,
       ...(guestCommands && { shell: guestCommands }),
+      ...(options.osworld.wallpaper && { wallpaper: options.osworld.wallpaper }),
       logger: app.log as Logger, ...(options.token && { token: options.token }), ...(options.listenHost !== undefined && { listenHost: options.listenHost }),
       ...(options.allowHosts && { allowHosts: options.allowHosts }), bodyLimit: limits.maxBodyBytes,
       requestTimeoutMs: requestTimeout, headersTimeoutMs: headersTimeout, maxConnections: app.server.maxConnections,

@@ -91,6 +91,11 @@ export const GuestWindowBody = Type.Object({
   by_class: Type.Optional(Type.Boolean({ description: 'Match the window class instead of the title.' })),
 }, { $id: 'GuestWindowBody', title: 'GuestWindowBody', additionalProperties: false })
 
+export const GuestDownloadBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 8192, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', description: 'What to fetch: http or https only.', errorMessage: 'url must be an http:// or https:// URL' }),
+  path: Path,
+}, { $id: 'GuestDownloadBody', title: 'GuestDownloadBody', additionalProperties: false })
+
 export const GuestVerifyBody = Type.Object({
   command: Command,
   shell: Shell,
@@ -114,5 +119,5 @@ export const GuestVerifyResult = Type.Object({
 export const GUEST_SCHEMAS = [
   GuestExecuteBody, GuestExecuteResult, GuestRunPythonBody, GuestRunPythonResult, GuestBashBody, GuestAccessibility, GuestTerminal, GuestSize,
   GuestFileForm, GuestWindowSizeForm, GuestPathBody, GuestDesktopPath, GuestDirectoryNode, GuestDirectoryTree, GuestOpenFileBody, GuestWindowBody,
-  GuestVerifyBody, GuestVerifyResult,
+  GuestVerifyBody, GuestVerifyResult, GuestDownloadBody,
 ]

@@ -93,7 +93,7 @@ async function main (): Promise<void> {
     ...(config.shell && { shell: { home: desktopHome(config), limits: config.shell } }),
     ...(config.files && { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal } }),
     browser: { kind: config.browser, ...(desktop.devtools && { devtools: desktop.devtools }) },
-    ...(config.osworld && { osworld: { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal } } }),
+    ...(config.osworld && { osworld: { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal }, ...(desktop.wallpaper && { wallpaper: desktop.wallpaper }) } }),
   })
   // --shutdown-grace is what close-with-grace allows before it exits anyway (children die with
   // us: setpriv); each stage below takes at most a quarter of it, so the desktop is always stopped.

@@ -3,7 +3,7 @@ PythonController (its file, read from the desktop-env wheel that scripts/test-py
 from PyPI with --no-deps: the package's dependencies are torch, transformers and some sixty more,
 none of which that module imports) drives `computer-gateway` on its own Xvfb. Screenshots, pyautogui
 code typed exactly into an xterm, the accessibility tree as OSWorld's own agent code linearises it,
-files both ways, a recording, and the refusal of a command that is not pyautogui code."""
+files both ways, a recording, SetupController closing a window, and the refusal of a command that is not pyautogui code."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import BIN, NODE, ROOT, stop, until
-from osworld_env import desktop_env_wheel
+from osworld_env import desktop_env_wheel, module_parts
 from PIL import Image
 
 PRELUDE = "import pyautogui; import time; pyautogui.FAILSAFE = False; "
@@ -254,6 +254,30 @@ def test_a_recording(osworld: Any, server: Guest, tmp_path: Path) -> None:
     data = video.read_bytes()
     assert len(data) > 1000, "a video, not an empty file"
     assert data[4:8] == b"ftyp", "an MP4 file"
+
+
+def test_setup_controller_closes_a_window(server: Guest, xterm: Path, tmp_path: Path) -> None:
+    """SetupController's close_window step, as written in the wheel: the xterm is closed through the
+    window manager (gone from the window list), and a second close of it is a 404 the step logs."""
+    setup_class = module_parts(desktop_env_wheel(), "controllers/setup.py", ["SetupController"])["SetupController"]
+    host, port = server.guest.removeprefix("http://").rsplit(":", 1)
+    setup = setup_class(
+        vm_ip=f"osworld:{server.token}@{host}", server_port=int(port), cache_dir=str(tmp_path), client_password="password"
+    )
+    headers = {"authorization": f"Bearer {server.token}"}
+
+    def classes() -> list[str]:
+        listed = httpx.post(f"{server.main}/computer", json={"action": "list_windows"}, headers=headers, timeout=10)
+        return [window["class"] for window in listed.json()["windows"]]
+
+    assert "OsTerm" in classes()
+    setup._close_window_setup(window_name="OsTerm", by_class=True)
+    assert "OsTerm" not in classes()
+    again = httpx.post(
+        f"{server.guest}/setup/close_window", json={"window_name": "OsTerm", "by_class": True}, auth=("osworld", server.token)
+    )
+    assert again.status_code == 404
+    assert again.json()["code"] == "ERR_WINDOW_NOT_FOUND"
 
 
 def test_other_commands_are_refused_without_the_shell(server: Guest) -> None:
