@@ -253,3 +253,15 @@ export const ShellOff = createError<'ERR_SHELL_OFF', 403, [string]>(
 /** OSWorld's /start_recording while its recording runs, or /end_recording with none running. */
 export const RecordingState = createError<'ERR_RECORDING_STATE', 409, [string]>(
   'ERR_RECORDING_STATE', '%s', 409)
+
+/**
+ * An agent's action while a person holds the desktop's control lease (POST /control/takeover,
+ * the live view's "Take over"): nothing of the request ran. The message names who holds it
+ * since when; Retry-After says when to ask again.
+ */
+export const DesktopTakenOver = createError<'ERR_DESKTOP_TAKEN_OVER', 423, [string]>(
+  'ERR_DESKTOP_TAKEN_OVER', '%s', 423)
+
+/** A takeover while someone else holds the control lease, or a release when nobody (or not this viewer) holds it. */
+export const ControlConflict = createError<'ERR_CONTROL_CONFLICT', 409, [string]>(
+  'ERR_CONTROL_CONFLICT', '%s', 409)
