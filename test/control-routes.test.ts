@@ -6,7 +6,7 @@
  * UI-TARS's call_user() wait for the release and carry the person's message; /health counts them;
  * the webhook is told; a recording marks the person's span.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -61,7 +61,7 @@ t.test('takeover, the 423 on every acting path with nothing run, reads going on,
   t.strictSame(health.control, { taken_over: true, waiting: 0, oldest_wait_ms: null })
 
   const before = driver.calls.length
-  const refused: Array<[string, () => Promise<{ status: number, body: any, headers: IncomingHttpHeaders }>, (body: any) => unknown]> = [
+  const refused: Array<[string, () => Promise<{ status: number, body: any, headers: IncomingHttpHeaders | OutgoingHttpHeaders }>, (body: any) => any]> = [
     ['/computer click', () => post(app, '/computer', { action: 'click_mouse', button: 'left', coordinates: [10, 10] }), (body) => body],
     ['/computer batch with a read first', () => post(app, '/computer/batch', { actions: [{ action: 'take_screenshot' }, { action: 'type_text', text: 'x' }] }), (body) => body],
     ['/computer edit', () => post(app, '/computer', { action: 'edit', command: 'create', path: 'a.txt', file_text: 'hi' }), (body) => body],

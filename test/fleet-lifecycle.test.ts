@@ -9,7 +9,7 @@ import WebSocket from 'ws'
 import type { AddressInfo } from 'node:net'
 import { errorBody } from './helpers/error-body.ts'
 import { KEY, startFleet, until } from './helpers/fleet.ts'
-import { liveCookie, MemoryBackend, type Echo } from './helpers/memory-backend.ts'
+import { liveCookie, MemoryBackend, NO_CONTROL, type Echo } from './helpers/memory-backend.ts'
 import { warmUp } from '../fleet/warm-up.ts'
 
 const invalid = (message: string) => errorBody(400, 'ERR_INVALID_DESKTOP_REQUEST', message)
@@ -107,7 +107,7 @@ t.test('reset: a fresh desktop under the same id, TTL and labels; the old one en
   t.notOk(backend.held.has(desktop.id), 'the old desktop is gone from the engine')
   t.not(view.token, desktop.token)
   t.strictSame((await call('GET', `/desktops/${desktop.id}`)).json(), view)
-  t.strictSame((await call('GET', '/desktops')).json(), { desktops: [view] })
+  t.strictSame((await call('GET', '/desktops')).json(), { desktops: [{ ...view, control: NO_CONTROL }] })
   const echo = (await call('GET', `/desktops/${desktop.id}/computer/anthropic`)).json() as Echo
   t.strictSame([echo.desktop, echo.authorization], [fresh, `Bearer ${view.token}`], 'its routes reach the fresh desktop with its token')
   await until(t, 'the pool refills', () => fleet.health().ready)
