@@ -98,6 +98,14 @@ export interface paths {
                                 url?: string;
                                 token?: string;
                                 reason?: string;
+                                /** @description null when the desktop did not answer in time */
+                                control?: {
+                                    /** @description a person holds the desktop: its agent's actions answer 423 */
+                                    taken_over: boolean;
+                                    /** @description request_human calls waiting for a person */
+                                    waiting: number;
+                                    oldest_wait_ms: number | null;
+                                } | null;
                             }[];
                         };
                     };
@@ -188,6 +196,14 @@ export interface paths {
                             url?: string;
                             token?: string;
                             reason?: string;
+                            /** @description null when the desktop did not answer in time */
+                            control?: {
+                                /** @description a person holds the desktop: its agent's actions answer 423 */
+                                taken_over: boolean;
+                                /** @description request_human calls waiting for a person */
+                                waiting: number;
+                                oldest_wait_ms: number | null;
+                            } | null;
                         };
                     };
                 };
@@ -344,6 +360,14 @@ export interface paths {
                             url?: string;
                             token?: string;
                             reason?: string;
+                            /** @description null when the desktop did not answer in time */
+                            control?: {
+                                /** @description a person holds the desktop: its agent's actions answer 423 */
+                                taken_over: boolean;
+                                /** @description request_human calls waiting for a person */
+                                waiting: number;
+                                oldest_wait_ms: number | null;
+                            } | null;
                         };
                     };
                 };
@@ -544,6 +568,14 @@ export interface paths {
                             url?: string;
                             token?: string;
                             reason?: string;
+                            /** @description null when the desktop did not answer in time */
+                            control?: {
+                                /** @description a person holds the desktop: its agent's actions answer 423 */
+                                taken_over: boolean;
+                                /** @description request_human calls waiting for a person */
+                                waiting: number;
+                                oldest_wait_ms: number | null;
+                            } | null;
                         };
                     };
                 };
@@ -702,6 +734,14 @@ export interface paths {
                             url?: string;
                             token?: string;
                             reason?: string;
+                            /** @description null when the desktop did not answer in time */
+                            control?: {
+                                /** @description a person holds the desktop: its agent's actions answer 423 */
+                                taken_over: boolean;
+                                /** @description request_human calls waiting for a person */
+                                waiting: number;
+                                oldest_wait_ms: number | null;
+                            } | null;
                         };
                     };
                 };
@@ -4042,6 +4082,14 @@ export interface paths {
                             url?: string;
                             token?: string;
                             reason?: string;
+                            /** @description null when the desktop did not answer in time */
+                            control?: {
+                                /** @description a person holds the desktop: its agent's actions answer 423 */
+                                taken_over: boolean;
+                                /** @description request_human calls waiting for a person */
+                                waiting: number;
+                                oldest_wait_ms: number | null;
+                            } | null;
                         };
                     };
                 };
@@ -6141,6 +6189,296 @@ export interface paths {
                 path: {
                     /** @description a desktop id: 16 lowercase hex digits */
                     id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/desktops/{id}/control": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A desktop's /control, forwarded with its token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control, forwarded with its token */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control, forwarded with its token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control, forwarded with its token */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        /** A desktop's /control, forwarded with its token */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control, forwarded with its token */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/desktops/{id}/control/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A desktop's /control/*, forwarded with its token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control/*, forwarded with its token */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control/*, forwarded with its token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control/*, forwarded with its token */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        /** A desktop's /control/*, forwarded with its token */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control/*, forwarded with its token */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
                 };
                 cookie?: never;
             };
