@@ -216,3 +216,16 @@ t.test("a recording marks the person's span", async (t) => {
   t.match(detail.steps[2].payload, { holder: 'alice', since: ISO, reason: 'released', held_ms: Number })
   t.notOk(JSON.stringify(detail).includes('private words'), 'the person\'s message is not kept')
 })
+
+t.test('--human-webhook: an http(s) URL, else a configuration error naming the flag', async (t) => {
+  const { loadConfig } = await import('../src/runtime/config.ts')
+  t.equal(loadConfig([], {}).humanWebhook, undefined, 'off by default')
+  t.equal(loadConfig(['--human-webhook', 'https://hooks.example/desk?x=1'], {}).humanWebhook, 'https://hooks.example/desk?x=1')
+  t.equal(loadConfig([], { HUMAN_WEBHOOK: 'http://127.0.0.1:9000/h' }).humanWebhook, 'http://127.0.0.1:9000/h')
+  for (const [value, message] of [
+    ['hooks.example/desk', '--human-webhook must be an absolute http(s) URL, not "hooks.example/desk"'],
+    ['ftp://hooks.example/desk', '--human-webhook must be an http(s) URL, not ftp:'],
+  ]) {
+    t.throws(() => loadConfig(['--human-webhook', value!], {}), { code: 'ERR_INVALID_CONFIG', message }, value)
+  }
+})
