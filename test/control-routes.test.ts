@@ -222,10 +222,10 @@ t.test('--human-webhook: an http(s) URL, else a configuration error naming the f
   t.equal(loadConfig([], {}).humanWebhook, undefined, 'off by default')
   t.equal(loadConfig(['--human-webhook', 'https://hooks.example/desk?x=1'], {}).humanWebhook, 'https://hooks.example/desk?x=1')
   t.equal(loadConfig([], { HUMAN_WEBHOOK: 'http://127.0.0.1:9000/h' }).humanWebhook, 'http://127.0.0.1:9000/h')
-  for (const [value, message] of [
+  for (const [value, message] of <Array<[string, string]>>[
     ['hooks.example/desk', '--human-webhook must be an absolute http(s) URL, not "hooks.example/desk"'],
     ['ftp://hooks.example/desk', '--human-webhook must be an http(s) URL, not ftp:'],
   ]) {
-    t.throws(() => loadConfig(['--human-webhook', value!], {}), { code: 'ERR_INVALID_CONFIG', message }, value)
+    t.throws(() => loadConfig(['--human-webhook', value], {}), { code: 'ERR_INVALID_CONFIG', message }, value)
   }
 })

@@ -194,6 +194,12 @@ t.test('the live view through the fleet: the key traded for the desktop\'s cooki
   const page = await fetch(`http://${base}/desktops/${a.id}/live/state?x=1`, { headers: { cookie, origin: `http://${base}`, authorization: `Bearer ${KEY}` } })
   t.strictSame([page.status, await page.json()], [200, { method: 'GET', url: '/live/state?x=1', cookie, origin: new URL(a.url).origin, body: '', desktop: a.id }],
     'forwarded with the cookie, the Origin made the desktop\'s, and neither the key nor the desktop\'s token')
+  for (const button of ['takeover', 'release']) {
+    const body = JSON.stringify({ viewer: 'tab-0000-0001' })
+    const pressed = await fetch(`http://${base}/desktops/${a.id}/live/${button}`, { method: 'POST', headers: { cookie, origin: `http://${base}`, 'content-type': 'application/json' }, body })
+    t.strictSame([pressed.status, await pressed.json()], [200, { method: 'POST', url: `/live/${button}`, contentType: 'application/json', cookie, origin: new URL(a.url).origin, body, desktop: a.id }],
+      `the live view's ${button} button reaches the desktop with the cookie alone`)
+  }
   const bare = await fetch(`http://${base}/desktops/${a.id}/live`)
   t.strictSame([bare.status, await bare.json()], [401, { code: 'ERR_UNAUTHORIZED', desktop: a.id }], 'without the cookie the desktop refuses: the fleet adds no token')
   const other = await fetch(`http://${base}/desktops/${b.id}/live`, { headers: { cookie } })
