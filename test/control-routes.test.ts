@@ -229,3 +229,14 @@ t.test('--human-webhook: an http(s) URL, else a configuration error naming the f
     t.throws(() => loadConfig(['--human-webhook', value], {}), { code: 'ERR_INVALID_CONFIG', message }, value)
   }
 })
+
+t.test('closing the server answers a waiting request_human with a 503 at once', async (t) => {
+  const { app } = await build(t)
+  const asking = post(app, '/computer', { action: 'request_human', message: 'anyone?', timeout_s: 600 })
+  t.ok(await until(() => app.control.requests.length === 1, 5000))
+  const started = Date.now()
+  await app.close()
+  const answer = await asking
+  t.ok(Date.now() - started < 5000, 'without waiting out its timeout')
+  t.strictSame(answer.body, { statusCode: 503, code: 'ERR_DESKTOP_UNAVAILABLE', error: 'Service Unavailable', message: 'the server is shutting down: nobody will answer this request for a person here; ask again once it is back' })
+})

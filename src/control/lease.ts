@@ -7,7 +7,7 @@
  * the live view's pressed keys), then answers the request_human calls waiting for it.
  */
 import type { Logger } from 'pino'
-import { ControlConflict, DesktopTakenOver } from '../errors/errors.ts'
+import { ControlConflict, DesktopTakenOver, DesktopUnavailable } from '../errors/errors.ts'
 import {
   DEFAULT_HUMAN_SECONDS, DEFAULT_LEASE_SECONDS, type HumanAnswer, type HumanRequest, type Lease, type Released,
 } from './schema.ts'
@@ -25,7 +25,7 @@ export type ControlEvent =
   | { type: 'request', request: HumanRequest }
 
 interface Held { lease: Lease, since: number, owner: string | undefined, timer: NodeJS.Timeout }
-interface Waiter { request: HumanRequest, since: number, resolve: (answer: HumanAnswer) => void }
+interface Waiter { request: HumanRequest, since: number, resolve: (answer: HumanAnswer) => void, reject: (error: Error) => void }
 
 export interface TakeoverOptions {
   holder?: string | undefined
@@ -135,7 +135,7 @@ export class ControlLease {
     const request: HumanRequest = { message, since: new Date(since).toISOString(), until: new Date(since + timeoutS * 1000).toISOString() }
     return new Promise<HumanAnswer>((resolve, reject) => {
       const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', aborted); this.#waiters.delete(waiter) }
-      const waiter: Waiter = { request, since, resolve: (answer) => { done(); resolve(answer) } }
+      const waiter: Waiter = { request, since, resolve: (answer) => { done(); resolve(answer) }, reject: (error) => { done(); reject(error) } }
       const timer = setTimeout(() => waiter.resolve({ outcome: 'timed_out', message: null, holder: null, held_ms: null, waited_ms: this.#now() - since }), timeoutS * 1000)
       const aborted = () => { done(); reject(signal!.reason) }
       if (signal?.aborted) { reject(signal.reason); return }
@@ -147,9 +147,13 @@ export class ControlLease {
     })
   }
 
-  /** Ends a lease on shutdown without waiting on the desktop; waiting requests time out as they would. */
+  /**
+   * Shutdown: the lease's timer stops, and every request_human still waiting is answered with a
+   * 503 at once (a server that stops must not wait out an agent's timeout).
+   */
   close (): void {
     if (this.#held) clearTimeout(this.#held.timer)
+    for (const waiter of [...this.#waiters]) waiter.reject(new DesktopUnavailable('the server is shutting down: nobody will answer this request for a person here; ask again once it is back'))
   }
 
   async #end (held: Held, reason: ReleaseReason, message: string | null): Promise<Released> {

@@ -352,8 +352,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     // An agent's first request is the unified route's: its schemas compile while the desktop starts.
     await Promise.all([started, warmup.compile(['/computer'])])
   })
+  // Before the server waits for its requests to end: a request_human still waiting is answered now.
+  app.addHook('preClose', async () => { control.close() })
   app.addHook('onClose', async () => {
-    control.close()
     await app.osworldGuest?.close()
     // First: the videos are finalised while the desktop they capture is still there.
     await recorder?.close()
