@@ -240,3 +240,14 @@ t.test('closing the server answers a waiting request_human with a 503 at once', 
   t.ok(Date.now() - started < 5000, 'without waiting out its timeout')
   t.strictSame(answer.body, { statusCode: 503, code: 'ERR_DESKTOP_UNAVAILABLE', error: 'Service Unavailable', message: 'the server is shutting down: nobody will answer this request for a person here; ask again once it is back' })
 })
+
+t.test('MCP: request_human is a tool, answered when the person hands back', async (t) => {
+  const { app } = await build(t)
+  const asking = mcpCall(app, 'request_human', { message: 'confirm the purchase?', timeout_s: 60 })
+  t.ok(await until(() => app.control.requests.length === 1, 5000), 'it waits')
+  app.control.takeover({ holder: 'carol' })
+  await app.control.release({ message: 'confirmed' })
+  const result = await asking as { isError?: boolean, structuredContent?: { human?: unknown } }
+  t.notOk(result.isError)
+  t.match(result.structuredContent?.human, { outcome: 'released', message: 'confirmed', holder: 'carol' })
+})
