@@ -82,6 +82,10 @@ t.test('takeover, the 423 on every acting path with nothing run, reads going on,
       const response = await guest.inject({ method: 'POST', url: '/execute', payload: { command: ['ls', '-l'], shell: false } })
       return { status: response.statusCode, body: response.json(), headers: response.headers }
     }, (body) => body],
+    ['OSWorld /setup/launch (shell)', async () => {
+      const response = await guest.inject({ method: 'POST', url: '/setup/launch', payload: { command: ['some-program'], shell: false } })
+      return { status: response.statusCode, body: response.json(), headers: response.headers }
+    }, (body) => body],
   ]
   for (const [name, call, errorOf] of refused) {
     const { status, body, headers } = await call()
@@ -193,6 +197,14 @@ t.test('the webhook gets {desktop, message, since} and no token; its failure is 
   t.strictSame(Object.keys(JSON.parse(hook!.body)).sort(), ['desktop', 'message', 'since'])
   t.equal(hook!.headers.authorization, undefined, 'no token goes with it')
   t.equal((await asking).body.human.outcome, 'timed_out')
+
+  const failing = createServer((request, response) => { request.resume(); response.statusCode = 500; response.end('no') })
+  await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => failing.close(resolve)))
+  const erring = await build(t, { humanWebhook: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/hook` })
+  await post(erring.app, '/computer', { action: 'request_human', message: 'keep me out of logs', timeout_s: 1 })
+  t.ok(await until(() => erring.logs.some((line) => line.msg === 'the human webhook answered an error' && line.status === 500), 5000), 'an error answer is logged with its status')
+  t.notOk(erring.lines.some((line) => line.includes('keep me out of logs')), 'without the message')
 
   const closed = await build(t, { humanWebhook: 'http://127.0.0.1:1/hook' })
   await post(closed.app, '/computer', { action: 'request_human', message: 'do not log me', timeout_s: 1 })
