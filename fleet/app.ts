@@ -6,6 +6,7 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
 import replyFrom from '@fastify/reply-from'
+import { withControl } from './control.ts'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
@@ -40,7 +41,7 @@ export interface FleetAppOptions {
 }
 
 /** Everything of a desktop's API the fleet forwards, under /desktops/{id}/. */
-export const FORWARDED = ['computer', 'computer/*', 'adapters', 'accessibility', 'accessibility/*', 'files', 'files/*', 'health', 'mcp', 'recordings', 'recordings/*', 'openapi.json'] as const
+export const FORWARDED = ['computer', 'computer/*', 'adapters', 'accessibility', 'accessibility/*', 'files', 'files/*', 'health', 'mcp', 'recordings', 'recordings/*', 'openapi.json', 'control', 'control/*'] as const
 
 export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -97,7 +98,7 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
   })
 
   app.get('/desktops', { schema: { summary: 'The desktops handed out and not ended', response: { 200: DesktopList, 401: ErrorBody } } },
-    async () => ({ desktops: fleet.list() }))
+    async () => ({ desktops: await withControl(fleet.list()) }))
 
   app.get('/desktops/:id', { schema: { summary: 'One desktop: starting, running, or terminated (and why)', params: DesktopParams, response: { 200: DesktopView, ...errors } } },
     async (request) => fleet.get(request.params.id))

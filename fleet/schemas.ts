@@ -78,6 +78,12 @@ export const DesktopView = Type.Object({
   token: Type.Optional(Type.String()),
   /** Why a terminated desktop ended. */
   reason: Type.Optional(Type.String()),
+  /** GET /desktops only, for a running desktop: its control lease and the agents waiting for a person (fleet/control.ts). */
+  control: Type.Optional(Type.Union([Type.Object({
+    taken_over: Type.Boolean({ description: 'a person holds the desktop: its agent\'s actions answer 423' }),
+    waiting: Type.Integer({ description: 'request_human calls waiting for a person' }),
+    oldest_wait_ms: Type.Union([Type.Integer(), Type.Null()]),
+  }), Type.Null()], { description: 'null when the desktop did not answer in time' })),
 })
 export type DesktopView = Static<typeof DesktopView>
 

@@ -26,10 +26,15 @@ export const Health = Type.Object({
     encoders: Type.Integer({ description: 'Video encoders (ffmpeg) running for them, including those finishing an ended episode\'s file.' }),
     max_active: Type.Integer({ description: 'The most episodes that may record at once (--record-max-active); a new one beyond is refused with 429.' }),
   }), Type.Null()], { description: 'What recording costs now (--record); null when recording is off.' }),
+  control: Type.Object({
+    taken_over: Type.Boolean({ description: 'A person holds the desktop (GET /control says who): the agent\'s actions answer 423.' }),
+    waiting: Type.Integer({ description: 'request_human calls waiting for a person.' }),
+    oldest_wait_ms: Type.Union([Type.Integer(), Type.Null()], { description: 'How long the oldest of them has waited, ms; null with none.' }),
+  }, { description: 'The control lease (docs/takeover.md).' }),
 }, { $id: 'Health', title: 'Health' })
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { executor, desktopInfo, recorder } = fastify
+  const { executor, desktopInfo, recorder, control } = fastify
   fastify.get('/health', {
     config: { public: true },
     schema: { summary: 'Readiness, screen size, driver and held inputs', tags: ['server'], response: { 200: Health, 503: Health } },
@@ -53,6 +58,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       oldest_wait_ms: executor.oldestWaitMs(),
       ...(reason !== undefined && { reason }),
       recording: recorder?.load() ?? null,
+      control: { taken_over: control.lease !== null, waiting: control.requests.length, oldest_wait_ms: control.oldestRequestMs() },
     }
   })
 }

@@ -25,9 +25,13 @@ import { RfbInputFilter } from '../src/live/rfb-input.ts'
 import { cookieValue, LIVE_COOKIE, sessionCookie, type LiveSessions } from '../src/live/sessions.ts'
 import type { LiveSource } from '../src/live/source.ts'
 import { signInPage, viewerPage } from './live-page.ts'
+import type { ControlLease } from '../src/control/lease.ts'
+import { liveControlRoutes, LiveViewers, VIEWER_ID } from './live-control.ts'
 
 export interface LiveRouteOptions {
   source: LiveSource
+  /** The desktop's control lease: with --live-control, a tab's input passes only while it holds it. */
+  control: ControlLease
   sessions: LiveSessions
   activity: Activity
   /** Whether the server has an API token; without one the live view is as open as the rest of the API. */
@@ -50,6 +54,10 @@ const LiveState = Type.Object({
   queue: Type.Integer(),
   held: Type.Object({ keys: Type.Array(Type.String()), buttons: Type.Array(Type.String()) }),
   control: Type.Boolean(),
+  lease: Type.Union([Type.Object({ holder: Type.String(), since: Type.String(), expires_at: Type.String(), via: Type.String() }), Type.Null()]),
+  /** Whether the tab asking (?viewer=) holds the lease. */
+  yours: Type.Boolean(),
+  requests: Type.Array(Type.Object({ message: Type.String(), since: Type.String(), until: Type.String() })),
   last_action: Type.Union([Type.Object({
     route: Type.String(),
     action: Type.Union([Type.String(), Type.Null()]),
@@ -68,8 +76,9 @@ const PAGE_HEADERS = {
 }
 
 export const liveRoutes: FastifyPluginAsyncTypebox<LiveRouteOptions> = async (fastify, options) => {
-  const { source, sessions, activity } = options
+  const { source, sessions, activity, control } = options
   const { executor } = fastify
+  const viewers = new LiveViewers(control)
 
   const signedIn = (request: FastifyRequest) => !options.token || sessions.use(cookieValue(request.headers.cookie, LIVE_COOKIE))
   const requireSession = async (request: FastifyRequest) => {
@@ -95,20 +104,28 @@ export const liveRoutes: FastifyPluginAsyncTypebox<LiveRouteOptions> = async (fa
     return reply.code(204).header('set-cookie', sessionCookie('', 0, request.protocol === 'https')).send()
   })
 
-  fastify.get('/live/state', { ...cookieRoute, schema: { hide: true, response: { 200: LiveState } } }, async (_request, reply) => {
+  fastify.get<{ Querystring: { viewer?: string } }>('/live/state', { ...cookieRoute, schema: { hide: true, response: { 200: LiveState } } }, async (request, reply) => {
     const ready = executor.ready()
     const screen = ready ? await executor.screenSize().catch(() => null) : null
     reply.header('cache-control', 'no-store')
-    return { ready: ready && screen !== null, screen, queue: executor.pending, held: executor.held(), control: source.control, last_action: activity.last }
+    const viewer = request.query.viewer
+    return {
+      ready: ready && screen !== null, screen, queue: executor.pending, held: executor.held(), control: source.control,
+      lease: control.lease, yours: viewer !== undefined && control.owner === viewer, requests: control.requests, last_action: activity.last,
+    }
   })
+
+  await fastify.register(liveControlRoutes, { control, viewers, enabled: source.control, onRequest: requireSession })
 
   fastify.get<{ Params: { '*': string } }>('/live/novnc/*', cookieRoute, async (request, reply) => {
     const file = await novncFile(request.params['*'])
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(file)
   })
 
-  fastify.get('/live/websockify', { ...cookieRoute, websocket: true }, (socket: WebSocket, request: FastifyRequest) => {
-    bridge(socket, request, source)
+  fastify.get<{ Querystring: { viewer?: string } }>('/live/websockify', { ...cookieRoute, websocket: true }, (socket: WebSocket, request: FastifyRequest<{ Querystring: { viewer?: string } }>) => {
+    // The tab's own id (the page makes one): its input passes while it holds the lease, and its closing releases it.
+    const viewer = VIEWER_ID.test(request.query.viewer ?? '') ? request.query.viewer : undefined
+    bridge(socket, request, source, viewers, viewer)
   })
 }
 
@@ -123,9 +140,9 @@ async function novncFile (path: string): Promise<Buffer> {
 }
 
 /** Bytes between the browser and the VNC server; the browser's pass through the input filter. */
-function bridge (socket: WebSocket, request: FastifyRequest, source: LiveSource): void {
+function bridge (socket: WebSocket, request: FastifyRequest, source: LiveSource, viewers: LiveViewers, viewer: string | undefined): void {
   const log = request.log
-  const filter = new RfbInputFilter(source.control)
+  const filter = new RfbInputFilter(() => source.control && viewers.holds(viewer))
   const early: Buffer[] = []
   let vnc: Duplex | undefined
   let open = true
@@ -145,8 +162,11 @@ function bridge (socket: WebSocket, request: FastifyRequest, source: LiveSource)
     if (vnc) fromBrowser(chunk)
     else early.push(chunk)
   })
+  // What this tab holds is let go when the lease ends, before the agent is answered.
+  const leave = viewer === undefined ? undefined : viewers.join(viewer, () => { const releases = filter.releases(); if (releases.length && vnc) vnc.write(releases) })
   socket.on('close', () => {
     open = false
+    leave?.()
     if (!vnc) return
     // Whatever the browser held (a tab closed mid-drag) is let go before the connection ends.
     const releases = filter.releases()

@@ -6,6 +6,7 @@
  * and every refusal with its whole error body.
  */
 import t from 'tap'
+import { until } from './helpers/desktop.ts'
 import { adapterCases, leftClickAt } from './helpers/adapter-cases.ts'
 import { uitarsAdapter } from '../adapters/uitars/index.ts'
 import { build, post } from './helpers/build.ts'
@@ -303,9 +304,9 @@ const CASES: TranslateCase[] = [
   },
   {
     id: 'call-user',
-    actions: [],
+    actions: [{ action: 'request_human', message: 'the UI-TARS agent asks for a person (call_user)' }],
     thought: "I need the user's password to continue.",
-    calls: [call('call_user', {}, 'call_user()', 0, 0)],
+    calls: [call('call_user', {}, 'call_user()', 0, 1)],
     call_user: '',
   },
   {
@@ -496,6 +497,7 @@ t.test('execute: a click on the 0–1000 scale, answered with the reply, the cur
     }],
     finished: null,
     call_user: null,
+    human: null,
     cursor: [100, 200],
     screenshot: 'PNG',
     error: null,
@@ -527,6 +529,7 @@ t.test('execute: UI-TARS-1.5 pixels of the smart-resized display', async (t) => 
     }],
     finished: null,
     call_user: null,
+    human: null,
     cursor: [966, 546],
     screenshot: 'PNG',
     error: null,
@@ -554,6 +557,7 @@ t.test('execute: several calls in order, each with its actions', async (t) => {
     ],
     finished: null,
     call_user: null,
+    human: null,
     cursor: [403, 431],
     screenshot: null,
     error: null,
@@ -570,7 +574,7 @@ t.test('execute: several calls in order, each with its actions', async (t) => {
   ])
 })
 
-t.test('execute: finished and call_user run nothing and are reported', async (t) => {
+t.test('execute: finished runs nothing and is reported; call_user waits for a person and carries their answer', async (t) => {
   const { app, driver } = await build(t, { adapters: [uitarsAdapter] })
   const finished = await say(app, '/computer/uitars', reply('finished-content'))
   t.equal(finished.status, 200)
@@ -587,24 +591,32 @@ t.test('execute: finished and call_user run nothing and are reported', async (t)
     }],
     finished: 'The weather in Beijing tomorrow is sunny.',
     call_user: null,
-    cursor: null,
-    screenshot: null,
-    error: null,
-  })
-  const callUser = await say(app, '/computer/uitars', reply('call-user'))
-  t.equal(callUser.status, 200)
-  t.strictSame(callUser.body, {
-    thought: "I need the user's password to continue.",
-    reflection: null,
-    action_summary: null,
-    calls: [{ name: 'call_user', args: {}, text: 'call_user()', actions: [], status: 'reported' }],
-    finished: null,
-    call_user: '',
+    human: null,
     cursor: null,
     screenshot: null,
     error: null,
   })
   t.strictSame(driver.calls, [])
+  const asking = say(app, '/computer/uitars', reply('call-user'))
+  t.ok(await until(() => app.control.requests.length === 1, 5000), 'it waits for a person')
+  app.control.takeover({ holder: 'alice' })
+  await app.control.release({ message: 'typed the password' })
+  const callUser = await asking
+  t.equal(callUser.status, 200)
+  const human = callUser.body.human
+  t.strictSame(callUser.body, {
+    thought: "I need the user's password to continue.",
+    reflection: null,
+    action_summary: null,
+    calls: [{ name: 'call_user', args: {}, text: 'call_user()', actions: [{ action: 'request_human', message: 'the UI-TARS agent asks for a person (call_user)' }], status: 'done' }],
+    finished: null,
+    call_user: '',
+    human: { outcome: 'released', message: 'typed the password', holder: 'alice', held_ms: human.held_ms, waited_ms: human.waited_ms },
+    cursor: callUser.body.cursor,
+    screenshot: callUser.body.screenshot,
+    error: null,
+  })
+  t.ok(Number.isInteger(human.held_ms) && Number.isInteger(human.waited_ms))
 })
 
 t.test('execute: a driver failure answers natively with its status; later calls did not run', async (t) => {
@@ -622,6 +634,7 @@ t.test('execute: a driver failure answers natively with its status; later calls 
     calls: 6,
     finished: null,
     call_user: null,
+    human: null,
     cursor: [403, 81],
     screenshot: { width: 1280, height: 800 }, // the screen after the failure
     error: { statusCode: 500, code: 'ERR_DRIVER_FAILURE', error: 'Internal Server Error', message: 'the driver failed: keyboard unplugged' },
@@ -645,6 +658,7 @@ t.test('execute: a point outside the space is refused before anything runs, nati
     }],
     finished: null,
     call_user: null,
+    human: null,
     cursor: null,
     screenshot: null,
     error: errorBody(400, 'ERR_POINT_OUT_OF_BOUNDS', 'coordinates (1500, 300) is outside the 1288x812 image UI-TARS 1.5 sees (the 1280x800 display after smart_resize): x must be 0..1287 and y 0..811'),

@@ -6,7 +6,7 @@ import t from 'tap'
 import { build, post } from './helpers/build.ts'
 import { answeredError, errorBody } from './helpers/error-body.ts'
 
-const KINDS = 'move_mouse, click_mouse, drag_mouse, scroll, press_key, type_text, wait, take_screenshot, get_cursor_position, list_windows, focus_window, launch_app, set_window_geometry, get_accessibility_tree, element_action, get_clipboard, set_clipboard, run_command, bash, edit'
+const KINDS = 'move_mouse, click_mouse, drag_mouse, scroll, press_key, type_text, wait, take_screenshot, get_cursor_position, list_windows, focus_window, launch_app, set_window_geometry, get_accessibility_tree, element_action, get_clipboard, set_clipboard, run_command, bash, edit, request_human'
 
 const invalid: Array<[string, unknown, string, string?]> = [
   // [name, body, message, code (default ERR_INVALID_ACTION)]

@@ -1,5 +1,5 @@
 /**
- * The live view with --live-control: a click in the canvas arrives at the desktop pixel it was
+ * The live view with --live-control, taken over with its button: a click in the canvas arrives at the desktop pixel it was
  * made on (the event oracle sees it there), and a tab closed in the middle of a drag, shift held,
  * leaves no button and no key held on the X server.
  */
@@ -16,7 +16,10 @@ t.test('with control, clicks arrive where they were made, and a closed tab holds
   const oracle = await startOracle(t, display)
   const viewer = await openViewer(t, server.base)
   t.ok(await viewer.untilPixel(950, 130, RED, 10_000) !== undefined, 'the oracle page shows in the canvas')
-  t.equal(await viewer.page.evaluate('document.getElementById("mode").textContent'), 'control: mouse and keyboard reach the desktop')
+  t.equal(await viewer.page.evaluate('document.getElementById("mode").textContent'), 'watching: take over to use the mouse and keyboard')
+  // Input passes only while this tab holds the control lease (docs/takeover.md).
+  await viewer.page.evaluate('document.getElementById("takeover").click()')
+  t.ok(await until(() => viewer.page.evaluate<boolean>('document.getElementById("mode").textContent === "control: mouse and keyboard reach the desktop"'), 10_000), 'taken over')
 
   oracle.clear()
   const [x, y] = await viewer.at(321, 456)

@@ -9,7 +9,7 @@ import WebSocket from 'ws'
 import type { AddressInfo } from 'node:net'
 import { errorBody } from './helpers/error-body.ts'
 import { KEY, startFleet, until } from './helpers/fleet.ts'
-import { liveCookie, MemoryBackend, type Echo } from './helpers/memory-backend.ts'
+import { liveCookie, MemoryBackend, NO_CONTROL, type Echo } from './helpers/memory-backend.ts'
 import { warmUp } from '../fleet/warm-up.ts'
 
 const invalid = (message: string) => errorBody(400, 'ERR_INVALID_DESKTOP_REQUEST', message)
@@ -107,7 +107,7 @@ t.test('reset: a fresh desktop under the same id, TTL and labels; the old one en
   t.notOk(backend.held.has(desktop.id), 'the old desktop is gone from the engine')
   t.not(view.token, desktop.token)
   t.strictSame((await call('GET', `/desktops/${desktop.id}`)).json(), view)
-  t.strictSame((await call('GET', '/desktops')).json(), { desktops: [view] })
+  t.strictSame((await call('GET', '/desktops')).json(), { desktops: [{ ...view, control: NO_CONTROL }] })
   const echo = (await call('GET', `/desktops/${desktop.id}/computer/anthropic`)).json() as Echo
   t.strictSame([echo.desktop, echo.authorization], [fresh, `Bearer ${view.token}`], 'its routes reach the fresh desktop with its token')
   await until(t, 'the pool refills', () => fleet.health().ready)
@@ -194,6 +194,12 @@ t.test('the live view through the fleet: the key traded for the desktop\'s cooki
   const page = await fetch(`http://${base}/desktops/${a.id}/live/state?x=1`, { headers: { cookie, origin: `http://${base}`, authorization: `Bearer ${KEY}` } })
   t.strictSame([page.status, await page.json()], [200, { method: 'GET', url: '/live/state?x=1', cookie, origin: new URL(a.url).origin, body: '', desktop: a.id }],
     'forwarded with the cookie, the Origin made the desktop\'s, and neither the key nor the desktop\'s token')
+  for (const button of ['takeover', 'release']) {
+    const body = JSON.stringify({ viewer: 'tab-0000-0001' })
+    const pressed = await fetch(`http://${base}/desktops/${a.id}/live/${button}`, { method: 'POST', headers: { cookie, origin: `http://${base}`, 'content-type': 'application/json' }, body })
+    t.strictSame([pressed.status, await pressed.json()], [200, { method: 'POST', url: `/live/${button}`, contentType: 'application/json', cookie, origin: new URL(a.url).origin, body, desktop: a.id }],
+      `the live view's ${button} button reaches the desktop with the cookie alone`)
+  }
   const bare = await fetch(`http://${base}/desktops/${a.id}/live`)
   t.strictSame([bare.status, await bare.json()], [401, { code: 'ERR_UNAUTHORIZED', desktop: a.id }], 'without the cookie the desktop refuses: the fleet adds no token')
   const other = await fetch(`http://${base}/desktops/${b.id}/live`, { headers: { cookie } })

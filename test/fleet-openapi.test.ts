@@ -31,6 +31,8 @@ t.test('it documents the lifecycle routes, their bodies and their refusals; the 
     '/desktops/{id}/live/session': { post: ['200'], delete: ['200'] },
     '/desktops/{id}/live': { get: ['200'] },
     '/desktops/{id}/live/{*}': { get: ['200'] },
+    '/desktops/{id}/live/takeover': { post: ['200'] },
+    '/desktops/{id}/live/release': { post: ['200'] },
     '/desktops/{id}/live/websockify': { get: ['200'] },
   }, 'every lifecycle and live-view route, with its answers (the Scrapybara v1 routes apart)')
   t.strictSame(Object.keys(document.paths['/desktops']!.post!.requestBody!.content['application/json']!.schema.properties), ['screen', 'ttl_seconds', 'labels', 'desktop', 'browser', 'autostart'], 'a create\'s options')

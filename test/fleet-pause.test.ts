@@ -168,3 +168,24 @@ t.test('pauses and resumes of one desktop run one after another', async (t) => {
   t.strictSame(answers.map((a) => `${a.statusCode} ${a.json().status}`), ['200 paused', '200 running', '200 paused', '200 paused', '200 running'], 'each answered in order')
   t.strictSame(backend.calls.filter((c) => /^(un)?pause /.test(c)).map((c) => c.split(' ')[0]), ['pause', 'unpause', 'pause', 'unpause'], 'the engine asked in order, once per change')
 })
+
+t.test('the list shows which desktops wait for a person, read from their /health; takeover and release reach the desktop through the fleet', async (t) => {
+  const fleet = await startFleet(t)
+  const { call, backend } = fleet
+  const waiting = await running(t, fleet, { labels: { agent: 'w' } })
+  const quiet = await running(t, fleet, { labels: { agent: 'q' } })
+  backend.held.get(waiting.id)!.control = { taken_over: false, waiting: 1, oldest_wait_ms: 1234 }
+  const listed = (await call('GET', '/desktops')).json().desktops as Array<{ id: string, control: unknown }>
+  t.strictSame(Object.fromEntries(listed.map((d) => [d.id, d.control])), {
+    [waiting.id]: { taken_over: false, waiting: 1, oldest_wait_ms: 1234 },
+    [quiet.id]: { taken_over: false, waiting: 0, oldest_wait_ms: null },
+  })
+  await call('POST', `/desktops/${quiet.id}/pause`)
+  t.strictSame((await call('GET', '/desktops')).json().desktops.find((d: { id: string }) => d.id === quiet.id).control, undefined, 'a paused desktop is not asked')
+
+  for (const [method, path] of [['GET', 'control'], ['POST', 'control/takeover'], ['POST', 'control/release']] as const) {
+    const answer = await call(method, `/desktops/${waiting.id}/${path}`, method === 'POST' ? { holder: 'alice' } : undefined)
+    t.equal(answer.statusCode, 200, `${method} /${path}`)
+    t.match(answer.json() as Echo, { url: `/${path}`, desktop: waiting.id }, `${method} /${path} reached the desktop with its token`)
+  }
+})

@@ -7,7 +7,7 @@
 import t from 'tap'
 import { errorBody } from './helpers/error-body.ts'
 import { KEY, startFleet, until } from './helpers/fleet.ts'
-import { MemoryBackend, type Echo } from './helpers/memory-backend.ts'
+import { MemoryBackend, NO_CONTROL, type Echo } from './helpers/memory-backend.ts'
 import { Fleet } from '../fleet/fleet.ts'
 import { healthReady } from '../fleet/probe.ts'
 
@@ -106,7 +106,7 @@ t.test('the warm pool: claimed by a create, refilled, bounded by --max with 429 
   t.strictSame(held.claim, { claimedAt: Date.UTC(2026, 10, 28, 12), expiresAt: Date.UTC(2026, 10, 28, 12, 10), labels: { agent: 'a-1' } }, 'its claim written to the engine')
   await until(t, 'the pool refills', () => fleet.health().ready)
   t.strictSame(backend.calls.map((c) => c.split(' ')[0]), ['create', 'claim', 'create'], 'claimed, not created; then one refill')
-  t.strictSame((await call('GET', '/desktops')).json(), { desktops: [desktop] }, 'only handed-out desktops are listed')
+  t.strictSame((await call('GET', '/desktops')).json(), { desktops: [{ ...desktop, control: NO_CONTROL }] }, 'only handed-out desktops are listed, each with its control lease')
   t.strictSame((await call('GET', `/desktops/${warmId}`)).json(), desktop)
 
   // Full: one handed out, one warm. Another create with the pool's screen claims the warm one;

@@ -120,15 +120,18 @@ async function openSocket (url: string, headers: Record<string, string> = {}): P
   return socket
 }
 
-t.test('the bridge: view-only drops input; with control a closed socket releases what it held', async (t) => {
+t.test('the bridge: view-only drops input; with control and the lease a closed socket releases what it held, and the lease', async (t) => {
   for (const control of [false, true]) {
     await t.test(control ? 'control' : 'view-only', async (t) => {
       const vnc = await standInVnc(t, control)
       const { app } = await build(t, { live: vnc.source })
       await app.listen({ host: '127.0.0.1', port: 0 })
-      const url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/live/websockify`
+      const url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/live/websockify?viewer=tab-0000-0001`
       const socket = await openSocket(url)
       socket.send(HANDSHAKE)
+      // With control, input passes only while this tab holds the lease (docs/takeover.md).
+      const takeover = await app.inject({ method: 'POST', url: '/live/takeover', payload: { viewer: 'tab-0000-0001' } })
+      t.equal(takeover.statusCode, control ? 200 : 403, control ? 'the tab takes the desktop over' : 'a view-only live view cannot take over')
       socket.send(Buffer.concat([updateRequest(), pointer(1, 40, 50), key(true, 0x61)]))
       socket.send(updateRequest())
       const expected = control
@@ -140,6 +143,7 @@ t.test('the bridge: view-only drops input; with control a closed socket releases
       t.ok(await until(() => vnc.ended() === 1, 3000), 'the VNC connection ended with the socket')
       const releases = control ? Buffer.concat([key(false, 0x61), pointer(0, 40, 50)]) : Buffer.alloc(0)
       t.strictSame(vnc.received(), Buffer.concat([expected, releases]), control ? 'the held key and button were released first' : 'and nothing else')
+      t.ok(await until(() => app.control.lease === null, 3000), 'the closed tab holds no lease')
     })
   }
 })

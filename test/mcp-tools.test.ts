@@ -46,9 +46,9 @@ async function connect (t: { teardown: (fn: () => unknown) => void }, url: strin
 const ALL_TOOLS = [
   'move_mouse', 'click_mouse', 'drag_mouse', 'scroll', 'press_key', 'type_text', 'wait', 'take_screenshot',
   'get_cursor_position', 'list_windows', 'focus_window', 'launch_app', 'set_window_geometry',
-  'get_accessibility_tree', 'element_action', 'batch',
+  'get_accessibility_tree', 'element_action', 'request_human', 'batch',
 ]
-const READ_ONLY = ['wait', 'take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree']
+const READ_ONLY = ['wait', 'take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree', 'request_human']
 
 t.test('tools/list: every tool, with input and output schemas a JSON Schema validator compiles', async (t) => {
   const { url } = await listening(t)

@@ -23,8 +23,8 @@ t.test('it documents every route and action', async (t) => {
   const unified = document.components.schemas.UnifiedAction
   t.equal(unified.discriminator.propertyName, 'action')
   t.equal(unified.discriminator.mapping.move_mouse, '#/components/schemas/MoveMouseAction', 'the discriminator maps action values, not schema names')
-  t.equal(unified.oneOf.length, 20, 'the seed\'s nine actions, the four window actions, the two accessibility actions, the two clipboard actions and the shell\'s and editor\'s three')
-  for (const name of ['MoveMouseAction', 'ClickMouseAction', 'DragMouseAction', 'ScrollAction', 'PressKeyAction', 'TypeTextAction', 'WaitAction', 'TakeScreenshotAction', 'GetCursorPositionAction', 'ListWindowsAction', 'FocusWindowAction', 'LaunchAppAction', 'SetWindowGeometryAction', 'GetAccessibilityTreeAction', 'ElementAction', 'GetClipboardAction', 'SetClipboardAction', 'ClipboardContent', 'RunCommandAction', 'BashAction', 'EditAction', 'CommandResult', 'FileListing', 'FileEntry', 'FileWritten', 'FileDeleted', 'WindowInfo', 'ElementOutcome', 'ActionResponse', 'ErrorBody']) {
+  t.equal(unified.oneOf.length, 21, 'the seed\'s nine actions, the four window actions, the two accessibility actions, the two clipboard actions, the shell\'s and editor\'s three and request_human')
+  for (const name of ['MoveMouseAction', 'ClickMouseAction', 'DragMouseAction', 'ScrollAction', 'PressKeyAction', 'TypeTextAction', 'WaitAction', 'TakeScreenshotAction', 'GetCursorPositionAction', 'ListWindowsAction', 'FocusWindowAction', 'LaunchAppAction', 'SetWindowGeometryAction', 'GetAccessibilityTreeAction', 'ElementAction', 'GetClipboardAction', 'SetClipboardAction', 'ClipboardContent', 'RunCommandAction', 'BashAction', 'EditAction', 'CommandResult', 'RequestHumanAction', 'HumanAnswer', 'ControlLease', 'ControlState', 'FileListing', 'FileEntry', 'FileWritten', 'FileDeleted', 'WindowInfo', 'ElementOutcome', 'ActionResponse', 'ErrorBody']) {
     t.ok(document.components.schemas[name], name)
   }
   t.equal(document.components.schemas.WaitAction.properties.duration.maximum, 60, 'bounds are in the schema')

@@ -14,7 +14,7 @@ export type { UitarsQuery } from './space.ts'
 export const uitarsAdapter: Adapter<UitarsInput, UitarsMeta, UitarsQuery> = {
   name: 'uitars',
   description: "A UI-TARS reply as the model wrote it (Content-Type: text/plain, or JSON {\"response\": …}): Thought:/Reflection:/Action_Summary: and the calls after Action: (several, separated by blank lines), with points written (x,y), <point>x y</point>, <bbox>x1 y1 x2 y2</bbox>, <|box_start|>(x,y)<|box_end|> or as a box [x1,y1,x2,y2] (its centre). " +
-    `Answered with the reply as read, each call's unified actions and whether it ran, the cursor and a screenshot. type's trailing \\n presses Enter; hotkey keys are split on spaces; scroll is ${NOTCHES_PER_SCROLL} wheel notches; wait() is ${WAIT_SECONDS} s; long_press holds ${LONG_PRESS_SECONDS} s unless time= says; finished() and call_user() run nothing and are reported. ` +
+    `Answered with the reply as read, each call's unified actions and whether it ran, the cursor and a screenshot. type's trailing \\n presses Enter; hotkey keys are split on spaces; scroll is ${NOTCHES_PER_SCROLL} wheel notches; wait() is ${WAIT_SECONDS} s; long_press holds ${LONG_PRESS_SECONDS} s unless time= says; finished() runs nothing and is reported; call_user() waits for a person to take the desktop over and hand it back (request_human; their message in human). ` +
     'A reply that does not parse is a 400 quoting the part that failed.',
   consumes: ['application/json', 'text/plain'],
   coordinates: 'relative: 0–1000 on each axis; absolute: pixels of the display after smart_resize (factor 28), as UI-TARS-1.5 sees it',

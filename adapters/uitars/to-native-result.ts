@@ -4,7 +4,7 @@ import { callAnswer, screenAfter } from '../shared/call-results.ts'
 import type { UitarsResult } from './result.ts'
 import type { UitarsMeta } from './to-unified.ts'
 
-const REPORTED = new Set(['finished', 'call_user'])
+const REPORTED = new Set(['finished'])
 
 export function toNativeResult (outcome: AdapterOutcome, translation: Translation<UitarsMeta>): UitarsResult {
   const { meta } = translation
@@ -17,6 +17,8 @@ export function toNativeResult (outcome: AdapterOutcome, translation: Translatio
     })),
     finished: meta.finished,
     call_user: meta.call_user,
+    // request_human is the translation's last action: its answer is the batch's last result.
+    human: meta.call_user === null ? null : outcome.results.at(-1)?.human ?? null,
     ...screenAfter(outcome),
   }
 }

@@ -3,7 +3,7 @@
  * space (the adapter declares it, the executor scales). What each call does follows ByteDance's
  * executors (`parsing_response_to_pyautogui_code` in bytedance/UI-TARS, UI-TARS-desktop's
  * NutJSOperator): a trailing newline in typed text is an Enter, a hotkey's keys are split on
- * spaces, `finished` and `call_user` run nothing and are reported. UI-TARS-2 / Seed's
+ * spaces, `finished` runs nothing and is reported, `call_user` waits for a person (request_human). UI-TARS-2 / Seed's
  * `<seed:tool_call>` XML (seed-xml.ts) is read into the same calls.
  */
 import type { ActionOf, UnifiedAction } from '../../src/actions/index.ts'
@@ -26,6 +26,9 @@ export const NOTCHES_PER_SCROLL = 5
 export const WAIT_SECONDS = 5
 /** `long_press` without a `time`; the prompts leave it blank and no executor defines it. */
 export const LONG_PRESS_SECONDS = 1
+
+/** request_human's message for a call_user() that gives no content. */
+export const CALL_USER_MESSAGE = 'the UI-TARS agent asks for a person (call_user)'
 
 /** The call's span of the translation's actions (`CallSpan`), and what its result needs. */
 export interface UitarsCallMeta extends CallSpan {
@@ -141,8 +144,10 @@ function translateCall (call: KnownCall, space: Size, meta: UitarsMeta): Unified
       meta.finished ??= args.content ?? ''
       return []
     case 'call_user':
+      // The model hands over to a person: request_human waits until one has taken the desktop
+      // over and handed it back (or its timeout), and the answer carries what they said.
       meta.call_user ??= args.content ?? ''
-      return []
+      return [{ action: 'request_human', message: args.content?.trim() || CALL_USER_MESSAGE }]
     case 'open_app': {
       // The phone prompt's app launcher, on a desktop: launch_app by name (the full desktop
       // knows browser, terminal, editor, files, …; the server's allow-list says which).

@@ -26,6 +26,9 @@ const MAX_BUFFERED = 8 << 20
 /** How long the desktop's socket may take to open. */
 const OPEN_TIMEOUT_MS = 10_000
 
+/** A live view tab's id, as the desktop's page makes it (routes/live-control.ts). */
+const VIEWER_ID = /^[A-Za-z0-9-]{8,64}$/
+
 const WildcardParams = Type.Object({ id: DesktopParams.properties.id, '*': Type.String() })
 
 /** The request's headers for the desktop: no key of the fleet's, the cookie kept, a browser's Origin made the desktop's. */
@@ -54,6 +57,9 @@ export const liveRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, { fl
   app.delete('/desktops/:id/live/session', { config: { public: true }, schema: { summary: 'End the live-view session of the cookie sent', params: DesktopParams } }, forward(false))
   app.get('/desktops/:id/live', { config: { public: true }, schema: { summary: "A desktop's live view (a page; it asks for the fleet's key once)", params: DesktopParams } }, forward(false))
   app.get('/desktops/:id/live/*', { config: { public: true }, schema: { summary: "The live view's scripts and state (the session cookie)", params: WildcardParams } }, forward(false))
+  // Its Take over and Hand back buttons (docs/takeover.md), with the session cookie as the rest.
+  app.post('/desktops/:id/live/takeover', { config: { public: true }, schema: { summary: 'The live view takes the desktop over (the session cookie)', params: DesktopParams } }, forward(false))
+  app.post('/desktops/:id/live/release', { config: { public: true }, schema: { summary: 'The live view hands the desktop back (the session cookie)', params: DesktopParams } }, forward(false))
 
   app.route({
     method: 'GET',
@@ -68,7 +74,10 @@ export const liveRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, { fl
     wsHandler: (socket, request) => {
       const url = targets.get(request)!
       const headers = forwardedHeaders({ cookie: request.headers.cookie, ...(request.headers.origin !== undefined && { origin: request.headers.origin }) }, url)
-      pipe(socket, request, `${url.replace(/^http/, 'ws')}/live/websockify`, headers as Record<string, string>)
+      // The tab's viewer id, alone of the query: its input passes while it holds the control lease.
+      const viewer = new URL(request.url, 'http://fleet').searchParams.get('viewer')
+      const query = viewer !== null && VIEWER_ID.test(viewer) ? `?viewer=${viewer}` : ''
+      pipe(socket, request, `${url.replace(/^http/, 'ws')}/live/websockify${query}`, headers as Record<string, string>)
     },
   })
 }

@@ -14,6 +14,8 @@ import {
 import { elementActionSchema, ElementOutcome, getAccessibilityTreeSchema } from './accessibility.ts'
 import { ClipboardContentSchema, getClipboardSchema, setClipboardSchema } from './clipboard.ts'
 import { bashSchema, CommandResultSchema, editSchema, runCommandSchema } from './tools.ts'
+import { requestHumanSchema } from './human.ts'
+import { HumanAnswerSchema } from '../control/schema.ts'
 
 export { DEFAULT_LIMITS, LIMIT_FLAGS, limitMessages, type Limits } from './limits.ts'
 export { MOUSE_BUTTONS } from './common.ts'
@@ -43,6 +45,7 @@ const members = (limits: Limits) => [
   runCommandSchema(),
   bashSchema(),
   editSchema(),
+  requestHumanSchema(),
 ] as const
 
 type Member = ReturnType<typeof members>[number]
@@ -78,7 +81,7 @@ export function buildActionSchemas (limits: Limits = DEFAULT_LIMITS) {
     }),
   }, { additionalProperties: false, $id: 'ActionBatch', title: 'ActionBatch' })
   // WindowInfo and ElementOutcome are here (not with the responses) so every schema a response refers to is shared with the actions.
-  return { limits, UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ElementOutcome, ClipboardContentSchema, CommandResultSchema, ...named, UnifiedAction, ActionBatch] }
+  return { limits, UnifiedAction, ActionBatch, shared: [WindowSelector, WindowInfo, ElementOutcome, ClipboardContentSchema, CommandResultSchema, HumanAnswerSchema, ...named, UnifiedAction, ActionBatch] }
 }
 
 export const ACTION_KINDS: readonly ActionKind[] = members(DEFAULT_LIMITS).map((m) => m.properties.action.const)

@@ -8,6 +8,7 @@ import { ElementOutcome } from './accessibility.ts'
 import { WindowInfo } from './window.ts'
 import { ClipboardContentSchema } from './clipboard.ts'
 import { CommandResultSchema } from './tools.ts'
+import { HumanAnswerSchema } from '../control/schema.ts'
 
 export const ActionResponse = Type.Object({
   output: Type.Union([Type.String(), Type.Null()], { description: 'What was done, in words.' }),
@@ -32,6 +33,7 @@ export const ActionResponse = Type.Object({
   element: Type.Optional(Type.Ref(ElementOutcome, { description: 'element_action only: the element and how it was acted on.' })),
   clipboard: Type.Optional(Type.Ref(ClipboardContentSchema, { description: 'get_clipboard only: what the selection holds.' })),
   command_result: Type.Optional(Type.Ref(CommandResultSchema, { description: 'run_command and bash only: the exit code and what the command wrote.' })),
+  human: Type.Optional(Type.Ref(HumanAnswerSchema, { description: 'request_human only: whether a person took over and handed back, what they said, who, how long.' })),
 }, { $id: 'ActionResponse', title: 'ActionResponse' })
 export type ActionResponse = Static<typeof ActionResponse>
 export type ElementOutcome = Static<typeof ElementOutcome>

@@ -265,3 +265,15 @@ export const DownloadFailed = createError<'ERR_DOWNLOAD_FAILED', 502, [string]>(
 /** OSWorld's /setup/download_file: the URL did not answer, or its body did not arrive, within the download's time limit. */
 export const DownloadTimeout = createError<'ERR_DOWNLOAD_TIMEOUT', 504, [string]>(
   'ERR_DOWNLOAD_TIMEOUT', '%s', 504)
+
+/**
+ * An agent's action while a person holds the desktop's control lease (POST /control/takeover,
+ * the live view's "Take over"): nothing of the request ran. The message names who holds it
+ * since when; Retry-After says when to ask again.
+ */
+export const DesktopTakenOver = createError<'ERR_DESKTOP_TAKEN_OVER', 423, [string]>(
+  'ERR_DESKTOP_TAKEN_OVER', '%s', 423)
+
+/** A takeover while someone else holds the control lease, or a release when nobody (or not this viewer) holds it. */
+export const ControlConflict = createError<'ERR_CONTROL_CONFLICT', 409, [string]>(
+  'ERR_CONTROL_CONFLICT', '%s', 409)

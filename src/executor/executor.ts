@@ -27,6 +27,8 @@ import { throwIfAborted } from './sleep.ts'
 import { toWindowInfo } from './windows.ts'
 import type { ClipboardSource } from '../clipboard/source.ts'
 import type { Tools } from './tool-plan.ts'
+import type { ControlLease } from '../control/lease.ts'
+import type { HumanAnswer } from '../control/schema.ts'
 
 export interface ExecutorOptions {
   driver: Driver
@@ -49,6 +51,8 @@ export interface ExecutorOptions {
   clipboard?: ClipboardSource
   /** The shell (--shell) and the text editor (--files); without them their actions are refused. */
   tools?: Tools
+  /** The control lease: while a person holds the desktop, acting requests answer 423; request_human waits on it. */
+  control?: ControlLease
 }
 
 /** A wish to see the screen settled; what it leaves out comes from the executor's defaults. */
@@ -108,6 +112,7 @@ export class Executor {
   readonly #accessibility: Accessibility | undefined
   readonly #clipboard: ClipboardSource | undefined
   readonly #tools: Tools | undefined
+  readonly #control: ControlLease | undefined
   #tracked: Driver
   /** The driver with a deadline on every call. */
   #timed: Driver
@@ -128,6 +133,7 @@ export class Executor {
     this.#accessibility = options.accessibility
     this.#clipboard = options.clipboard
     this.#tools = options.tools
+    this.#control = options.control
     this.#callMs = options.deadlines?.callMs ?? CALL_MS
     this.#slotBaseMs = options.deadlines?.slotMs ?? SLOT_MS
     this.#settleDefaults = options.settle ?? DEFAULT_SETTLE
@@ -159,10 +165,35 @@ export class Executor {
   /** Plans every action first (any 4xx is thrown before input is sent), then runs them as one unit. */
   async run (actions: UnifiedAction[], options: RunOptions = {}): Promise<BatchOutcome> {
     const { plans, scaler } = await this.#plan(actions, options)
+    const last = plans[plans.length - 1]
+    if (last?.kind !== 'request_human') return this.#queued(plans, scaler, options)
+    // request_human (planned last) waits for a person outside the queue: reads, and the person's
+    // own input, go on meanwhile. What comes before it runs first, as a request of its own.
+    const control = this.#control
+    if (!control) throw new UnsupportedAction('this server has no control lease to wait on: request_human needs the HTTP or MCP server')
+    const before = plans.length > 1 ? await this.#queued(plans.slice(0, -1), scaler, { ...options, screenshot: false }) : { results: [], failedIndex: null }
+    if (before.error) return before
+    const human = await control.waitForHuman(last.message, last.timeoutS, options.signal)
+    const after = await this.#queued([last], scaler, options, human)
+    return {
+      results: [...before.results, ...after.results],
+      failedIndex: after.failedIndex === null ? null : plans.length - 1,
+      ...(after.error && { error: after.error }),
+    }
+  }
+
+  /** Plans run in the desktop's queue; refused with the 423 when they act and a person holds the desktop. */
+  #queued (plans: Plan[], scaler: Scaler, options: RunOptions, human?: HumanAnswer): Promise<BatchOutcome> {
+    const acting = this.#control !== undefined && plans.some((plan) => !READS.has(plan.kind))
+    if (acting) this.#control!.assertAgentMayAct()
     const deadlineMs = slotMs(plans, { baseMs: this.#slotBaseMs, settleMs: options.settle ? this.#settleFor(options.settle).maxMs : 0, launchTimeoutMs: this.#launchTimeoutMs })
     const pipelined = pipelines(this.#driver, plans, options)
     // The client's going away, or the slot's deadline, stops the batch at its next step.
-    return this.#queue.run((signal, release) => this.#runPlans(plans, scaler, { ...options, signal }, pipelined ? release : undefined), {
+    return this.#queue.run((signal, release) => {
+      // Checked again when the slot starts: a takeover may have come while it queued.
+      if (acting) this.#control!.assertAgentMayAct()
+      return this.#runPlans(plans, scaler, { ...options, signal }, pipelined ? release : undefined, human)
+    }, {
       ...(options.signal && { signal: options.signal }),
       deadlineMs,
       overrun: () => new DesktopUnavailable(`the desktop did not finish the request within ${deadlineMs} ms; it is being reset, retry shortly`),
@@ -243,7 +274,7 @@ export class Executor {
     clearTimeout(timer)
   }
 
-  async #runPlans (plans: Plan[], scaler: Scaler, options: RunOptions, release?: () => void): Promise<BatchOutcome> {
+  async #runPlans (plans: Plan[], scaler: Scaler, options: RunOptions, release?: () => void, human?: HumanAnswer): Promise<BatchOutcome> {
     try {
       clearTimeout(this.#idleTimer)
       const results: ActionResponse[] = []
@@ -262,6 +293,7 @@ export class Executor {
         launchEnv: () => this.#launchEnv(),
         clipboard: this.#clipboard,
         tools: this.#tools,
+        human,
         ...(options.signal && { signal: options.signal }),
       }
       // A pipelined request hands all its plans over at once: the driver runs them in order, and
@@ -308,6 +340,7 @@ export class Executor {
             ...(outcome.element && { element: outcome.element }),
             ...(outcome.clipboard && { clipboard: outcome.clipboard }),
             ...(outcome.command_result && { command_result: outcome.command_result }),
+            ...(outcome.human && { human: outcome.human }),
           })
           this.#log.info({ action: plan.kind, ms: round(performance.now() - started), outcome: 'ok' }, 'action')
         } catch (caught) {
@@ -358,6 +391,13 @@ export class Executor {
   }
 }
 
+
+/**
+ * What an agent may still do while a person holds the desktop: look, wait, and ask for them.
+ * Everything else (input, windows, launching, the clipboard's write, the shell, the editor) is
+ * refused with the 423 before it runs.
+ */
+export const READS = new Set<Plan['kind']>(['take_screenshot', 'get_cursor_position', 'list_windows', 'get_accessibility_tree', 'get_clipboard', 'wait', 'request_human'])
 
 /** Errors with a status pass through; anything else from below is a driver failure with its cause. */
 function asHttpError (error: unknown): Error {

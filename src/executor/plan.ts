@@ -20,6 +20,7 @@ import { loneSurrogate, loneSurrogateMessage } from '../http/text-bodies.ts'
 import { unreachable } from '../errors/unreachable.ts'
 import type { ClipboardContent, ClipboardSource, Selection } from '../clipboard/source.ts'
 import { planTool, type ToolPlan, type Tools } from './tool-plan.ts'
+import { DEFAULT_HUMAN_SECONDS } from '../control/schema.ts'
 
 /** What planning knows of the desktop besides its size: the window actions' preconditions. */
 export interface PlanContext {
@@ -78,6 +79,7 @@ export type Plan = { screenshot: boolean } & (
   | { kind: 'get_clipboard', selection: Selection, prefer?: 'text' | 'image' }
   | { kind: 'set_clipboard', selection: Selection, content: Exclude<ClipboardContent, { kind: 'empty' }> }
   | ToolPlan
+  | { kind: 'request_human', message: string, timeoutS: number }
 )
 
 export interface BatchPlanOptions {
@@ -104,6 +106,10 @@ export function planBatch (actions: readonly UnifiedAction[], scaler: Scaler, co
   let seconds = 0
   return actions.map((action, index) => {
     try {
+      // It waits outside the desktop's queue, after everything before it has run.
+      if (action.action === 'request_human' && index !== actions.length - 1) {
+        throw new InvalidAction(`request_human must be the last action of its batch (it is action ${index} of ${actions.length}): send what follows it in the next request`)
+      }
       checkLimits(action, limits)
       seconds += busySeconds(action)
       if (seconds > limits.maxBatchSeconds) throw new InvalidAction(limitMessages(limits).batchSeconds(seconds))
@@ -274,6 +280,8 @@ export function planAction (action: UnifiedAction, scaler: Scaler, context: Plan
     }
     case 'element_action':
       return planElementAction(action, context.accessibility, context.snapshotBefore === true, scaler.real)
+    case 'request_human':
+      return { kind: 'request_human', message: action.message, timeoutS: action.timeout_s ?? DEFAULT_HUMAN_SECONDS, screenshot }
     case 'get_clipboard':
       clipboardOn(action.action, context)
       return { kind: 'get_clipboard', selection: action.selection ?? 'clipboard', ...(action.type && { prefer: action.type }), screenshot }

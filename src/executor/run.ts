@@ -22,6 +22,7 @@ import type { ClipboardContent, ClipboardSource } from '../clipboard/source.ts'
 import type { ClipboardContentResponse } from '../actions/clipboard.ts'
 import type { CommandResultResponse } from '../actions/tools.ts'
 import { runTool, type Tools } from './tool-plan.ts'
+import type { HumanAnswer } from '../control/schema.ts'
 
 export interface RunContext {
   driver: Driver
@@ -43,6 +44,8 @@ export interface RunContext {
   clipboard?: ClipboardSource | undefined
   /** The shell and the text editor (planning refuses their actions without them). */
   tools?: Tools | undefined
+  /** request_human's answer, had before its slot. */
+  human?: HumanAnswer | undefined
 }
 
 export interface RunOutcome {
@@ -65,6 +68,8 @@ export interface RunOutcome {
   command_result?: CommandResultResponse
   /** Where the pointer is after an input plan, when the driver answered it with the plan. */
   pointer?: Point
+  /** request_human's answer. */
+  human?: HumanAnswer
 }
 
 export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutcome> {
@@ -173,8 +178,20 @@ export async function runPlan (plan: Plan, context: RunContext): Promise<RunOutc
     case 'bash':
     case 'edit':
       return { ...await runTool(plan, context.tools, signal), wantsScreenshot: false }
+    case 'request_human': {
+      // The executor waited for the person before this slot; here the answer joins the batch's.
+      const human = context.human
+      if (!human) throw new UnsupportedAction('request_human runs only through the executor, which waits for the person first')
+      return { output: humanOutput(human), wantsScreenshot: false, human }
+    }
     default: return unreachable(plan, 'plan')
   }
+}
+
+function humanOutput (human: HumanAnswer): string {
+  if (human.outcome === 'timed_out') return `nobody took the desktop over within ${Math.round(human.waited_ms / 1000)} s`
+  const said = human.message ? `: ${human.message}` : ' without a message'
+  return `${human.holder} took the desktop over for ${Math.round((human.held_ms ?? 0) / 1000)} s and handed it back${said}`
 }
 
 /** Planning refuses the clipboard actions without a clipboard; this is the type's proof. */

@@ -35,6 +35,13 @@ import { adapterRoutes } from '../../routes/adapters.ts'
 import { adapterPipeline, adapterQuerySchema } from '../pipeline/adapter-pipeline.ts'
 import { computerRoutes } from '../../routes/computer.ts'
 import { healthRoutes } from '../../routes/health.ts'
+import { controlRoutes } from '../../routes/control.ts'
+import { ControlLease } from '../control/lease.ts'
+import { CONTROL_SCHEMAS } from '../control/schema.ts'
+import { humanWebhook } from '../control/webhook.ts'
+import { hostname } from 'node:os'
+import { leasedShell } from '../control/guest-shell.ts'
+import { controlMarks } from '../control/recording-marks.ts'
 import { accessibilityRoutes } from '../../routes/accessibility.ts'
 import { ACCESSIBILITY_SCHEMAS } from '../accessibility/schema.ts'
 import { Accessibility } from '../accessibility/service.ts'
@@ -133,6 +140,10 @@ export interface AppOptions {
    * wallpaper through `wallpaper` (the full desktop's; refused without one).
    */
   osworld?: { files: FileStoreOptions, shell?: GuestShell, wallpaper?: (file: string) => Promise<void> }
+  /** --human-webhook: POSTed {desktop, message, since} when an agent asks for a person (docs/takeover.md). */
+  humanWebhook?: string
+  /** The desktop's name in the webhook's body (default the host's name). */
+  desktopName?: string
 }
 
 export const DEFAULT_HOLD_TIMEOUT_MS = 120_000
@@ -148,6 +159,8 @@ declare module 'fastify' {
     mcpTools: McpTools
     /** The recorder with --record, else null (GET /health reports its load). */
     recorder: Recorder | null
+    /** The desktop's control lease (docs/takeover.md). */
+    control: ControlLease
     /** OSWorld's guest protocol with `osworld`, else null; it listens on a port of its own. */
     osworldGuest: FastifyInstance | null
   }
@@ -163,7 +176,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const shared = [
     ...actionSchemas.shared, ActionQuery, ActionResponse, BatchResponse, ErrorBody, BatchFailure,
     AdapterInfo, AdapterList, TranslateResponse, ...adapterSchemas, ...ACCESSIBILITY_SCHEMAS,
-    ...RECORDING_SCHEMAS, ...FILES_SCHEMAS, ...BROWSER_SCHEMAS,
+    ...RECORDING_SCHEMAS, ...FILES_SCHEMAS, ...BROWSER_SCHEMAS, ...CONTROL_SCHEMAS,
   ]
 
   const warmup = new RouteWarmup()
@@ -200,7 +213,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
 
   const source = options.accessibility ?? noAccessibility('this server was built without an accessibility tree')
   const accessibility = new Accessibility(source, app.log.child({ component: 'accessibility' }) as Logger)
+  const control = new ControlLease({ log: app.log.child({ component: 'control' }) as Logger })
   const executorOptions = {
+    control,
     driver: options.driver,
     accessibility,
     log: app.log.child({ component: 'executor', driver: options.driver.name }) as Logger,
@@ -220,6 +235,13 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ? new RecordingExecutor({ ...executorOptions, screenshotAfter: options.recording.screenshots === true })
     : new Executor(executorOptions)
   app.decorate('executor', executor)
+  app.decorate('control', control)
+  // The agent's held input goes when a person takes over; theirs (and anything left) when they hand back.
+  control.onReleasing(() => executor.releaseAll())
+  control.onEvent((event) => {
+    if (event.type === 'takeover') executor.releaseAll().catch((error: unknown) => app.log.warn({ err: error }, 'releasing the agent\'s held input at takeover failed'))
+  })
+  if (options.humanWebhook) control.onEvent(humanWebhook(options.humanWebhook, { desktop: options.desktopName ?? hostname(), log: app.log.child({ component: 'human-webhook' }) as Logger }))
   options.driver.onReplaced?.(() => {
     executor.desktopReplaced()
     void accessibility.desktopReplaced()
@@ -259,6 +281,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     recordingHooks(app, recorder)
   }
   app.decorate('recorder', recorder ?? null)
+  if (recorder) control.onEvent(controlMarks(recorder))
 
   await app.register(swagger, {
     openapi: openapiInfo,
@@ -270,6 +293,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(healthRoutes)
+  await app.register(controlRoutes, { control })
   await app.register(computerRoutes)
   const pipelines = adapters.map((adapter) => adapterPipeline(adapter, {
     executor, limits, compile: (schema) => validatorCompiler({ schema, httpPart: 'body' }),
@@ -293,7 +317,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       if (request.routeOptions.url?.startsWith('/computer')) activity.record(request.routeOptions.url, request.body, reply.statusCode, reply.elapsedTime)
       done()
     })
-    await app.register(liveRoutes, { source: options.live, sessions: new LiveSessions(), activity, token: Boolean(options.token) })
+    await app.register(liveRoutes, { source: options.live, control, sessions: new LiveSessions(), activity, token: Boolean(options.token) })
   } else {
     app.get('/live', { schema: { hide: true } }, async () => {
       throw new RouteNotFound('this server has no live view: it needs an X desktop (--driver nut or xdotool) to show')
@@ -311,7 +335,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const pyautogui = pipelines.find((pipeline) => pipeline.adapter.name === 'pyautogui')
   if (options.osworld && !pyautogui) throw new InvalidConfig("OSWorld's guest protocol runs its code through the pyautogui adapter, which this server was built without")
   // What is not pyautogui code runs through the shell, when --shell is on.
-  const guestCommands = options.osworld?.shell ?? (executorOptions.tools.shell && guestShell(executorOptions.tools.shell))
+  const ungated = options.osworld?.shell ?? (executorOptions.tools.shell && guestShell(executorOptions.tools.shell))
+  const guestCommands = ungated && leasedShell(ungated, control)
   app.decorate('osworldGuest', options.osworld && pyautogui
     ? await buildGuestApp({
       executor, pyautogui, accessibility: source, files: fileStore ?? new FileStore(options.osworld.files), home: options.osworld.files.home,
@@ -329,6 +354,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     // An agent's first request is the unified route's: its schemas compile while the desktop starts.
     await Promise.all([started, warmup.compile(['/computer'])])
   })
+  // Before the server waits for its requests to end: a request_human still waiting is answered now.
+  app.addHook('preClose', async () => { control.close() })
   app.addHook('onClose', async () => {
     await app.osworldGuest?.close()
     // First: the videos are finalised while the desktop they capture is still there.

@@ -30,7 +30,8 @@ const SECURITY_NONE = 1
 const MAX_CUT_TEXT = 1 << 20
 
 export class RfbInputFilter {
-  readonly #control: boolean
+  /** Whether input may pass now: --live-control, and this viewer holding the control lease. */
+  readonly #control: () => boolean
   #phase: Phase = 'version'
   #pending: Buffer = Buffer.alloc(0)
   #buttons = 0
@@ -38,8 +39,8 @@ export class RfbInputFilter {
   #y = 0
   readonly #keys = new Set<number>()
 
-  constructor (control: boolean) {
-    this.#control = control
+  constructor (control: boolean | (() => boolean)) {
+    this.#control = typeof control === 'function' ? control : () => control
   }
 
   /** True while the browser holds a key or button down. */
@@ -134,26 +135,26 @@ export class RfbInputFilter {
     }
     switch (message[0]) {
       case ClientMessage.KeyEvent: {
-        if (!this.#control) return false
+        if (!this.#control()) return false
         const keysym = message.readUInt32BE(4)
         if (message[1]) this.#keys.add(keysym)
         else this.#keys.delete(keysym)
         return true
       }
       case ClientMessage.PointerEvent:
-        if (!this.#control) return false
+        if (!this.#control()) return false
         this.#buttons = message[1]!
         this.#x = message.readUInt16BE(2)
         this.#y = message.readUInt16BE(4)
         return true
       case ClientMessage.Qemu: {
-        if (!this.#control) return false
+        if (!this.#control()) return false
         const keysym = message.readUInt32BE(4)
         if (message.readUInt16BE(2)) this.#keys.add(keysym)
         else this.#keys.delete(keysym)
         return true
       }
-      case ClientMessage.ClientCutText: return this.#control
+      case ClientMessage.ClientCutText: return this.#control()
       case ClientMessage.SetDesktopSize:
       case ClientMessage.Xvp:
         return false

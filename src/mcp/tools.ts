@@ -77,6 +77,7 @@ function describe (name: ToolName): Described {
     case 'run_command': return { title: 'Run a command', readOnly: false, description: 'Runs one command to its end as the desktop\'s user, in its home, on its display: argv (no shell) or command (a line for bash -c). Answers its exit code, stdout and stderr (each capped), and whether the timeout killed it. Start a GUI program to keep with `setsid prog &`.' }
     case 'bash': return { title: 'Run in bash', readOnly: false, description: 'Runs a command in a persistent bash session (its directory, variables and background jobs last to the next call) as the desktop\'s user, on its display. restart: true ends the session. A command past its timeout is killed with its session.' }
     case 'edit': return { title: 'Edit a file', readOnly: false, description: 'A text editor over the desktop\'s home: view (a file with line numbers, view_range [first, last], or a directory), create (file_text), str_replace (old_str must occur exactly once; new_str), insert (insert_text after insert_line), undo_edit. Paths are relative to the home or absolute inside it.' }
+    case 'request_human': return { title: 'Ask for a person', readOnly: true, description: 'Asks a person to take the desktop over (a login, a CAPTCHA, a confirmation you must not give alone) and waits until they hand it back, or until timeout_s. Answers human: what they said, who, how long; or outcome timed_out. Take a screenshot afterwards: they may have changed the screen.' }
     case BATCH_TOOL: return { title: 'Run several actions', readOnly: false, description: 'Runs several actions in order as one unit: nothing else touches the desktop between them, and it stops at the first failure. Each item is an object with "action" (a tool name above, e.g. "click_mouse") and that tool\'s arguments. Every action is checked before the first runs.' }
     default: return unreachable(name)
   }
@@ -90,6 +91,7 @@ function extraFields (name: ToolName): string[] {
   if (name === 'element_action') return ['element']
   if (name === 'get_clipboard') return ['clipboard']
   if (SHELL_TOOLS.has(name)) return ['command_result']
+  if (name === 'request_human') return ['human']
   return []
 }
 

@@ -205,6 +205,18 @@ export class Recorder {
     })
   }
 
+  /**
+   * A step in every episode recording now for something that happened beside any request of it
+   * (a person taking the desktop over, handing it back): method EVENT, no runs.
+   */
+  mark (route: string, payload: Record<string, unknown>): void {
+    const now = Date.now()
+    for (const episode of this.#active.keys()) {
+      this.commit({ episode, startedAt: now, runs: [], error: null, response: JSON.stringify(payload) },
+        { method: 'EVENT', route, url: route, payload, status: 200, ms: 0 })
+    }
+  }
+
   async #write (meta: Meta, draft: StepDraft, request: StepRequest): Promise<void> {
     if (meta.state !== 'recording') return
     const index = meta.steps

@@ -66,6 +66,8 @@ export interface Config {
   mcpDisplay?: { width: number, height: number }
   /** The live view's browser may send mouse and keyboard input (otherwise it only watches). */
   liveControl: boolean
+  /** --human-webhook: POSTed when an agent asks for a person (docs/takeover.md). */
+  humanWebhook?: string
   /** --record: episodes named by X-Recording-Id are stored (README "Recordings"); undefined: off. */
   recording?: { dir: string, maxBytes: number, maxAgeMs: number, idleMs: number, minFreeBytes: number, maxActive: number, maxPerMinute: number, fps: number, screenshots: boolean }
   /** /files: uploads, downloads, listings and deletions under the home directory. Off by default. */
@@ -164,7 +166,8 @@ export const FLAGS = {
     env: 'MCP_DISPLAY_SIZE',
     help: 'the screen size MCP clients see unless a call declares its own (WIDTHxHEIGHT, e.g. 1024x640): their coordinates are in it and screenshots are scaled to it. Default: the real screen',
   },
-  'live-control': { env: 'LIVE_CONTROL', boolean: true, help: 'let the live view (GET /live) send mouse and keyboard input to the desktop; without it the live view only watches' },
+  'live-control': { env: 'LIVE_CONTROL', boolean: true, help: 'let the live view (GET /live) take the desktop over ("Take over") and send mouse and keyboard input while it holds it; without it the live view only watches' },
+  'human-webhook': { env: 'HUMAN_WEBHOOK', help: 'an http(s) URL POSTed {desktop, message, since} when an agent asks for a person (request_human); fire and forget, 5 s deadline' },
   record: { env: 'RECORD', boolean: true, help: 'record episodes: a request with X-Recording-Id: <name> is stored with its screenshots and the desktop\'s video (GET /recordings)' },
   'record-dir': { env: 'RECORD_DIR', default: 'recordings', help: 'where recordings are kept (created if missing)' },
   'record-max-mb': { env: 'RECORD_MAX_MB', default: '2048', help: 'the most all recordings may take together, MB; the oldest are dropped first' },
@@ -320,6 +323,7 @@ export function loadConfig (argv: string[], env: NodeJS.ProcessEnv, context: Con
     settle: { quietMs: positiveInteger('settle-quiet-ms', get('settle-quiet-ms')!), maxMs: positiveInteger('settle-max-ms', get('settle-max-ms')!) },
     shutdownGraceMs: Math.round(positiveNumber('shutdown-grace', get('shutdown-grace')!) * 1000),
     liveControl: on('live-control'),
+    ...(get('human-webhook') !== undefined && { humanWebhook: webhookUrl(get('human-webhook')!) }),
     files: on('files'),
     maxFileSize: positiveInteger('max-file-size', get('max-file-size')!),
     maxFilesTotal: positiveInteger('max-files-total', get('max-files-total')!),
@@ -510,4 +514,12 @@ export function splitWords (text: string, source: string): string[] {
   }
   if (text.slice(end).trim() !== '') throw new InvalidConfig(`${source}: unbalanced quote in '${text.trim()}'`)
   return words
+}
+
+/** --human-webhook: an absolute http(s) URL, else a configuration error naming the flag. */
+function webhookUrl (value: string): string {
+  let url: URL
+  try { url = new URL(value) } catch { throw new InvalidConfig(`--human-webhook must be an absolute http(s) URL, not ${JSON.stringify(value)}`) }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidConfig(`--human-webhook must be an http(s) URL, not ${url.protocol}`)
+  return url.href
 }

@@ -89,6 +89,7 @@ async function main (): Promise<void> {
     logger: log,
     desktop,
     ...(config.mcpDisplay && { mcpDisplay: config.mcpDisplay }),
+    ...(config.humanWebhook && { humanWebhook: config.humanWebhook }),
     ...(config.recording && { recording: recordingOptions(config.recording, desktop) }),
     ...(config.shell && { shell: { home: desktopHome(config), limits: config.shell } }),
     ...(config.files && { files: { home: desktopHome(config), maxFileSize: config.maxFileSize, maxTotal: config.maxFilesTotal } }),

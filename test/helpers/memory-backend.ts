@@ -30,7 +30,12 @@ interface Held {
   cdp?: WebSocketServer
   url?: string
   ready: boolean
+  /** What its GET /health says of the control lease (docs/takeover.md); tests set it. */
+  control: { taken_over: boolean, waiting: number, oldest_wait_ms: number | null }
 }
+
+/** A desktop's control as its /health tells it when nobody holds it and no agent waits. */
+export const NO_CONTROL = { taken_over: false, waiting: 0, oldest_wait_ms: null }
 
 export interface Echo { method: string, url: string, authorization?: string, apiKey?: string, contentType?: string, cookie?: string, origin?: string, body: string, desktop: string }
 
@@ -67,7 +72,7 @@ export class MemoryBackend implements Backend {
     if (this.failCreate) throw new Error('the engine refused the create')
     await this.gate
     if (this.held.has(facts.id)) throw new Error(`desktop ${facts.id} exists`)
-    const held: Held = { facts: structuredClone(facts), ...(claim && { claim: structuredClone(claim) }), state: 'running', frozen: [], ready: this.readyAtStart }
+    const held: Held = { facts: structuredClone(facts), ...(claim && { claim: structuredClone(claim) }), state: 'running', frozen: [], ready: this.readyAtStart, control: { ...NO_CONTROL } }
     this.held.set(facts.id, held)
     held.server = createServer((request, response) => {
       const chunks: Buffer[] = []
@@ -77,7 +82,7 @@ export class MemoryBackend implements Backend {
           response.writeHead(status, { 'content-type': 'application/json' })
           response.end(JSON.stringify(body))
         }
-        if (request.url === '/health') { answer(held.ready ? 200 : 503, { ready: held.ready }); return }
+        if (request.url === '/health') { answer(held.ready ? 200 : 503, { ready: held.ready, control: held.control }); return }
         const cookieRoute = request.url?.startsWith('/live') && !request.url.startsWith('/live/session')
         if (cookieRoute ? !hasLiveCookie(request, held.facts.id) : request.headers.authorization !== `Bearer ${held.facts.token}`) { answer(401, { code: 'ERR_UNAUTHORIZED', desktop: held.facts.id }); return }
         if (request.url === '/live/session' && request.method === 'POST') {

@@ -21,6 +21,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/control": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who holds the desktop, and which request_human calls wait for a person */
+        get: operations["getControl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/control/takeover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person takes the desktop over: the agent's actions answer 423 until release
+         * @description Acting requests of every route (the dialects, /computer, MCP, the shell, OSWorld's guest) answer 423 ERR_DESKTOP_TAKEN_OVER while the lease is held; reads go on. The same holder taking over again renews the lease; another answers 409.
+         */
+        post: operations["postControlTakeover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/control/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hands the desktop back to the agent
+         * @description Whatever the person holds (keys, buttons) is released first; then every waiting request_human is answered with `message`.
+         */
+        post: operations["postControlRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/computer": {
         parameters: {
             query?: never;
@@ -223,7 +280,7 @@ export interface paths {
         put?: never;
         /**
          * Run a uitars tool call; answers with uitars's own tool result
-         * @description A UI-TARS reply as the model wrote it (Content-Type: text/plain, or JSON {"response": …}): Thought:/Reflection:/Action_Summary: and the calls after Action: (several, separated by blank lines), with points written (x,y), <point>x y</point>, <bbox>x1 y1 x2 y2</bbox>, <|box_start|>(x,y)<|box_end|> or as a box [x1,y1,x2,y2] (its centre). Answered with the reply as read, each call's unified actions and whether it ran, the cursor and a screenshot. type's trailing \n presses Enter; hotkey keys are split on spaces; scroll is 5 wheel notches; wait() is 5 s; long_press holds 1 s unless time= says; finished() and call_user() run nothing and are reported. A reply that does not parse is a 400 quoting the part that failed.
+         * @description A UI-TARS reply as the model wrote it (Content-Type: text/plain, or JSON {"response": …}): Thought:/Reflection:/Action_Summary: and the calls after Action: (several, separated by blank lines), with points written (x,y), <point>x y</point>, <bbox>x1 y1 x2 y2</bbox>, <|box_start|>(x,y)<|box_end|> or as a box [x1,y1,x2,y2] (its centre). Answered with the reply as read, each call's unified actions and whether it ran, the cursor and a screenshot. type's trailing \n presses Enter; hotkey keys are split on spaces; scroll is 5 wheel notches; wait() is 5 s; long_press holds 1 s unless time= says; finished() runs nothing and is reported; call_user() waits for a person to take the desktop over and hand it back (request_human; their message in human). A reply that does not parse is a 400 quoting the part that failed.
          */
         post: operations["postComputerUitars"];
         delete?: never;
@@ -865,6 +922,19 @@ export interface components {
             /** @description The timeout passed: everything the command started was killed. */
             timed_out: boolean;
         };
+        /** HumanAnswer */
+        HumanAnswer: {
+            /** @description released: a person took over and handed back; timed_out: nobody did in time. */
+            outcome: "released" | "timed_out";
+            /** @description What the person said on release (null when they said nothing, or nobody came). */
+            message: string | null;
+            /** @description Who took over. */
+            holder: string | null;
+            /** @description How long the person held the desktop. */
+            held_ms: number | null;
+            /** @description How long the action waited. */
+            waited_ms: number;
+        };
         /**
          * MoveMouseAction
          * @description Moves the pointer.
@@ -1277,10 +1347,27 @@ export interface components {
             screenshot?: boolean;
         };
         /**
+         * RequestHumanAction
+         * @description Extension: waits until a person has taken the desktop over and handed it back (answer `human`: what they said, who, how long), or until timeout_s (outcome timed_out). The last action of its batch.
+         */
+        RequestHumanAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "request_human";
+            /** @description What the agent needs a person for; shown in the live view, GET /control and the webhook. */
+            message: string;
+            /** @description Seconds to wait for a person (default 600). */
+            timeout_s?: number;
+            /** @description Attach a screenshot taken after the action (same as the query screenshot=true). */
+            screenshot?: boolean;
+        };
+        /**
          * UnifiedAction
          * @description One action of the unified action space, discriminated by `action`.
          */
-        UnifiedAction: components["schemas"]["MoveMouseAction"] | components["schemas"]["ClickMouseAction"] | components["schemas"]["DragMouseAction"] | components["schemas"]["ScrollAction"] | components["schemas"]["PressKeyAction"] | components["schemas"]["TypeTextAction"] | components["schemas"]["WaitAction"] | components["schemas"]["TakeScreenshotAction"] | components["schemas"]["GetCursorPositionAction"] | components["schemas"]["ListWindowsAction"] | components["schemas"]["FocusWindowAction"] | components["schemas"]["LaunchAppAction"] | components["schemas"]["SetWindowGeometryAction"] | components["schemas"]["GetAccessibilityTreeAction"] | components["schemas"]["ElementAction"] | components["schemas"]["GetClipboardAction"] | components["schemas"]["SetClipboardAction"] | components["schemas"]["RunCommandAction"] | components["schemas"]["BashAction"] | components["schemas"]["EditAction"];
+        UnifiedAction: components["schemas"]["MoveMouseAction"] | components["schemas"]["ClickMouseAction"] | components["schemas"]["DragMouseAction"] | components["schemas"]["ScrollAction"] | components["schemas"]["PressKeyAction"] | components["schemas"]["TypeTextAction"] | components["schemas"]["WaitAction"] | components["schemas"]["TakeScreenshotAction"] | components["schemas"]["GetCursorPositionAction"] | components["schemas"]["ListWindowsAction"] | components["schemas"]["FocusWindowAction"] | components["schemas"]["LaunchAppAction"] | components["schemas"]["SetWindowGeometryAction"] | components["schemas"]["GetAccessibilityTreeAction"] | components["schemas"]["ElementAction"] | components["schemas"]["GetClipboardAction"] | components["schemas"]["SetClipboardAction"] | components["schemas"]["RunCommandAction"] | components["schemas"]["BashAction"] | components["schemas"]["EditAction"] | components["schemas"]["RequestHumanAction"];
         /** ActionBatch */
         ActionBatch: {
             actions: components["schemas"]["UnifiedAction"][];
@@ -1309,6 +1396,7 @@ export interface components {
             element?: components["schemas"]["ElementOutcome"];
             clipboard?: components["schemas"]["ClipboardContent"];
             command_result?: components["schemas"]["CommandResult"];
+            human?: components["schemas"]["HumanAnswer"];
         };
         /** BatchResponse */
         BatchResponse: {
@@ -1972,11 +2060,13 @@ export interface components {
                 } & {
                     [key: string]: unknown;
                 })[];
-                /** @description done: ran; failed: its action failed; not_run: refused, or after a failure; reported: finished/call_user, which run nothing. */
+                /** @description done: ran; failed: its action failed; not_run: refused, or after a failure; reported: finished, which run nothing. */
                 status: "done" | "failed" | "not_run" | "reported";
             }[];
             finished: string | null;
             call_user: string | null;
+            /** @description call_user() only: what the person said on handing the desktop back, who, how long; or that nobody came in time. */
+            human: components["schemas"]["HumanAnswer"] | null;
             /** @description The pointer after the last action, in the convention's space (0–1000, or the smart-resized image); null when nothing ran. */
             cursor: [
                 number,
@@ -3241,6 +3331,41 @@ export interface components {
             "WebKit-Version": string;
             /** @description The WebSocket to connect to: this server's /browser/cdp (send the token with it). */
             webSocketDebuggerUrl: string;
+        };
+        /** ControlLease */
+        ControlLease: {
+            /** @description Who holds the desktop. */
+            holder: string;
+            /** @description When they took it over (ISO 8601). */
+            since: string;
+            /** @description When the lease ends unless renewed (ISO 8601). */
+            expires_at: string;
+            /** @description api: POST /control/takeover; live: the live view's button (released when its tab closes). */
+            via: "api" | "live";
+        };
+        /** HumanRequest */
+        HumanRequest: {
+            /** @description What the agent asks of a person. */
+            message: string;
+            /** @description When it asked (ISO 8601). */
+            since: string;
+            /** @description When it stops waiting (ISO 8601). */
+            until: string;
+        };
+        /** ControlState */
+        ControlState: {
+            /** @description The lease, or null while the agent has the desktop. */
+            lease: components["schemas"]["ControlLease"] | null;
+            /** @description request_human calls waiting for a person, oldest first. */
+            requests: components["schemas"]["HumanRequest"][];
+        };
+        /** ControlReleased */
+        ControlReleased: {
+            released: components["schemas"]["ControlLease"];
+            /** @description How long the person held the desktop. */
+            held_ms: number;
+            /** @description How many waiting request_human calls this release answered. */
+            answered: number;
         };
         /**
          * OpenaiClickAction
@@ -4937,6 +5062,15 @@ export interface operations {
                             /** @description The most episodes that may record at once (--record-max-active); a new one beyond is refused with 429. */
                             max_active: number;
                         } | null;
+                        /** @description The control lease (docs/takeover.md). */
+                        control: {
+                            /** @description A person holds the desktop (GET /control says who): the agent's actions answer 423. */
+                            taken_over: boolean;
+                            /** @description request_human calls waiting for a person. */
+                            waiting: number;
+                            /** @description How long the oldest of them has waited, ms; null with none. */
+                            oldest_wait_ms: number | null;
+                        };
                     };
                 };
             };
@@ -4986,7 +5120,128 @@ export interface operations {
                             /** @description The most episodes that may record at once (--record-max-active); a new one beyond is refused with 429. */
                             max_active: number;
                         } | null;
+                        /** @description The control lease (docs/takeover.md). */
+                        control: {
+                            /** @description A person holds the desktop (GET /control says who): the agent's actions answer 423. */
+                            taken_over: boolean;
+                            /** @description request_human calls waiting for a person. */
+                            waiting: number;
+                            /** @description How long the oldest of them has waited, ms; null with none. */
+                            oldest_wait_ms: number | null;
+                        };
                     };
+                };
+            };
+        };
+    };
+    getControl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlState"];
+                };
+            };
+            /** @description The server has a token and the request did not send it, or sent another */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A web page (an Origin not allowed) or a Host that is not the server's own name */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postControlTakeover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Who takes the desktop over, as the agent's 423 will name them (default "operator"). The same holder taking over again renews the lease. */
+                    holder?: string;
+                    /** @description Seconds until the lease ends by itself unless renewed (default 600). */
+                    timeout_s?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlLease"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postControlRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the person tells the agent: the answer of a waiting request_human. */
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlReleased"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

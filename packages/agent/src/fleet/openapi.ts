@@ -98,6 +98,14 @@ export interface paths {
                                 url?: string;
                                 token?: string;
                                 reason?: string;
+                                /** @description null when the desktop did not answer in time */
+                                control?: {
+                                    /** @description a person holds the desktop: its agent's actions answer 423 */
+                                    taken_over: boolean;
+                                    /** @description request_human calls waiting for a person */
+                                    waiting: number;
+                                    oldest_wait_ms: number | null;
+                                } | null;
                             }[];
                         };
                     };
@@ -188,6 +196,14 @@ export interface paths {
                             url?: string;
                             token?: string;
                             reason?: string;
+                            /** @description null when the desktop did not answer in time */
+                            control?: {
+                                /** @description a person holds the desktop: its agent's actions answer 423 */
+                                taken_over: boolean;
+                                /** @description request_human calls waiting for a person */
+                                waiting: number;
+                                oldest_wait_ms: number | null;
+                            } | null;
                         };
                     };
                 };
@@ -344,6 +360,14 @@ export interface paths {
                             url?: string;
                             token?: string;
                             reason?: string;
+                            /** @description null when the desktop did not answer in time */
+                            control?: {
+                                /** @description a person holds the desktop: its agent's actions answer 423 */
+                                taken_over: boolean;
+                                /** @description request_human calls waiting for a person */
+                                waiting: number;
+                                oldest_wait_ms: number | null;
+                            } | null;
                         };
                     };
                 };
@@ -544,6 +568,14 @@ export interface paths {
                             url?: string;
                             token?: string;
                             reason?: string;
+                            /** @description null when the desktop did not answer in time */
+                            control?: {
+                                /** @description a person holds the desktop: its agent's actions answer 423 */
+                                taken_over: boolean;
+                                /** @description request_human calls waiting for a person */
+                                waiting: number;
+                                oldest_wait_ms: number | null;
+                            } | null;
                         };
                     };
                 };
@@ -721,6 +753,14 @@ export interface paths {
                             url?: string;
                             token?: string;
                             reason?: string;
+                            /** @description null when the desktop did not answer in time */
+                            control?: {
+                                /** @description a person holds the desktop: its agent's actions answer 423 */
+                                taken_over: boolean;
+                                /** @description request_human calls waiting for a person */
+                                waiting: number;
+                                oldest_wait_ms: number | null;
+                            } | null;
                         };
                     };
                 };
@@ -4080,6 +4120,14 @@ export interface paths {
                             url?: string;
                             token?: string;
                             reason?: string;
+                            /** @description null when the desktop did not answer in time */
+                            control?: {
+                                /** @description a person holds the desktop: its agent's actions answer 423 */
+                                taken_over: boolean;
+                                /** @description request_human calls waiting for a person */
+                                waiting: number;
+                                oldest_wait_ms: number | null;
+                            } | null;
                         };
                     };
                 };
@@ -4313,6 +4361,80 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/desktops/{id}/live/takeover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The live view takes the desktop over (the session cookie) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/desktops/{id}/live/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The live view hands the desktop back (the session cookie) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6179,6 +6301,296 @@ export interface paths {
                 path: {
                     /** @description a desktop id: 16 lowercase hex digits */
                     id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/desktops/{id}/control": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A desktop's /control, forwarded with its token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control, forwarded with its token */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control, forwarded with its token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control, forwarded with its token */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        /** A desktop's /control, forwarded with its token */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control, forwarded with its token */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/desktops/{id}/control/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A desktop's /control/*, forwarded with its token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control/*, forwarded with its token */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control/*, forwarded with its token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control/*, forwarded with its token */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        /** A desktop's /control/*, forwarded with its token */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** A desktop's /control/*, forwarded with its token */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a desktop id: 16 lowercase hex digits */
+                    id: string;
+                    "*": string;
                 };
                 cookie?: never;
             };

@@ -175,6 +175,19 @@ CommandResult = TypedDict(
 )
 
 
+HumanAnswer = TypedDict(
+    "HumanAnswer",
+    {
+        "outcome": Required[Literal["released", "timed_out"]],
+        "message": Required[Union[str, None]],
+        "holder": Required[Union[str, None]],
+        "held_ms": Required[Union[int, None]],
+        "waited_ms": Required[int],
+    },
+    total=False,
+)
+
+
 MoveMouseAction = TypedDict(
     "MoveMouseAction",
     {
@@ -450,6 +463,18 @@ EditAction = TypedDict(
 )
 
 
+RequestHumanAction = TypedDict(
+    "RequestHumanAction",
+    {
+        "action": Required[Literal["request_human"]],
+        "message": Required[str],
+        "timeout_s": int,
+        "screenshot": bool,
+    },
+    total=False,
+)
+
+
 UnifiedAction: TypeAlias = Union[
     "MoveMouseAction",
     "ClickMouseAction",
@@ -471,6 +496,7 @@ UnifiedAction: TypeAlias = Union[
     "RunCommandAction",
     "BashAction",
     "EditAction",
+    "RequestHumanAction",
 ]
 
 
@@ -498,6 +524,7 @@ ActionResponse = TypedDict(
         "element": "ElementOutcome",
         "clipboard": "ClipboardContent",
         "command_result": "CommandResult",
+        "human": "HumanAnswer",
     },
     total=False,
 )
@@ -1318,6 +1345,7 @@ UitarsResult = TypedDict(
         "calls": Required[list["UitarsResultCallsItem"]],
         "finished": Required[Union[str, None]],
         "call_user": Required[Union[str, None]],
+        "human": Required[Union["HumanAnswer", None]],
         "cursor": Required[Union[list[int], None]],
         "screenshot": Required[Union[str, None]],
         "error": Required[Union["ErrorBody", None]],
@@ -3162,6 +3190,50 @@ CdpVersion = TypedDict(
 )
 
 
+ControlLease = TypedDict(
+    "ControlLease",
+    {
+        "holder": Required[str],
+        "since": Required[str],
+        "expires_at": Required[str],
+        "via": Required[Literal["api", "live"]],
+    },
+    total=False,
+)
+
+
+HumanRequest = TypedDict(
+    "HumanRequest",
+    {
+        "message": Required[str],
+        "since": Required[str],
+        "until": Required[str],
+    },
+    total=False,
+)
+
+
+ControlState = TypedDict(
+    "ControlState",
+    {
+        "lease": Required[Union["ControlLease", None]],
+        "requests": Required[list["HumanRequest"]],
+    },
+    total=False,
+)
+
+
+ControlReleased = TypedDict(
+    "ControlReleased",
+    {
+        "released": Required["ControlLease"],
+        "held_ms": Required[int],
+        "answered": Required[int],
+    },
+    total=False,
+)
+
+
 OpenaiClickAction = TypedDict(
     "OpenaiClickAction",
     {
@@ -4916,6 +4988,7 @@ GetHealthAnswer = TypedDict(
         "oldest_wait_ms": Required[int],
         "reason": str,
         "recording": Required[Union["GetHealthAnswerRecording0", None]],
+        "control": Required["GetHealthAnswerControl"],
     },
     total=False,
 )
@@ -4947,6 +5020,36 @@ GetHealthAnswerRecording0 = TypedDict(
         "active": Required[int],
         "encoders": Required[int],
         "max_active": Required[int],
+    },
+    total=False,
+)
+
+
+GetHealthAnswerControl = TypedDict(
+    "GetHealthAnswerControl",
+    {
+        "taken_over": Required[bool],
+        "waiting": Required[int],
+        "oldest_wait_ms": Required[Union[int, None]],
+    },
+    total=False,
+)
+
+
+PostControlTakeoverBody = TypedDict(
+    "PostControlTakeoverBody",
+    {
+        "holder": str,
+        "timeout_s": int,
+    },
+    total=False,
+)
+
+
+PostControlReleaseBody = TypedDict(
+    "PostControlReleaseBody",
+    {
+        "message": str,
     },
     total=False,
 )
@@ -5014,6 +5117,7 @@ FleetPostDesktopsAnswer = TypedDict(
         "url": str,
         "token": str,
         "reason": str,
+        "control": "FleetPostDesktopsAnswerControl",
     },
     total=False,
 )
@@ -5024,6 +5128,17 @@ FleetPostDesktopsAnswerAutostartItem = TypedDict(
     {
         "app": Required[str],
         "target": str,
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsAnswerControl = TypedDict(
+    "FleetPostDesktopsAnswerControl",
+    {
+        "taken_over": Required[bool],
+        "waiting": Required[int],
+        "oldest_wait_ms": Required[int],
     },
     total=False,
 )
@@ -5053,6 +5168,7 @@ FleetGetDesktopsAnswerDesktopsItem = TypedDict(
         "url": str,
         "token": str,
         "reason": str,
+        "control": "FleetGetDesktopsAnswerDesktopsItemControl",
     },
     total=False,
 )
@@ -5063,6 +5179,17 @@ FleetGetDesktopsAnswerDesktopsItemAutostartItem = TypedDict(
     {
         "app": Required[str],
         "target": str,
+    },
+    total=False,
+)
+
+
+FleetGetDesktopsAnswerDesktopsItemControl = TypedDict(
+    "FleetGetDesktopsAnswerDesktopsItemControl",
+    {
+        "taken_over": Required[bool],
+        "waiting": Required[int],
+        "oldest_wait_ms": Required[int],
     },
     total=False,
 )
@@ -5083,6 +5210,7 @@ FleetGetDesktopsByIdAnswer = TypedDict(
         "url": str,
         "token": str,
         "reason": str,
+        "control": "FleetGetDesktopsByIdAnswerControl",
     },
     total=False,
 )
@@ -5093,6 +5221,17 @@ FleetGetDesktopsByIdAnswerAutostartItem = TypedDict(
     {
         "app": Required[str],
         "target": str,
+    },
+    total=False,
+)
+
+
+FleetGetDesktopsByIdAnswerControl = TypedDict(
+    "FleetGetDesktopsByIdAnswerControl",
+    {
+        "taken_over": Required[bool],
+        "waiting": Required[int],
+        "oldest_wait_ms": Required[int],
     },
     total=False,
 )
@@ -5350,6 +5489,25 @@ class SyncRoutes(_Transport):
         """GET /health: Readiness, screen size, driver and held inputs."""
         answer = self._request("GET", "/health", query={}, body=None, media=None, read="auto", headers=headers)
         return cast(GetHealthAnswer, answer)
+
+    def get_control(self, *, headers: Optional[Mapping[str, str]] = None) -> ControlState:
+        """GET /control: Who holds the desktop, and which request_human calls wait for a person."""
+        answer = self._request("GET", "/control", query={}, body=None, media=None, read="auto", headers=headers)
+        return cast(ControlState, answer)
+
+    def post_control_takeover(
+        self, body: PostControlTakeoverBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> ControlLease:
+        """POST /control/takeover: A person takes the desktop over: the agent's actions answer 423 until release."""
+        answer = self._request("POST", "/control/takeover", query={}, body=body, media="json", read="auto", headers=headers)
+        return cast(ControlLease, answer)
+
+    def post_control_release(
+        self, body: PostControlReleaseBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> ControlReleased:
+        """POST /control/release: Hands the desktop back to the agent."""
+        answer = self._request("POST", "/control/release", query={}, body=body, media="json", read="auto", headers=headers)
+        return cast(ControlReleased, answer)
 
     def post_computer(
         self,
@@ -6527,6 +6685,25 @@ class AsyncRoutes(_AsyncTransport):
         """GET /health: Readiness, screen size, driver and held inputs."""
         answer = await self._request("GET", "/health", query={}, body=None, media=None, read="auto", headers=headers)
         return cast(GetHealthAnswer, answer)
+
+    async def get_control(self, *, headers: Optional[Mapping[str, str]] = None) -> ControlState:
+        """GET /control: Who holds the desktop, and which request_human calls wait for a person."""
+        answer = await self._request("GET", "/control", query={}, body=None, media=None, read="auto", headers=headers)
+        return cast(ControlState, answer)
+
+    async def post_control_takeover(
+        self, body: PostControlTakeoverBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> ControlLease:
+        """POST /control/takeover: A person takes the desktop over: the agent's actions answer 423 until release."""
+        answer = await self._request("POST", "/control/takeover", query={}, body=body, media="json", read="auto", headers=headers)
+        return cast(ControlLease, answer)
+
+    async def post_control_release(
+        self, body: PostControlReleaseBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> ControlReleased:
+        """POST /control/release: Hands the desktop back to the agent."""
+        answer = await self._request("POST", "/control/release", query={}, body=body, media="json", read="auto", headers=headers)
+        return cast(ControlReleased, answer)
 
     async def post_computer(
         self,
