@@ -7,7 +7,7 @@
  * the webhook is told; a recording marks the person's span.
  */
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -43,7 +43,13 @@ t.test('takeover, the 423 on every acting path with nothing run, reads going on,
     run: async (command) => { guestCalls.push(command); return { status: 'success', output: '', error: '', returncode: 0 } as never },
     launch: async (command) => { guestCalls.push(command) },
   }
-  const { app, driver } = await build(t, { files: { home, maxFileSize: 1 << 20, maxTotal: 1 << 24 }, osworld: { files: { home, maxFileSize: 1 << 20, maxTotal: 1 << 24 }, shell } })
+  const wallpapers: string[] = []
+  await writeFile(join(home, 'red.png'), 'not drawn')
+  const { app, driver } = await build(t, {
+    fake: { windows: [{ id: 0x400002, title: 'Terminal', instance: 'xterm', class: 'XTerm', pid: 102, rect: { x: 0, y: 0, width: 500, height: 400 } }] },
+    files: { home, maxFileSize: 1 << 20, maxTotal: 1 << 24 },
+    osworld: { files: { home, maxFileSize: 1 << 20, maxTotal: 1 << 24 }, shell, wallpaper: async (file) => { wallpapers.push(file) } },
+  })
   const guest = app.osworldGuest!
 
   t.strictSame((await app.inject({ method: 'GET', url: '/control' })).json(), { lease: null, requests: [] })
@@ -82,10 +88,15 @@ t.test('takeover, the 423 on every acting path with nothing run, reads going on,
       const response = await guest.inject({ method: 'POST', url: '/execute', payload: { command: ['ls', '-l'], shell: false } })
       return { status: response.statusCode, body: response.json(), headers: response.headers }
     }, (body) => body],
-    ['OSWorld /setup/launch (shell)', async () => {
-      const response = await guest.inject({ method: 'POST', url: '/setup/launch', payload: { command: ['some-program'], shell: false } })
+    ...([
+      ['/setup/launch', { command: ['some-program'], shell: false }],
+      ['/setup/execute_with_verification', { command: ['some-program'], shell: false, verification: { window_exists: 'x' }, max_wait_time: 1 }],
+      ['/setup/close_window', { window_name: 'Terminal', strict: true }],
+      ['/setup/change_wallpaper', { path: 'red.png' }],
+    ] as const).map(([url, payload]) => [`OSWorld ${url}`, async () => {
+      const response = await guest.inject({ method: 'POST', url, payload })
       return { status: response.statusCode, body: response.json(), headers: response.headers }
-    }, (body) => body],
+    }, (body: unknown) => body] as [string, () => Promise<{ status: number, body: any, headers: IncomingHttpHeaders | OutgoingHttpHeaders }>, (body: any) => any]),
   ]
   for (const [name, call, errorOf] of refused) {
     const { status, body, headers } = await call()
@@ -103,6 +114,7 @@ t.test('takeover, the 423 on every acting path with nothing run, reads going on,
   t.match(mcp.content[0]!.text, /the desktop is taken over by "alice"/, 'MCP: naming the holder')
   t.equal(driver.calls.length, before, 'the driver saw no input from any of them')
   t.strictSame(guestCalls, [], 'and OSWorld\'s shell ran nothing')
+  t.strictSame(wallpapers, [], 'nor set the wallpaper')
 
   const reads = await post(app, '/computer/batch', { actions: [{ action: 'take_screenshot' }, { action: 'get_cursor_position' }, { action: 'wait', duration: 0.01 }] })
   t.equal(reads.status, 200, 'reads go on')

@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { DriverFailure, FileNotFound, UnsupportedAction } from '../../src/errors/errors.ts'
+import { DesktopTakenOver, DriverFailure, FileNotFound, UnsupportedAction } from '../../src/errors/errors.ts'
 import { homeRelative } from '../../src/osworld/paths.ts'
 import type { GuestDeps } from './deps.ts'
 
@@ -23,6 +23,8 @@ export const wallpaperRoutes: FastifyPluginAsyncTypebox<GuestDeps> = async (fast
     try {
       await wallpaper(`${home.replace(/\/+$/, '')}/${relative}`)
     } catch (error) {
+      // Ours already (a person holds the desktop: 423): as it is. The setter's own failure: a 500.
+      if (error instanceof DesktopTakenOver) throw error
       throw new DriverFailure(`the wallpaper could not be set: ${(error as Error).message}`, { cause: error })
     }
     return await reply.type('text/plain; charset=utf-8').send('Wallpaper changed successfully')

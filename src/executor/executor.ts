@@ -207,9 +207,11 @@ export class Executor {
    */
   closeWindow (id: number): Promise<void> {
     this.#assertReady()
+    // It acts on the desktop: not while a person holds it (checked again when its slot starts).
+    this.#control?.assertAgentMayAct()
     const windows = this.#driver.windows
     if (!windows) return Promise.reject(new UnsupportedAction(`the ${this.#driver.name} driver has no window control`))
-    return this.#queue.run(() => windows.closeWindow(id), {
+    return this.#queue.run(() => { this.#control?.assertAgentMayAct(); return windows.closeWindow(id) }, {
       deadlineMs: this.#slotBaseMs,
       overrun: () => new DesktopUnavailable(`closing the window did not finish within ${this.#slotBaseMs} ms`),
     })

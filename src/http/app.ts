@@ -40,7 +40,7 @@ import { ControlLease } from '../control/lease.ts'
 import { CONTROL_SCHEMAS } from '../control/schema.ts'
 import { humanWebhook } from '../control/webhook.ts'
 import { hostname } from 'node:os'
-import { leasedShell } from '../control/guest-shell.ts'
+import { leasedShell, leasedWallpaper } from '../control/guest-shell.ts'
 import { controlMarks } from '../control/recording-marks.ts'
 import { accessibilityRoutes } from '../../routes/accessibility.ts'
 import { ACCESSIBILITY_SCHEMAS } from '../accessibility/schema.ts'
@@ -342,7 +342,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       executor, pyautogui, accessibility: source, files: fileStore ?? new FileStore(options.osworld.files), home: options.osworld.files.home,
       apps: Object.keys(options.apps ?? {}), recorder: recorder ?? null,
       ...(guestCommands && { shell: guestCommands }),
-      ...(options.osworld.wallpaper && { wallpaper: options.osworld.wallpaper }),
+      // The wallpaper is the desktop's look: not changed while a person holds it.
+      ...(options.osworld.wallpaper && { wallpaper: leasedWallpaper(options.osworld.wallpaper, control) }),
       logger: app.log as Logger, ...(options.token && { token: options.token }), ...(options.listenHost !== undefined && { listenHost: options.listenHost }),
       ...(options.allowHosts && { allowHosts: options.allowHosts }), bodyLimit: limits.maxBodyBytes,
       requestTimeoutMs: requestTimeout, headersTimeoutMs: headersTimeout, maxConnections: app.server.maxConnections,
