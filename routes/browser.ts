@@ -19,6 +19,7 @@ import type {} from '@fastify/websocket'
 import type { FastifyRequest } from 'fastify'
 import type { RawData, WebSocket } from 'ws'
 import { CdpBroker, type CdpCallRecord } from '../src/browser/cdp-broker.ts'
+import type { ControlLease } from '../src/control/lease.ts'
 import { cdpRecording } from '../src/recording/cdp-steps.ts'
 import { RECORDING_HEADER } from '../src/recording/hooks.ts'
 import { BrowserStatus, CdpVersion } from '../src/browser/schema.ts'
@@ -37,6 +38,11 @@ export interface BrowserRoutesOptions {
   broker?: CdpBroker
   /** Why there are no DevTools here (what a client reads in the 409). */
   why?: string
+  /**
+   * The desktop's control lease: while a person holds it, a new DevTools connection answers 423
+   * before the upgrade, and one open at the takeover is closed (1013, try again later).
+   */
+  control?: ControlLease
 }
 
 /** Where this request's client reaches /browser/cdp: the same scheme and Host it came by (the guard has checked the Host). */
@@ -44,7 +50,7 @@ function cdpUrl (request: FastifyRequest): string {
   return `${request.protocol === 'https' ? 'wss' : 'ws'}://${request.headers.host ?? '127.0.0.1'}/browser/cdp`
 }
 
-export const browserRoutes: FastifyPluginAsyncTypebox<BrowserRoutesOptions> = async (fastify, { browser, broker, why }) => {
+export const browserRoutes: FastifyPluginAsyncTypebox<BrowserRoutesOptions> = async (fastify, { browser, broker, why, control }) => {
   const refuse = () => new BrowserNoDevtools(why ?? 'this server has no browser DevTools')
 
   fastify.get('/browser', {
@@ -86,6 +92,12 @@ export const browserRoutes: FastifyPluginAsyncTypebox<BrowserRoutesOptions> = as
     fastify.get('/browser/cdp', { schema: { hide: true } }, async () => { throw refuse() })
     return
   }
+  // A person taking the desktop over takes the browser too: the agent's open session ends.
+  const sockets = new Set<WebSocket>()
+  control?.onEvent((event) => {
+    if (event.type !== 'takeover') return
+    for (const socket of sockets) socket.close(1013, `the desktop is taken over by "${event.lease.holder}"`.slice(0, 120))
+  })
   // The episode a session records its calls into, by request (started before the upgrade, so a refusal is read).
   const recordings = new WeakMap<FastifyRequest, (call: CdpCallRecord) => void>()
   // Refused (409) before the upgrade, so the client reads why; a race past it is closed 1013 below.
@@ -93,11 +105,13 @@ export const browserRoutes: FastifyPluginAsyncTypebox<BrowserRoutesOptions> = as
     schema: { hide: true },
     websocket: true,
     preValidation: async (request) => {
+      control?.assertAgentMayAct()
       const record = fastify.recorder ? await cdpRecording(fastify.recorder, request.headers[RECORDING_HEADER], request.ip) : undefined
       if (record) recordings.set(request, record)
       await broker.admit()
     },
   }, (socket: WebSocket, request: FastifyRequest) => {
+    sockets.add(socket)
     const queued: string[] = []
     let session: { received: (text: string) => void, closed: (reason?: string) => void } | undefined
     let open = true
@@ -106,7 +120,7 @@ export const browserRoutes: FastifyPluginAsyncTypebox<BrowserRoutesOptions> = as
       if (session) session.received(text)
       else queued.push(text)
     })
-    socket.on('close', () => { open = false; session?.closed() })
+    socket.on('close', () => { open = false; sockets.delete(socket); session?.closed() })
     const send = (message: string) => {
       socket.send(message)
       // A screencast or a flood of network events to a client that does not read would grow without end.

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { RouteNotFound } from '../src/errors/errors.ts'
 import { FileDeleted, FileListing, FilesQuery, FileWritten } from '../src/files/schema.ts'
 import type { FileStore } from '../src/files/store.ts'
+import type { ControlLease } from '../src/control/lease.ts'
 import { ErrorBody } from '../src/schemas/error-body.ts'
 
 const PathParams = Type.Object({
@@ -33,7 +34,8 @@ export const filesOffRoutes: FastifyPluginAsync = async (fastify) => {
   for (const url of ['/files', '/files/*']) fastify.route({ method: ['GET', 'PUT', 'DELETE'], url, schema: { hide: true }, handler: off })
 }
 
-export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = async (fastify, { store }) => {
+/** Writes (PUT, DELETE) change the desktop: not while a person holds it (`control`, 423); reads go on. */
+export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore, control?: ControlLease }> = async (fastify, { store, control }) => {
   streamedBodies(fastify as unknown as FastifyInstance)
 
   fastify.put('/files/*', {
@@ -46,7 +48,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
         `(${store.limits.maxTotal} here; an upload with a Content-Length reserves it when admitted); 413 past either. ` +
         'Paths that leave the home (`..`, absolute, a link pointing out) answer 403; something there that is neither a file nor a directory, ' +
         'a loop of links, or a path changed while the upload ran, 409; a full disk, 507 (any file that was there is kept). ' +
-        'A body slower than --request-timeout answers 408.',
+        'A body slower than --request-timeout answers 408. While a person holds the desktop (POST /control/takeover), 423 and nothing is written.',
       tags: ['files'],
       params: PathParams,
       consumes: ['application/octet-stream'],
@@ -55,6 +57,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
   }, async (request, reply) => {
     const length = request.headers['content-length']
     try {
+      control?.assertAgentMayAct()
       const written = await store.put(request.params['*'], request.raw, length === undefined ? undefined : Number(length))
       return await reply.code(201).send(written)
     } catch (error) {
@@ -101,10 +104,14 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ store: FileStore }> = asyn
     schema: {
       operationId: 'deleteFile',
       summary: 'Delete a file, a link or an empty directory under the desktop\'s home directory',
-      description: 'A symbolic link is deleted itself, never what it points to; a directory only when empty (else 409).',
+      description: 'A symbolic link is deleted itself, never what it points to; a directory only when empty (else 409). ' +
+        'While a person holds the desktop (POST /control/takeover), 423 and nothing is deleted.',
       tags: ['files'],
       params: PathParams,
       response: { 200: Type.Ref(FileDeleted), ...errors },
     },
-  }, async (request) => store.remove(request.params['*']))
+  }, async (request) => {
+    control?.assertAgentMayAct()
+    return await store.remove(request.params['*'])
+  })
 }

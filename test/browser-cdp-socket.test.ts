@@ -2,13 +2,14 @@
  * /browser/cdp's WebSocket over a listening app and an in-memory browser: a call goes through
  * and its answer comes back under the client's id; a binary frame ends the session (1007); a
  * client that stops reading is disconnected once MAX_BUFFERED_BYTES wait for it, and the
- * session says why.
+ * session says why; a person's takeover ends the agent's session and refuses a new one (423).
  */
 import t from 'tap'
 import WebSocket from 'ws'
 import { MAX_BUFFERED_BYTES } from '../routes/browser.ts'
 import { build } from './helpers/build.ts'
 import { fakeSource } from './helpers/cdp-pipe.ts'
+import { upgrade } from './helpers/ws-upgrade.ts'
 
 const TOKEN = 'browser-socket-token-0123'
 
@@ -30,7 +31,7 @@ async function listening (t: Parameters<typeof build>[0]) {
     for (const deadline = Date.now() + 5000; (source.pipes.at(-1)?.sent.length ?? 0) < count && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 10))
     return source.current.sent
   }
-  return { source, connect, closed, status, sent }
+  return { app, port, source, connect, closed, status, sent }
 }
 
 t.test('a call and its answer through the socket, under the client\'s id', async (t) => {
@@ -72,4 +73,20 @@ t.test(`a client that stops reading is disconnected once ${MAX_BUFFERED_BYTES >>
   body = await status()
   t.equal(body.current, null, 'the session ended')
   t.equal(body.recent[0]?.close_reason, why)
+})
+
+t.test('a person taking the desktop over ends the open session (1013) and refuses a new one with 423 until the release', async (t) => {
+  const { app, port, connect, closed } = await listening(t)
+  const auth = { authorization: `Bearer ${TOKEN}` }
+  const socket = await connect()
+  const ended = closed(socket)
+  const takeover = await app.inject({ method: 'POST', url: '/control/takeover', headers: auth, payload: { holder: 'alice' } })
+  t.equal(takeover.statusCode, 200)
+  t.strictSame(await ended, [1013, 'the desktop is taken over by "alice"'])
+  const refused = await upgrade(`ws://127.0.0.1:${port}/browser/cdp`, auth)
+  t.match(refused, { status: 423, body: { statusCode: 423, code: 'ERR_DESKTOP_TAKEN_OVER', error: 'Locked', message: /^the desktop is taken over by "alice" since / } })
+  t.strictSame(Object.keys(refused.body as object).sort(), ['code', 'error', 'message', 'statusCode'])
+  t.equal((await app.inject({ method: 'POST', url: '/control/release', headers: auth, payload: {} })).statusCode, 200)
+  const again = await connect()
+  t.equal(again.readyState, WebSocket.OPEN, 'after the release the agent connects again')
 })

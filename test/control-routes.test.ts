@@ -7,7 +7,7 @@
  * the webhook is told; a recording marks the person's span.
  */
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -88,6 +88,14 @@ t.test('takeover, the 423 on every acting path with nothing run, reads going on,
       const response = await guest.inject({ method: 'POST', url: '/execute', payload: { command: ['ls', '-l'], shell: false } })
       return { status: response.statusCode, body: response.json(), headers: response.headers }
     }, (body) => body],
+    ['/files PUT', async () => {
+      const response = await app.inject({ method: 'PUT', url: '/files/new.txt', headers: { 'content-type': 'application/octet-stream' }, payload: 'written' })
+      return { status: response.statusCode, body: response.json(), headers: response.headers }
+    }, (body) => body],
+    ['/files DELETE', async () => {
+      const response = await app.inject({ method: 'DELETE', url: '/files/red.png' })
+      return { status: response.statusCode, body: response.json(), headers: response.headers }
+    }, (body) => body],
     ...([
       ['/setup/launch', { command: ['some-program'], shell: false }],
       ['/setup/execute_with_verification', { command: ['some-program'], shell: false, verification: { window_exists: 'x' }, max_wait_time: 1 }],
@@ -115,10 +123,12 @@ t.test('takeover, the 423 on every acting path with nothing run, reads going on,
   t.equal(driver.calls.length, before, 'the driver saw no input from any of them')
   t.strictSame(guestCalls, [], 'and OSWorld\'s shell ran nothing')
   t.strictSame(wallpapers, [], 'nor set the wallpaper')
+  t.strictSame((await readdir(home)).sort(), ['red.png'], 'no file written or deleted')
 
   const reads = await post(app, '/computer/batch', { actions: [{ action: 'take_screenshot' }, { action: 'get_cursor_position' }, { action: 'wait', duration: 0.01 }] })
   t.equal(reads.status, 200, 'reads go on')
   t.equal(reads.body.results.length, 3)
+  t.equal((await app.inject({ method: 'GET', url: '/files' })).statusCode, 200, 'a file listing too')
 
   const released = await post(app, '/control/release', { message: 'all yours' })
   t.strictSame(released.body, { released: takeover.body, held_ms: released.body.held_ms, answered: 0 })

@@ -38,7 +38,7 @@ t.test('a session that dies at start: /health answers 503 with why, and the log 
   const reason = `the full desktop's session is not running on ${display}: xfce4-session exited at start (code 1): xfce4-session: Unable to access file ${UNWRITABLE_HOME}/.ICEauthority: Permission denied`
   t.strictSame(health, {
     status: 503,
-    body: { status: 'unavailable', ready: false, driver: 'nut', display, screen: SCREEN, held: { keys: [], buttons: [] }, queue: 0, oldest_wait_ms: 0, reason, recording: null },
+    body: { status: 'unavailable', ready: false, driver: 'nut', display, screen: SCREEN, held: { keys: [], buttons: [] }, queue: 0, oldest_wait_ms: 0, reason, recording: null, control: { taken_over: false, waiting: 0, oldest_wait_ms: null } },
   })
   const launched = await server.act({ action: 'launch_app', app: 'terminal' })
   t.strictSame(launched, {
@@ -57,7 +57,7 @@ t.test('a running session: 200; killed, 503 with why while it starts again; then
   const display = up.body.display as string
   t.strictSame(up, {
     status: 200,
-    body: { status: 'ok', ready: true, driver: 'nut', display, screen: SCREEN, held: { keys: [], buttons: [] }, queue: 0, oldest_wait_ms: 0, recording: null },
+    body: { status: 'ok', ready: true, driver: 'nut', display, screen: SCREEN, held: { keys: [], buttons: [] }, queue: 0, oldest_wait_ms: 0, recording: null, control: { taken_over: false, waiting: 0, oldest_wait_ms: null } },
   })
   const [first] = sessionPids(server)
   t.ok(first, 'xfce4-session runs')
@@ -70,7 +70,7 @@ t.test('a running session: 200; killed, 503 with why while it starts again; then
   const again = await healthUntil(server, 200, 60_000)
   t.strictSame(again, {
     status: 200,
-    body: { status: 'ok', ready: true, driver: 'nut', display, screen: SCREEN, held: { keys: [], buttons: [] }, queue: 0, oldest_wait_ms: 0, recording: null },
+    body: { status: 'ok', ready: true, driver: 'nut', display, screen: SCREEN, held: { keys: [], buttons: [] }, queue: 0, oldest_wait_ms: 0, recording: null, control: { taken_over: false, waiting: 0, oldest_wait_ms: null } },
   }, 'ready again')
   const [second] = sessionPids(server)
   t.ok(second && second !== first, `a new xfce4-session runs (${second}, was ${first})`)

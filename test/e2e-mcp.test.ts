@@ -69,7 +69,7 @@ t.test('tools/list over HTTP: every tool, the window tools too (jwm runs)', asyn
   const names = tools.map((tool) => tool.name)
   t.strictSame(names.sort(), [
     'batch', 'click_mouse', 'drag_mouse', 'element_action', 'focus_window', 'get_accessibility_tree', 'get_cursor_position',
-    'launch_app', 'list_windows', 'move_mouse', 'press_key', 'scroll', 'set_window_geometry', 'take_screenshot', 'type_text', 'wait',
+    'launch_app', 'list_windows', 'move_mouse', 'press_key', 'request_human', 'scroll', 'set_window_geometry', 'take_screenshot', 'type_text', 'wait',
   ])
 })
 

@@ -82,6 +82,9 @@ t.test("UI-TARS's call_user() waits for the person, shows in the live view, and 
   const answer = await asking
   t.equal(answer.status, 200)
   t.match(answer.body, { call_user: 'Please sign in for me', human: { outcome: 'released', message: 'signed in as demo', holder: 'live view' }, error: null })
+  // The page shows the lease as its last poll saw it: until that says handed back, "you hold the
+  // desktop" may still be the first lease's, and input sent on it would meet a view-only canvas.
+  t.ok(await until(async () => !(await holding(viewer)), 5000), 'the page says it handed back')
 
   await viewer.page.evaluate('document.getElementById("takeover").click()')
   t.ok(await until(() => holding(viewer), 10_000))

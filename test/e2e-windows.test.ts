@@ -187,7 +187,7 @@ t.test('without its window manager the server still takes input, the window acti
       status: 'unavailable', ready: false, driver: desktop.name, display: null, screen: { width: 1024, height: 768 },
       held: { keys: [], buttons: [] }, queue: 0, oldest_wait_ms: 0,
       reason: `the window manager is not running on ${desktop.display}: no-such-window-manager is not installed: run \`npm run setup\` (or apt-get install no-such-window-manager)`,
-      recording: null,
+      recording: null, control: { taken_over: false, waiting: 0, oldest_wait_ms: null },
     },
   }, '/health: not ready, and why')
   t.equal((await act({ action: 'move_mouse', coordinates: [40, 30] })).status, 200)

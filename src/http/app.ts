@@ -327,11 +327,11 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await app.register(recordingRoutes, { recorder, sessions: new LiveSessions(), ...(options.token && { token: options.token }) })
   const fileStore = options.files ? new FileStore(options.files) : undefined
   if (fileStore) {
-    await app.register(filesRoutes, { store: fileStore })
+    await app.register(filesRoutes, { store: fileStore, control })
   } else {
     await app.register(filesOffRoutes)
   }
-  await app.register(browserRoutes, browserRouteOptions(options.browser?.kind ?? 'firefox', broker, options.driver.name))
+  await app.register(browserRoutes, { ...browserRouteOptions(options.browser?.kind ?? 'firefox', broker, options.driver.name), control })
   const pyautogui = pipelines.find((pipeline) => pipeline.adapter.name === 'pyautogui')
   if (options.osworld && !pyautogui) throw new InvalidConfig("OSWorld's guest protocol runs its code through the pyautogui adapter, which this server was built without")
   // What is not pyautogui code runs through the shell, when --shell is on.

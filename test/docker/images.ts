@@ -329,6 +329,7 @@ async function checkSessionDown (t: Test) {
     body: {
       status: 'unavailable', ready: false, driver: 'nut', display, screen: { width: WIDTH, height: HEIGHT }, held: { keys: [], buttons: [] },
       queue: 0, oldest_wait_ms: 0, reason: `the full desktop's session is not running on ${display}: ${why}`, recording: null,
+      control: { taken_over: false, waiting: 0, oldest_wait_ms: null },
     },
   }, '/health: 503, and why')
   const lines = (await exec('docker', ['logs', desktop.name])).stdout.split('\n').filter((line) => line.startsWith('{'))

@@ -54,7 +54,8 @@ t.test('each call\'s answer; refusals are GatewayErrors with the fleet\'s status
   await desktop.ready({ timeoutMs: 5000, intervalMs: 20 })
   t.strictSame(desktop.view, view, 'the view, typed by the document')
   t.strictSame((await client.get(desktop.id)).view, view)
-  t.strictSame((await client.list()).map((d) => d.view), [view])
+  // The listing also reads each desktop's control lease: nobody holds it, nobody is asked for.
+  t.strictSame((await client.list()).map((d) => d.view), [{ ...view, control: { taken_over: false, waiting: 0, oldest_wait_ms: null } }])
   const direct = await desktop.direct().computer({ action: 'get_cursor_position' }) as unknown as Echo
   t.strictSame([direct.desktop, direct.authorization], [desktop.id, `Bearer ${held.facts.token}`], 'direct(): the desktop\'s own URL and token')
 

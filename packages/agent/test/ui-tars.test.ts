@@ -5,7 +5,8 @@
  * (250, 150) on the 1280x800 screen is (250.5 * 1.28, 150.5 * 0.8) = (320, 120). The operator's
  * screenshots are 1024x640. Checked: the oracle's click and exact text, the screenshot GUIAgent
  * decoded at the declared size, finished ending the run, a refused key stopping it with
- * GUIAgent's execute error carrying our message, nothing held; a typed text with \', \\ and \n
+ * GUIAgent's execute error carrying our message, nothing held; call_user waiting for a person
+ * (a takeover and hand-back through /control) before the run ends as CALL_USER; a typed text with \', \\ and \n
  * arriving in the textarea as the model meant it (the quote, one backslash, Enter).
  */
 import t from 'tap'
@@ -70,10 +71,33 @@ t.test('GUIAgent.run: a refused key stops the run with the SDK\'s execute error,
   t.strictSame(await gateway.held(), [], 'nothing is held')
 })
 
-t.test('call_user ends the run as the SDK\'s CALL_USER', async (t) => {
+/**
+ * The gateway answers call_user once a person has taken the desktop over and handed it back
+ * (docs/takeover.md): what a person at the live view does, done here through /control as soon
+ * as the request waits. Resolves with the request's message.
+ */
+async function personAnswers (message: string): Promise<string> {
+  const call = (method: string, path: string, body?: object) => fetch(`${gateway.baseUrl}${path}`, {
+    method, headers: { authorization: `Bearer ${gateway.token}`, ...(body && { 'content-type': 'application/json' }) }, ...(body && { body: JSON.stringify(body) }),
+  }).then(async (response) => ({ status: response.status, body: await response.json() as { requests: Array<{ message: string }> } }))
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const waiting = (await call('GET', '/control')).body.requests[0]
+    if (!waiting) continue
+    for (const [path, body] of [['/control/takeover', { holder: 'person' }], ['/control/release', { message }]] as const) {
+      const { status } = await call('POST', path, body)
+      if (status !== 200) throw new Error(`${path} answered ${status}`)
+    }
+    return waiting.message
+  }
+  throw new Error('no request for a person came within 30 s')
+}
+
+t.test('call_user waits for a person, then ends the run as the SDK\'s CALL_USER', async (t) => {
   const model = new RecordedModel(["Thought: I need a password.\nAction: call_user()"])
-  const updates = await example(gateway.baseUrl, gateway.token, model, quiet)
+  const [updates, asked] = await Promise.all([example(gateway.baseUrl, gateway.token, model, quiet), personAnswers('typed it in')])
   t.equal(last(updates).status, StatusEnum.CALL_USER)
+  t.type(asked, 'string', 'the person saw the request while the run waited')
+  t.strictSame((await (await fetch(`${gateway.baseUrl}/control`, { headers: { authorization: `Bearer ${gateway.token}` } })).json()), { lease: null, requests: [] }, 'nothing waits or is held after')
 })
 
 t.test('the operator reports the dialect\'s finished and call_user as the SDK\'s END and CALL_USER, and passes over GUIAgent\'s own signals', async (t) => {
@@ -82,7 +106,7 @@ t.test('the operator reports the dialect\'s finished and call_user as the SDK\'s
     prediction: '', parsedPrediction: { action_type, action_inputs, reflection: null, thought: '' }, screenWidth: 1280, screenHeight: 800, scaleFactor: 1, factors: [1000, 1000],
   })
   t.strictSame(await run('finished', { content: 'done' }), { status: StatusEnum.END })
-  t.strictSame(await run('call_user'), { status: StatusEnum.CALL_USER })
+  t.strictSame((await Promise.all([run('call_user'), personAnswers('done')]))[0], { status: StatusEnum.CALL_USER })
   t.strictSame(await run('wait'), { status: StatusEnum.RUNNING })
   t.strictSame(await run('user_stop'), { status: StatusEnum.RUNNING })
   await t.rejects(run('teleport', { start_box: '[0.1,0.1,0.1,0.1]' }), { name: 'GatewayError', status: 400 })

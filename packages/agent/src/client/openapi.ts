@@ -769,13 +769,13 @@ export interface paths {
         get: operations["downloadFile"];
         /**
          * Upload a file into the desktop's home directory (raw body)
-         * @description The body is the file, as is, of any content type. It is written to a temporary file beside the target and renamed onto it once complete: a cut-off upload leaves no file, and nobody sees half of one. Missing parent directories are created. At most --max-file-size bytes (104857600 here), and the files under the home together at most --max-files-total (1073741824 here; an upload with a Content-Length reserves it when admitted); 413 past either. Paths that leave the home (`..`, absolute, a link pointing out) answer 403; something there that is neither a file nor a directory, a loop of links, or a path changed while the upload ran, 409; a full disk, 507 (any file that was there is kept). A body slower than --request-timeout answers 408.
+         * @description The body is the file, as is, of any content type. It is written to a temporary file beside the target and renamed onto it once complete: a cut-off upload leaves no file, and nobody sees half of one. Missing parent directories are created. At most --max-file-size bytes (104857600 here), and the files under the home together at most --max-files-total (1073741824 here; an upload with a Content-Length reserves it when admitted); 413 past either. Paths that leave the home (`..`, absolute, a link pointing out) answer 403; something there that is neither a file nor a directory, a loop of links, or a path changed while the upload ran, 409; a full disk, 507 (any file that was there is kept). A body slower than --request-timeout answers 408. While a person holds the desktop (POST /control/takeover), 423 and nothing is written.
          */
         put: operations["uploadFile"];
         post?: never;
         /**
          * Delete a file, a link or an empty directory under the desktop's home directory
-         * @description A symbolic link is deleted itself, never what it points to; a directory only when empty (else 409).
+         * @description A symbolic link is deleted itself, never what it points to; a directory only when empty (else 409). While a person holds the desktop (POST /control/takeover), 423 and nothing is deleted.
          */
         delete: operations["deleteFile"];
         options?: never;

@@ -2,7 +2,9 @@
  * An Operator for @ui-tars/sdk's GUIAgent: its screenshot is a real PNG of the screen (at
  * `display` when given) that the SDK decodes for its size; each action the SDK parsed runs
  * through our UI-TARS dialect, POST /computer/uitars on the 0–1000 grid, and the dialect's
- * finished/call_user become the SDK's END/CALL_USER. A refusal throws a GatewayError, which
+ * finished/call_user become the SDK's END/CALL_USER (the gateway answers call_user once a
+ * person has taken the desktop over and handed it back, or its wait ran out: docs/takeover.md).
+ * A refusal throws a GatewayError, which
  * GUIAgent reports as its execute error and stops on.
  */
 import { Operator, StatusEnum, type ExecuteParams, type ExecuteOutput, type ScreenshotOutput } from '@ui-tars/sdk/core'
