@@ -44,7 +44,7 @@ t.test('one service: the fleet command of the desktop image, on the host network
   t.strictSame(fleet.volumes, ['/var/run/docker.sock:/var/run/docker.sock:ro'], 'the engine\'s socket, nothing else of the host')
   t.match(fleet.group_add, [/^\$\{DOCKER_GID:\?/], 'the socket\'s group, required when the file is used')
   t.match(text, /What the socket grants: the Docker engine's socket is root on the host/, 'the file says what mounting the socket grants')
-  t.strictSame([fleet.read_only, fleet.tmpfs, fleet.cap_drop, fleet.security_opt], [true, ['/tmp'], ['ALL'], ['no-new-privileges:true']], 'hardened as the desktops are')
+  t.strictSame([fleet.read_only, fleet.tmpfs, fleet.cap_drop, fleet.security_opt], [true, ['/tmp', '/home/node'], ['ALL'], ['no-new-privileges:true']], 'hardened as the desktops are')
   t.equal(fleet.env_file, 'fleet.env', 'the key from a file')
   t.notOk('API_TOKEN' in fleet.environment || 'API_TOKEN_FILE' in fleet.environment, 'never in the compose file')
 })

@@ -67,7 +67,7 @@ t.test('uid 1000 with the socket\'s group, required; hardened; the key a secret 
   t.throws(() => load({}), /DOCKER_GID: set DOCKER_GID to the group id of the Docker socket on the managers/, 'refused without the group, saying so')
   // Docker's parser takes a '-' in the message for ${VAR-default}: the message must have none.
   t.notMatch(/\$\{DOCKER_GID:\?([^}]*)\}/.exec(text)![1]!, /-/, 'a message the stack deploy reads whole')
-  t.strictSame([fleet.read_only, fleet.tmpfs, fleet.cap_drop], [true, ['/tmp'], ['ALL']], 'read-only root, tmpfs /tmp, no capability')
+  t.strictSame([fleet.read_only, fleet.tmpfs, fleet.cap_drop], [true, ['/tmp', '/home/node'], ['ALL']], 'read-only root, tmpfs /tmp and home (no anonymous volume), no capability')
   t.strictSame(fleet.secrets, [{ source: 'computer-gateway-fleet-token', uid: '1000', mode: 0o400 }], 'the key readable by uid 1000 alone')
   t.strictSame(stack.secrets, { 'computer-gateway-fleet-token': { external: true } }, 'made by the operator, never in the file')
   t.equal(fleet.environment.API_TOKEN_FILE, '/run/secrets/computer-gateway-fleet-token', 'read from where Swarm mounts the secret')

@@ -79,4 +79,6 @@ t.test('the fleet compose file runs the fleet with a warm pool, and a create thr
   const inspected = JSON.parse((await run('docker', ['inspect', '-f', '{{json .HostConfig}}', id])).stdout) as Record<string, unknown>
   t.match(inspected, { NetworkMode: 'host', ReadonlyRootfs: true, CapDrop: ['ALL'], GroupAdd: [gid], Binds: ['/var/run/docker.sock:/var/run/docker.sock:ro'] }, 'host network, hardened, the socket and its group')
   t.equal((await run('docker', ['exec', id, 'id', '-u'])).stdout, '1000', 'the fleet runs as uid 1000')
+  const mounts = JSON.parse((await run('docker', ['inspect', '-f', '{{json .Mounts}}', id])).stdout) as Array<{ Type: string, Destination: string }>
+  t.strictSame(mounts.filter((mount) => mount.Type === 'volume'), [], 'no volume: its home is a tmpfs, so `down` leaves none behind')
 })
