@@ -135,7 +135,22 @@ t.test('list and inspect: what any fleet replica with the same --fleet-id reads 
   t.strictSame(await replica.inspect(other.id), { facts: other, state: 'running', url: 'http://10.244.1.7:8000' })
   t.equal(await replica.inspect('2222222222222222'), undefined, 'an unknown id')
   server.secrets.delete(`cg-fleet-kt-${other.id}`)
+  server.requests.length = 0
   t.strictSame((await replica.list()).map((i) => i.facts.id), [ID], 'a pod whose Secret is missing is not one the fleet can serve')
+  t.ok(server.pods.has(`cg-fleet-kt-${other.id}`), 'within a create\'s deadline (10 s here) its Secret may still come: the pod is left')
+  t.equal(server.requests.length, 2, 'nothing but the two lists')
+  const orphan = server.pods.get(`cg-fleet-kt-${other.id}`)!
+  orphan.metadata!.creationTimestamp = new Date(Date.now() - 11_000).toISOString() as unknown as Date
+  server.requests.length = 0
+  t.strictSame((await replica.list()).map((i) => i.facts.id), [ID], 'past the deadline: still not served')
+  t.strictSame(server.requests.map(line), [
+    `GET /api/v1/namespaces/desktops/pods?labelSelector=${encodeURIComponent(SELECTOR)}`,
+    `GET /api/v1/namespaces/desktops/secrets?labelSelector=${encodeURIComponent(SELECTOR)}`,
+    `DELETE /api/v1/namespaces/desktops/pods/cg-fleet-kt-${other.id}`,
+    `DELETE /api/v1/namespaces/desktops/secrets/cg-fleet-kt-${other.id}`,
+  ], 'an abandoned create (its fleet died between the pod and its Secret) is removed, Secret and all')
+  t.notOk(server.pods.has(`cg-fleet-kt-${other.id}`), 'the pod is gone')
+  t.ok(server.pods.has(NAME), 'the served one is untouched')
 })
 
 t.test('a pod as the contract state', async (t) => {

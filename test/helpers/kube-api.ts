@@ -53,6 +53,8 @@ export class KubeApi {
   readonly secrets = new Map<string, V1Secret>()
   /** Answers a request before the stand-in does, when it returns one (a test's injected 409, 500, …). */
   answer?: (request: Recorded) => Answer | undefined
+  /** The API server's clock, which stamps each object it creates (creationTimestamp, to the second). */
+  now: () => Date = () => new Date()
   /** The IP a pod gets when it runs. */
   ipFor: (pod: V1Pod) => string = () => '10.244.1.7'
   onRun?: (pod: V1Pod, ip: string, token: string | undefined) => void
@@ -200,7 +202,7 @@ export class KubeApi {
       const body = recorded.body as V1Pod & V1Secret
       const objectName = body.metadata!.name!
       if (store.has(objectName)) { send({ status: 409, body: fill(fixture('status-already-exists.json'), { kind, name: objectName }) }); return }
-      const made = fill(fixture(kind === 'pods' ? 'pod-created.json' : 'secret-created.json'), { namespace, uid: `uid-${objectName}`, resourceVersion: String(++this.version) })
+      const made = fill(fixture(kind === 'pods' ? 'pod-created.json' : 'secret-created.json'), { namespace, uid: `uid-${objectName}`, resourceVersion: String(++this.version), creationTimestamp: this.now().toISOString().replace(/\.\d+Z$/, 'Z') })
       const object = { ...body, ...made, metadata: { ...body.metadata, ...made.metadata }, ...(made.spec && { spec: { ...made.spec, ...body.spec } }) }
       if (kind === 'secrets') {
         // The API server keeps stringData as base64 data, and answers without it.

@@ -128,11 +128,26 @@ export class KubernetesBackend implements Backend {
       return [secret.metadata?.labels?.[LABEL.id], data === undefined ? undefined : Buffer.from(data, 'base64').toString('utf8')]
     }))
     const instances: Instance[] = []
+    const orphans: string[] = []
     for (const pod of pods.items) {
-      const instance = podInstance(pod, tokens.get(pod.metadata?.labels?.[LABEL.id]), this.pod.port)
+      const id = pod.metadata?.labels?.[LABEL.id]
+      const token = tokens.get(id)
+      const instance = podInstance(pod, token, this.pod.port)
       if (instance) instances.push(instance)
+      else if (id !== undefined && token === undefined && this.#createAbandoned(pod)) orphans.push(id)
     }
+    // A pod whose Secret never came: the fleet that created it died between the two. No fleet
+    // can serve it (its server waits for a token that will not exist) and it holds its node's
+    // resources, so the first list to see it past a create's deadline removes it.
+    await Promise.all(orphans.map((id) => this.remove(id).catch(() => {})))
     return instances
+  }
+
+  /** Created longer ago than a create waits: no create still running will write its Secret. */
+  #createAbandoned (pod: V1Pod): boolean {
+    const created = pod.metadata?.creationTimestamp
+    if (created === undefined) return false
+    return Date.now() - new Date(created).getTime() > (this.options.createTimeoutMs ?? 180_000)
   }
 
   async pause (id: string): Promise<void> {
