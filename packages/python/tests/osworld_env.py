@@ -2,7 +2,7 @@
 the desktop-env wheel and run as written. Importing `desktop_env.desktop_env` imports every
 metric and getter module (`desktop_env.evaluators.metrics` alone pulls easyocr, hence torch,
 librosa, OpenCV, scikit-image and borb), and `desktop_env.controllers.setup` imports Playwright,
-PyDrive and the AWS proxy pool: DesktopEnv itself cannot be constructed without that stack. So:
+PyDrive and the AWS proxy pool: desktop_env.desktop_env cannot be imported without that stack. So:
 
 - `SetupController` is the class of controllers/setup.py, its module's imports that are installed
   (requests, requests_toolbelt's MultipartEncoder, PythonController) and its constants;
