@@ -33,6 +33,8 @@ export interface FleetConfig {
   startTimeoutMs: number
   /** Every desktop runs the server's shell (run_command, bash): Scrapybara's /bash and /env are served. */
   shell: boolean
+  /** Every desktop serves OSWorld's guest protocol (the server's --osworld) on a port of its own, published beside its url (docker backend only). */
+  osworld: boolean
   /** On SIGTERM/SIGINT: leave the desktops running for the next fleet to adopt, or end them all. */
   onExit: 'leave' | 'end'
   logLevel: string
@@ -64,6 +66,7 @@ export const FLEET_FLAGS = {
   pids: { env: 'FLEET_PIDS', default: '1024', help: 'processes each desktop may run' },
   'start-timeout': { env: 'FLEET_START_TIMEOUT', default: '180', help: 'seconds a desktop may take to become ready before it counts as failed' },
   shell: { env: 'FLEET_SHELL', boolean: true, help: "start every desktop with the server's --shell: commands (run_command, bash; Scrapybara's /bash and /env) run inside the desktop's own container as its user (uid 1000), in its home, on its display (off by default)" },
+  osworld: { env: 'FLEET_OSWORLD', boolean: true, help: "start every desktop with the server's --osworld: OSWorld's guest protocol (desktop_env's controllers) on a port of its own, published on loopback and shown as the desktop's osworld_url; OSWorld's task setups run commands, which need --shell too (docker backend only; off by default)" },
   'on-exit': { env: 'FLEET_ON_EXIT', default: 'leave', help: 'on SIGTERM/SIGINT: leave (desktops keep running; the next fleet with this --fleet-id adopts them) | end (every desktop is removed first)' },
   'log-level': { env: 'LOG_LEVEL', default: 'info', help: 'fatal | error | warn | info | debug | trace | silent' },
   help: { env: '', boolean: true, help: 'print this help' },
@@ -135,11 +138,14 @@ export function loadFleetConfig (argv: string[], env: NodeJS.ProcessEnv): FleetC
     pids: integer('pids', get('pids'), 64),
     startTimeoutMs: integer('start-timeout', get('start-timeout'), 1) * 1000,
     shell: on('shell'),
+    osworld: on('osworld'),
     onExit,
     logLevel: get('log-level'),
     help: on('help'),
   }
   if (!Number.isFinite(config.cpus) || config.cpus <= 0 || config.cpus > 256) throw new InvalidConfig(`--cpus must be a number above 0, at most 256 (got '${get('cpus')}')`)
+  // Swarm and Kubernetes reach a desktop at one published or pod port: the guest's second port is not routed there.
+  if (config.osworld && backend !== 'docker') throw new InvalidConfig(`--osworld is for --backend docker, which publishes the guest protocol's port beside the desktop's own (the backend is ${backend})`)
   if (config.warm > config.max) throw new InvalidConfig(`--warm (${config.warm}) must not exceed --max (${config.max}): the pool counts toward the maximum`)
   checkListenToken(config.host, config.token, config.allowUnauthenticated, 'create desktops and drive every one')
   return config

@@ -50,6 +50,8 @@ interface Desktop {
   facts: DesktopFacts
   claim?: ClaimFacts
   url?: string
+  /** Its OSWorld guest protocol, when the fleet runs desktops with --osworld. */
+  osworldUrl?: string
   status: 'starting' | 'ready'
   /** Being created: the engine may not list it yet, so the sweep leaves it alone. */
   creating: boolean
@@ -123,7 +125,7 @@ export class Fleet {
       return
     }
     const paused = instance.state === 'paused'
-    const desktop: Desktop = { facts, ...(claim && { claim }), ...(instance.url && { url: instance.url }), status: 'starting', creating: false, paused }
+    const desktop: Desktop = { facts, ...(claim && { claim }), ...(instance.url && { url: instance.url }), ...(instance.osworldUrl && { osworldUrl: instance.osworldUrl }), status: 'starting', creating: false, paused }
     const replaced = claim && this.find(publicId(desktop))
     if (replaced) {
       this.live.delete(replaced.facts.id)
@@ -257,6 +259,7 @@ export class Fleet {
     try {
       const instance = await this.options.backend.create(facts, claim)
       if (instance.url) desktop.url = instance.url
+      if (instance.osworldUrl) desktop.osworldUrl = instance.osworldUrl
     } catch (error) {
       this.live.delete(facts.id)
       throw new DesktopUnavailable(`the engine could not start a desktop: ${(error as Error).message}`)
@@ -508,6 +511,7 @@ export class Fleet {
       ...this.common(desktop.facts, claim),
       status: desktop.paused ? 'paused' : desktop.status === 'ready' ? 'running' : 'starting',
       ...(desktop.url && { url: desktop.url }),
+      ...(desktop.osworldUrl && { osworld_url: desktop.osworldUrl }),
       token: desktop.facts.token,
     }
   }

@@ -34,7 +34,7 @@ if (config.help) {
 const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: 1, sync: true }))
 // As the server does: the key leaves the environment (nothing the fleet starts inherits it).
 forgetTokenEnv()
-const engine = { fleetId: config.fleetId, image: config.image, cpus: config.cpus, memoryBytes: config.memoryBytes, pids: config.pids, shell: config.shell }
+const engine = { fleetId: config.fleetId, image: config.image, cpus: config.cpus, memoryBytes: config.memoryBytes, pids: config.pids, shell: config.shell, osworld: config.osworld }
 let backend: DockerBackend | SwarmBackend | KubernetesBackend
 if (config.backend === 'kubernetes') {
   // Nodes pull the image themselves: what is checked is that the credentials reach this namespace.
@@ -76,7 +76,7 @@ const fleet = new Fleet({
 await fleet.start()
 const app = await buildFleetApp({ fleet, ...(config.token && { token: config.token }), listenHost: config.host, shell: config.shell, logger: log as FastifyBaseLogger })
 await app.listen({ host: config.host, port: config.port })
-log.info({ fleetId: config.fleetId, backend: config.backend, image: config.image, warm: config.warm, max: config.max, shell: config.shell, onExit: config.onExit }, 'fleet ready')
+log.info({ fleetId: config.fleetId, backend: config.backend, image: config.image, warm: config.warm, max: config.max, shell: config.shell, osworld: config.osworld, onExit: config.onExit }, 'fleet ready')
 
 let stopping = false
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

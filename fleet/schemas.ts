@@ -76,6 +76,7 @@ export const DesktopView = Type.Object({
   /** The desktop's own server, for a client that wants no hop (it takes `token`). */
   url: Type.Optional(Type.String()),
   token: Type.Optional(Type.String()),
+  osworld_url: Type.Optional(Type.String({ description: "with the fleet's --osworld: the desktop's OSWorld guest protocol (desktop_env's controllers), on loopback; it takes `token` as the desktop's url does" })),
   /** Why a terminated desktop ended. */
   reason: Type.Optional(Type.String()),
   /** GET /desktops only, for a running desktop: its control lease and the agents waiting for a person (fleet/control.ts). */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm run test:image: the Dockerfile's images built and run in a real Docker engine
-# (test/docker/images.ts), the token out of a command's reach in one (token-jail.ts), then the fleet on them (test/docker/fleet.ts, test/docker/fleet-scrapybara.ts, test/docker/fleet-isolation.ts, and in its compose file: fleet-compose.ts, and on a three-node swarm: fleet-swarm.ts). Uses the engine that runs; else, as root, installs one
+# (test/docker/images.ts), the token out of a command's reach in one (token-jail.ts), then the fleet on them (test/docker/fleet.ts, test/docker/fleet-scrapybara.ts, test/docker/fleet-isolation.ts, test/docker/fleet-osworld.ts, and in its compose file: fleet-compose.ts, and on a three-node swarm: fleet-swarm.ts). Uses the engine that runs; else, as root, installs one
 # (install-system-deps.sh --image) and starts dockerd for the run, stopping it after. Where no
 # engine can start (no root, not Debian, a sandbox that refuses it) it says why and skips:
 # the only case it does not fail.
@@ -68,6 +68,8 @@ npx tap --disable-coverage --timeout=1200 test/docker/fleet.ts
 npx tap --disable-coverage --timeout=1200 test/docker/fleet-scrapybara.ts
 # Two desktops isolated from each other, the socket out of reach, DevTools through the fleet (puppeteer-core), the Scrapybara Python SDK (packages/python/.venv).
 npx tap --disable-coverage --timeout=1200 test/docker/fleet-isolation.ts
+# OSWorld's DesktopEnv on fleet desktops (--osworld --shell) through the Python package's provider (packages/python/.venv).
+npx tap --disable-coverage --timeout=1200 test/docker/fleet-osworld.ts
 # deploy/fleet.compose.yaml brought up with that image (--no-build): the fleet in its container.
 npx tap --disable-coverage --timeout=1200 test/docker/fleet-compose.ts
 # The fleet past one host: a three-node Docker Swarm on this machine (scripts/swarm.sh), the same image on every node.

@@ -17,7 +17,7 @@ import { freePort } from './helpers/net.ts'
 t.test('the defaults, and each flag with its environment fallback', async (t) => {
   t.strictSame(loadFleetConfig([], {}), {
     host: '127.0.0.1', port: 8100, allowUnauthenticated: false, fleetId: 'default', backend: 'docker', image: DEFAULT_IMAGE, warm: 0, max: 4,
-    screen: { width: 1280, height: 800 }, desktop: 'full', browser: 'firefox', cpus: 2, memoryBytes: 2048 * 1024 * 1024, pids: 1024, startTimeoutMs: 180_000, shell: false, onExit: 'leave', logLevel: 'info', help: false,
+    screen: { width: 1280, height: 800 }, desktop: 'full', browser: 'firefox', cpus: 2, memoryBytes: 2048 * 1024 * 1024, pids: 1024, startTimeoutMs: 180_000, shell: false, osworld: false, onExit: 'leave', logLevel: 'info', help: false,
   })
   const config = loadFleetConfig(['--warm', '2', '--max', '3', '--image', 'other:1', '--on-exit', 'end', '--screen', '1024x768', '--fleet-id', 'f-1', '--desktop', 'minimal', '--browser', 'chromium'],
     { API_TOKEN: 'k'.repeat(16), HOST: '0.0.0.0', FLEET_CPUS: '0.5', FLEET_MEMORY_MB: '512', FLEET_PIDS: '100', FLEET_START_TIMEOUT: '30', PORT: '0', FLEET_BACKEND: 'swarm' })
@@ -26,6 +26,8 @@ t.test('the defaults, and each flag with its environment fallback', async (t) =>
   t.equal(loadFleetConfig(['--backend', 'kubernetes'], {}).namespace, undefined, "no --namespace: the kubeconfig context's")
   t.equal(loadFleetConfig(['--shell'], {}).shell, true, '--shell')
   t.equal(loadFleetConfig([], { FLEET_SHELL: '1' }).shell, true, 'FLEET_SHELL=1')
+  t.equal(loadFleetConfig(['--osworld'], {}).osworld, true, '--osworld')
+  t.equal(loadFleetConfig([], { FLEET_OSWORLD: '1' }).osworld, true, 'FLEET_OSWORLD=1')
   t.match(config, { host: '0.0.0.0', port: 0, token: 'k'.repeat(16), warm: 2, max: 3, image: 'other:1', onExit: 'end', screen: { width: 1024, height: 768 }, fleetId: 'f-1', desktop: 'minimal', browser: 'chromium', cpus: 0.5, memoryBytes: 512 * 1024 * 1024, pids: 100, startTimeoutMs: 30_000, backend: 'swarm' })
   // The key as the server takes its token: a file of the user's own, not one every user reads.
   const dir = await mkdtemp(join(tmpdir(), 'fleet-key-'))
@@ -62,6 +64,8 @@ t.test('a bad flag stops the fleet with a message that says what is right', asyn
     [['--browser', 'lynx'], {}, "--browser must be one of firefox, chromium (got 'lynx')"],
     [['--cpus', '0'], {}, "--cpus must be a number above 0, at most 256 (got '0')"],
     [['--memory', '10'], {}, "--memory must be an integer 256..9007199254740991 (got '10')"],
+    [['--osworld', '--backend', 'swarm'], {}, "--osworld is for --backend docker, which publishes the guest protocol's port beside the desktop's own (the backend is swarm)"],
+    [['--backend', 'kubernetes'], { FLEET_OSWORLD: '1' }, "--osworld is for --backend docker, which publishes the guest protocol's port beside the desktop's own (the backend is kubernetes)"],
     [['--nope'], {}, /^Unknown option '--nope'[^]*Usage: computer-gateway fleet/],
   ]
   for (const [argv, env, message] of cases) t.throws(() => loadFleetConfig(argv, env), { code: 'ERR_INVALID_CONFIG', message }, argv.join(' '))

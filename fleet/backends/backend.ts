@@ -57,6 +57,8 @@ export interface Instance {
   state: 'running' | 'paused' | 'exited'
   /** Base URL of the desktop's own server (http://127.0.0.1:PORT), while it runs. */
   url?: string
+  /** Base URL of its OSWorld guest protocol (the server's --osworld), when the fleet runs desktops with it. */
+  osworldUrl?: string
 }
 
 export interface Backend {

@@ -11,9 +11,9 @@ import t, { type Test } from 'tap'
 export interface RunResult { code: number, stdout: string, stderr: string }
 
 /** Runs a command to its end or its deadline (then SIGKILL); never rejects. */
-export function run (command: string, args: string[], options: { env?: NodeJS.ProcessEnv, timeoutMs?: number } = {}): Promise<RunResult> {
+export function run (command: string, args: string[], options: { env?: NodeJS.ProcessEnv, timeoutMs?: number, cwd?: string } = {}): Promise<RunResult> {
   return new Promise((resolve) => {
-    execFile(command, args, { timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL', maxBuffer: 64e6, env: { ...process.env, ...options.env } }, (error, stdout, stderr) => {
+    execFile(command, args, { ...(options.cwd && { cwd: options.cwd }), timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL', maxBuffer: 64e6, env: { ...process.env, ...options.env } }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout).trim(), stderr: String(stderr) })
     })
   })

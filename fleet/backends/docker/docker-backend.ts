@@ -11,7 +11,7 @@ import Docker from 'dockerode'
 import type { Backend, ClaimFacts, DesktopFacts, Instance } from '../backend.ts'
 import { AlreadyClaimed, DESKTOP_HOME as HOME } from '../backend.ts'
 import { claimLabels, factLabels, LABEL, ownership, readClaim, readFacts } from './labels.ts'
-import { desktopEnv } from './desktop-env.ts'
+import { desktopEnv, GUEST_PORT } from './desktop-env.ts'
 
 export interface DockerBackendOptions {
   fleetId: string
@@ -22,11 +22,14 @@ export interface DockerBackendOptions {
   pids: number
   /** Every desktop runs the server's shell (SHELL_TOOL=1): commands as its uid 1000 user, inside its own container. */
   shell?: boolean
+  /** Every desktop serves OSWorld's guest protocol (OSWORLD=1), its port published on 127.0.0.1 beside the desktop's own. */
+  osworld?: boolean
   /** Passed to dockerode; by default it reads DOCKER_HOST or uses the local socket. */
   docker?: Docker
 }
 
 const PORT = '8000/tcp'
+const GUEST = `${GUEST_PORT}/tcp`
 /** Browsers keep renderers' memory in /dev/shm: Docker's 64 MB crashes their tabs (as deploy/compose.yaml says). */
 const SHM_BYTES = 512 * 1024 * 1024
 
@@ -52,7 +55,9 @@ export class DockerBackend implements Backend {
   }
 
   async create (facts: DesktopFacts, claim?: ClaimFacts): Promise<Instance> {
-    const { fleetId, image, cpus, memoryBytes, pids } = this.options
+    const { fleetId, image, cpus, memoryBytes, pids, osworld } = this.options
+    // An empty HostPort: the engine picks a free one, on loopback only.
+    const loopback = [{ HostIp: '127.0.0.1', HostPort: '' }]
     const home = this.name(facts.id, 'home')
     await this.docker.createVolume({ Name: home, Labels: ownership(fleetId, 'home', facts.id) })
     try {
@@ -60,12 +65,11 @@ export class DockerBackend implements Backend {
         name: this.name(facts.id),
         Image: image,
         User: '1000',
-        Env: desktopEnv(facts, { shell: this.options.shell ?? false }),
+        Env: desktopEnv(facts, { shell: this.options.shell ?? false, osworld: osworld ?? false }),
         Labels: { ...ownership(fleetId, 'desktop', facts.id), ...factLabels(facts), ...(claim && claimLabels(claim)) },
-        ExposedPorts: { [PORT]: {} },
+        ExposedPorts: { [PORT]: {}, ...(osworld && { [GUEST]: {} }) },
         HostConfig: {
-          // An empty HostPort: the engine picks a free one, on loopback only.
-          PortBindings: { [PORT]: [{ HostIp: '127.0.0.1', HostPort: '' }] },
+          PortBindings: { [PORT]: loopback, ...(osworld && { [GUEST]: loopback }) },
           Binds: [`${home}:${HOME}`],
           ReadonlyRootfs: true,
           Tmpfs: { '/tmp': '' },
@@ -114,10 +118,12 @@ export class DockerBackend implements Backend {
       const facts = readFacts(container.Labels)
       if (!facts) continue
       const claim = readClaim(container.Labels) ?? claims.get(facts.id)
-      const port = container.Ports.find((p) => p.PrivatePort === 8000 && p.IP === '127.0.0.1' && p.PublicPort)
-      // A paused container keeps its port: its URL is where it answers once thawed.
+      const published = (inside: number) => container.Ports.find((p) => p.PrivatePort === inside && p.IP === '127.0.0.1' && p.PublicPort)?.PublicPort
+      const port = published(8000)
+      const guest = published(GUEST_PORT)
+      // A paused container keeps its ports: its URLs are where it answers once thawed.
       const state = container.State === 'running' || container.State === 'paused' ? container.State : 'exited'
-      instances.push({ facts, ...(claim && { claim }), state, ...(state !== 'exited' && port && { url: `http://127.0.0.1:${port.PublicPort}` }) })
+      instances.push({ facts, ...(claim && { claim }), state, ...(state !== 'exited' && port && { url: `http://127.0.0.1:${port}` }), ...(state !== 'exited' && guest && { osworldUrl: `http://127.0.0.1:${guest}` }) })
     }
     return instances
   }

@@ -7,6 +7,7 @@ exec`), so a test reads exactly what the keyboard sent; it is ended by its PID a
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import secrets
@@ -96,6 +97,71 @@ def serve(home: Path, flags: list[str]) -> Iterator[Gateway]:
 
             until(ready, 60, "the desktop to be ready")
             yield Gateway(url=url, token=token, display=str(health["display"]), home=home)
+        finally:
+            stop(process)
+
+
+@dataclass(frozen=True)
+class GuestServer:
+    """The server and its OSWorld guest protocol (--osworld), each at its own URL."""
+
+    main: str
+    guest: str
+    token: str
+    display: str
+    home: Path
+
+
+def _listening(log: Path) -> tuple[str | None, str | None]:
+    """The main server's URL and the guest protocol's, from the JSON log (the guest's lines carry component osworld)."""
+    main = guest = None
+    for line in log.read_text(errors="replace").splitlines():
+        with contextlib.suppress(json.JSONDecodeError):
+            entry = json.loads(line)
+            message = str(entry.get("msg", ""))
+            if message.startswith("Server listening at "):
+                url = message.removeprefix("Server listening at ")
+                if entry.get("component") == "osworld":
+                    guest = url
+                else:
+                    main = url
+    return main, guest
+
+
+@contextlib.contextmanager
+def serve_osworld(home: Path, flags: list[str]) -> Iterator[GuestServer]:
+    """The server with --osworld, both on ephemeral ports, its desktop's home `home`, until the
+    block ends (SIGTERM by PID); `flags` are the rest of its command line."""
+    token = secrets.token_hex(16)
+    with tempfile.TemporaryDirectory(prefix="cg-osworld-log-") as scratch:
+        log_path = Path(scratch) / "server.log"
+        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XAUTHORITY", "API_TOKEN", "PORT", "ALLOW_APPS")}
+        env["API_TOKEN"] = token
+        args = ["--port", "0", "--osworld", "--osworld-port", "0", "--home", str(home), "--log-level", "info", *flags]
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                [str(NODE), str(BIN), *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+        try:
+
+            def both() -> bool:
+                if process.poll() is not None:
+                    raise AssertionError(f"the server exited ({process.returncode}):\n{log_path.read_text()[-3000:]}")
+                return None not in _listening(log_path)
+
+            until(both, 60, "the server and its guest protocol to listen")
+            main, guest = _listening(log_path)
+            assert main is not None
+            assert guest is not None
+            health: dict[str, object] = {}
+
+            def ready() -> bool:
+                health.update(httpx.get(f"{main}/health", timeout=5).json())
+                return health.get("ready") is True
+
+            until(ready, 60, "the desktop to be ready")
+            yield GuestServer(main=main, guest=guest, token=token, display=str(health["display"]), home=home)
         finally:
             stop(process)
 

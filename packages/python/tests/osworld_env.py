@@ -2,14 +2,18 @@
 the desktop-env wheel and run as written. Importing `desktop_env.desktop_env` imports every
 metric and getter module (`desktop_env.evaluators.metrics` alone pulls easyocr, hence torch,
 librosa, OpenCV, scikit-image and borb), and `desktop_env.controllers.setup` imports Playwright,
-PyDrive and the AWS proxy pool: DesktopEnv itself cannot be constructed without that stack. So:
+PyDrive and the AWS proxy pool: desktop_env.desktop_env cannot be imported without that stack. So:
 
 - `SetupController` is the class of controllers/setup.py, its module's imports that are installed
   (requests, requests_toolbelt's MultipartEncoder, PythonController) and its constants;
 - the metrics and getters a task names are the functions of their own modules, taken by name;
-- `TaskEnv` carries DesktopEnv's own `reset`, `step`, `evaluate`, `_get_obs`, `_set_task_info` and
+- `make_env` is a DesktopEnv that carries DesktopEnv's own `reset`, `step`, `evaluate`, `_get_obs`, `_set_task_info` and
   `_set_evaluator_info` (the method bodies of desktop_env.py), on a desktop that is already
-  running, with `metrics` and `getters` namespaces holding the functions taken above.
+  running, with `metrics` and `getters` namespaces holding the functions taken above;
+- `desktop_env_module` is desktop_env.py as a module whose `DesktopEnv` also has its own
+  `__init__`, `_start_emulator`, `_revert_to_snapshot` and `close`, so it is constructed as OSWorld
+  constructs it: through `create_vm_manager_and_provider` (desktop_env.providers', run as written)
+  and a provider that starts, reverts and stops the machine.
 
 The desktop's token rides in a netrc file (requests reads it), as DesktopEnv's getters post to
 `http://{vm_ip}:{port}` with nothing else."""
@@ -57,6 +61,8 @@ GETTERS = {
     "get_vm_window_size": "evaluators/getters/info.py",
 }
 ENV_METHODS = ("reset", "step", "evaluate", "_get_obs", "_set_task_info", "_set_evaluator_info")
+# DesktopEnv's construction and its machine's life: its provider's calls.
+LIFE_METHODS = ("__init__", "_start_emulator", "_revert_to_snapshot", "close")
 
 
 def desktop_env_wheel() -> Path:
@@ -138,23 +144,55 @@ def _functions(wheel: Path, table: dict[str, str], names: Iterable[str]) -> type
     return types.SimpleNamespace(**found)
 
 
-def _env_class(wheel: Path, metrics: types.SimpleNamespace, getters: types.SimpleNamespace) -> type:
-    """A class whose methods are DesktopEnv's own, compiled from desktop_env.py's source."""
+def _env_module(
+    wheel: Path, metrics: types.SimpleNamespace, getters: types.SimpleNamespace, methods: Iterable[str]
+) -> types.ModuleType:
+    """desktop_env.py as a module: its installed imports, constants and helper, and a DesktopEnv class
+    whose methods are DesktopEnv's own named ones, compiled from its source into the module's globals
+    (so what they look up, `create_vm_manager_and_provider` among it, is the module's)."""
     tree = _source(wheel, "desktop_env.py")
+    wanted = set(methods)
     desktop_env = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "DesktopEnv")
-    methods = [node for node in desktop_env.body if isinstance(node, ast.FunctionDef) and node.name in ENV_METHODS]
+    found = [node for node in desktop_env.body if isinstance(node, ast.FunctionDef) and node.name in wanted]
     helpers = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "_fix_pyautogui_less_than_bug"]
     constants = [node for node in tree.body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)]
-    namespace: dict[str, Any] = {"metrics": metrics, "getters": getters}
+    module = types.ModuleType("desktop_env.desktop_env")
+    namespace = module.__dict__
     for node in tree.body:
         if isinstance(node, ast.Import | ast.ImportFrom):
             _importable(node, namespace)
     namespace["logger"] = importlib.import_module("logging").getLogger("desktopenv.env")
     # The metrics and getters are ours to give: the imports above may have failed on them.
     namespace["metrics"], namespace["getters"] = metrics, getters
-    body: list[ast.stmt] = [*constants, *helpers, *methods]
+    body: list[ast.stmt] = [*constants, *helpers, *found]
     exec(compile(ast.Module(body=body, type_ignores=[]), "desktop_env/desktop_env.py", "exec"), namespace)
-    return type("TaskEnv", (), {name: namespace[name] for name in ENV_METHODS})
+    module.DesktopEnv = type("DesktopEnv", (), {node.name: namespace[node.name] for node in found})  # type: ignore[attr-defined]
+    return module
+
+
+def _evaluators(wheel: Path, tasks: Iterable[dict[str, Any]]) -> tuple[types.SimpleNamespace, types.SimpleNamespace]:
+    """The metrics and getters the tasks' evaluators name, from their modules in the wheel."""
+    metric_names: set[str] = set()
+    getter_names: set[str] = set()
+    for task in tasks:
+        evaluator = task["evaluator"]
+        funcs = evaluator["func"] if isinstance(evaluator["func"], list) else [evaluator["func"]]
+        metric_names.update(funcs)
+        for key in ("result", "expected"):
+            configs = evaluator.get(key, [])
+            for config in configs if isinstance(configs, list) else [configs]:
+                if config:
+                    getter_names.add(f"get_{config['type']}")
+    return _functions(wheel, METRICS, metric_names), _functions(wheel, GETTERS, getter_names)
+
+
+def desktop_env_module(wheel: Path, tasks: Iterable[dict[str, Any]]) -> types.ModuleType:
+    """desktop_env.desktop_env with a DesktopEnv constructed as OSWorld constructs it, and its
+    SetupController (compiled from the wheel: its own module imports Playwright)."""
+    metrics, getters = _evaluators(wheel, tasks)
+    module = _env_module(wheel, metrics, getters, [*ENV_METHODS, *LIFE_METHODS])
+    module.SetupController = module_parts(wheel, "controllers/setup.py", ["SetupController"])["SetupController"]  # type: ignore[attr-defined]
+    return module
 
 
 def load_task(name: str) -> tuple[dict[str, Any], list[Any]]:
@@ -171,22 +209,10 @@ def task_names() -> list[str]:
 def make_env(wheel: Path, vm_ip: str, server_port: int, cache_dir: Path, tasks: Iterable[dict[str, Any]]) -> Any:
     """DesktopEnv's methods on the running desktop at http://vm_ip:server_port, with the metrics and
     getters the tasks name."""
-    metric_names: set[str] = set()
-    getter_names: set[str] = set()
-    for task in tasks:
-        evaluator = task["evaluator"]
-        funcs = evaluator["func"] if isinstance(evaluator["func"], list) else [evaluator["func"]]
-        metric_names.update(funcs)
-        for key in ("result", "expected"):
-            configs = evaluator.get(key, [])
-            for config in configs if isinstance(configs, list) else [configs]:
-                if config:
-                    getter_names.add(f"get_{config['type']}")
-    metrics = _functions(wheel, METRICS, metric_names)
-    getters = _functions(wheel, GETTERS, getter_names)
+    metrics, getters = _evaluators(wheel, tasks)
     setup = module_parts(wheel, "controllers/setup.py", ["SetupController"])["SetupController"]
     python = importlib.import_module("desktop_env.controllers.python").PythonController
-    env = _env_class(wheel, metrics, getters)()
+    env = _env_module(wheel, metrics, getters, ENV_METHODS).DesktopEnv()
     env.vm_ip, env.server_port = vm_ip, server_port
     env.controller = python(vm_ip=vm_ip, server_port=server_port)
     env.controller.retry_interval = 0.2

@@ -11,9 +11,7 @@ import ast
 import contextlib
 import importlib
 import io
-import json
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -22,13 +20,13 @@ import time
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from conftest import BIN, NODE, ROOT, stop, until
+from conftest import BIN, NODE, ROOT, serve_osworld, until
+from conftest import GuestServer as Guest
 from osworld_env import desktop_env_wheel, module_parts
 from PIL import Image
 
@@ -70,74 +68,19 @@ def linearize(wheel: Path) -> Callable[[str], str]:
     return function
 
 
-@dataclass(frozen=True)
-class Guest:
-    main: str
-    guest: str
-    token: str
-    display: str
-    home: Path
-
-
-def _listening(log: Path) -> tuple[str | None, str | None]:
-    main = guest = None
-    for line in log.read_text(errors="replace").splitlines():
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        message = str(entry.get("msg", ""))
-        if message.startswith("Server listening at "):
-            url = message.removeprefix("Server listening at ")
-            if entry.get("component") == "osworld":
-                guest = url
-            else:
-                main = url
-    return main, guest
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[Guest]:
     """The server with --osworld on an ephemeral port of its own, a token, --record and an
     application with an accessibility tree (yad's form) that /setup/launch may start."""
-    token = secrets.token_hex(16)
     with tempfile.TemporaryDirectory(prefix="cg-osworld-") as scratch:
         home = Path(scratch) / "home"
         (home / "Desktop").mkdir(parents=True)
-        log_path = Path(scratch) / "server.log"
-        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XAUTHORITY", "API_TOKEN", "PORT", "ALLOW_APPS")}
-        env["API_TOKEN"] = token
-        args = [
-            "--port", "0", "--osworld", "--osworld-port", "0", "--home", str(home), "--log-level", "info",
+        flags = [
             "--record", "--record-dir", str(Path(scratch) / "recordings"),
             "--allow-app", "form=yad --title=Shipping --form --field=Recipient --field=Express:CHK",
         ]  # fmt: skip
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [str(NODE), str(BIN), *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True,
-            )  # fmt: skip
-        try:
-
-            def both() -> bool:
-                if process.poll() is not None:
-                    raise AssertionError(f"the server exited ({process.returncode}):\n{log_path.read_text()[-3000:]}")
-                return None not in _listening(log_path)
-
-            until(both, 60, "the server and its guest protocol to listen")
-            main, guest = _listening(log_path)
-            assert main is not None
-            assert guest is not None
-            health: dict[str, object] = {}
-
-            def ready() -> bool:
-                health.update(httpx.get(f"{main}/health", timeout=5).json())
-                return health.get("ready") is True
-
-            until(ready, 60, "the desktop to be ready")
-            yield Guest(main=main, guest=guest, token=token, display=str(health["display"]), home=home)
-        finally:
-            stop(process)
+        with serve_osworld(home, flags) as served:
+            yield served
 
 
 def controller(osworld: Any, server: Guest) -> Any:

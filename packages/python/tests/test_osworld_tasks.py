@@ -9,7 +9,6 @@ on a handful, so the evaluators can fail."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import pwd
 import secrets
@@ -24,7 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import BIN, NODE, ROOT, stop, until
+from conftest import serve_osworld, until
 from osworld_env import load_task, make_env, task_names, wheel_on_path
 
 PAUSE = 0.4
@@ -54,20 +53,6 @@ class Desktop:
     wheel: Path
 
 
-def _urls(log: Path) -> tuple[str | None, str | None]:
-    main = guest = None
-    for line in log.read_text(errors="replace").splitlines():
-        with contextlib.suppress(json.JSONDecodeError):
-            entry = json.loads(line)
-            message = str(entry.get("msg", ""))
-            if message.startswith("Server listening at "):
-                if entry.get("component") == "osworld":
-                    guest = message.removeprefix("Server listening at ")
-                else:
-                    main = message.removeprefix("Server listening at ")
-    return main, guest
-
-
 @pytest.fixture(scope="module")
 def desktop() -> Iterator[Desktop]:
     """The server with --osworld and --shell, its home owned by a user made for the test (the shell
@@ -76,7 +61,6 @@ def desktop() -> Iterator[Desktop]:
         pytest.fail("these tests make a user to own the desktop's home: run them as root (as CI does)")
     name = f"cgos{secrets.token_hex(4)}"
     subprocess.run(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name], check=True)
-    token = secrets.token_hex(16)
     saved_netrc = os.environ.get("NETRC")
     try:
         user = pwd.getpwnam(name)
@@ -85,35 +69,13 @@ def desktop() -> Iterator[Desktop]:
             home = Path(scratch) / "home"
             home.mkdir(mode=0o700)
             os.chown(home, user.pw_uid, user.pw_gid)
-            log_path = Path(scratch) / "server.log"
-            env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XAUTHORITY", "API_TOKEN", "PORT")}
-            env["API_TOKEN"] = token
-            args = ["--port", "0", "--osworld", "--osworld-port", "0", "--shell", "--home", str(home), "--log-level", "info"]
-            with log_path.open("wb") as log:
-                process = subprocess.Popen(
-                    [str(NODE), str(BIN), *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                    stdin=subprocess.DEVNULL, start_new_session=True,
-                )  # fmt: skip
-            try:
-
-                def both() -> bool:
-                    if process.poll() is not None:
-                        raise AssertionError(f"the server exited ({process.returncode}):\n{log_path.read_text()[-3000:]}")
-                    return None not in _urls(log_path)
-
-                until(both, 60, "the server and its guest protocol to listen")
-                main, guest = _urls(log_path)
-                assert main is not None
-                assert guest is not None
-                until(lambda: httpx.get(f"{main}/health", timeout=5).json().get("ready") is True, 60, "the desktop to be ready")
-                host, port = guest.removeprefix("http://").rsplit(":", 1)
+            with serve_osworld(home, ["--shell"]) as served:
+                host, port = served.guest.removeprefix("http://").rsplit(":", 1)
                 netrc = Path(scratch) / "netrc"
-                netrc.write_text(f"machine {host} login osworld password {token}\n")
+                netrc.write_text(f"machine {host} login osworld password {served.token}\n")
                 netrc.chmod(0o600)
                 os.environ["NETRC"] = str(netrc)
-                yield Desktop(main=main, guest_host=host, guest_port=int(port), token=token, home=home, wheel=wheel)
-            finally:
-                stop(process)
+                yield Desktop(main=served.main, guest_host=host, guest_port=int(port), token=served.token, home=home, wheel=wheel)
     finally:
         if saved_netrc is None:
             os.environ.pop("NETRC", None)

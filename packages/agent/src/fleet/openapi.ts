@@ -97,6 +97,8 @@ export interface paths {
                                 browser: string;
                                 url?: string;
                                 token?: string;
+                                /** @description with the fleet's --osworld: the desktop's OSWorld guest protocol (desktop_env's controllers), on loopback; it takes `token` as the desktop's url does */
+                                osworld_url?: string;
                                 reason?: string;
                                 /** @description null when the desktop did not answer in time */
                                 control?: {
@@ -195,6 +197,8 @@ export interface paths {
                             browser: string;
                             url?: string;
                             token?: string;
+                            /** @description with the fleet's --osworld: the desktop's OSWorld guest protocol (desktop_env's controllers), on loopback; it takes `token` as the desktop's url does */
+                            osworld_url?: string;
                             reason?: string;
                             /** @description null when the desktop did not answer in time */
                             control?: {
@@ -359,6 +363,8 @@ export interface paths {
                             browser: string;
                             url?: string;
                             token?: string;
+                            /** @description with the fleet's --osworld: the desktop's OSWorld guest protocol (desktop_env's controllers), on loopback; it takes `token` as the desktop's url does */
+                            osworld_url?: string;
                             reason?: string;
                             /** @description null when the desktop did not answer in time */
                             control?: {
@@ -567,6 +573,8 @@ export interface paths {
                             browser: string;
                             url?: string;
                             token?: string;
+                            /** @description with the fleet's --osworld: the desktop's OSWorld guest protocol (desktop_env's controllers), on loopback; it takes `token` as the desktop's url does */
+                            osworld_url?: string;
                             reason?: string;
                             /** @description null when the desktop did not answer in time */
                             control?: {
@@ -752,6 +760,8 @@ export interface paths {
                             browser: string;
                             url?: string;
                             token?: string;
+                            /** @description with the fleet's --osworld: the desktop's OSWorld guest protocol (desktop_env's controllers), on loopback; it takes `token` as the desktop's url does */
+                            osworld_url?: string;
                             reason?: string;
                             /** @description null when the desktop did not answer in time */
                             control?: {
@@ -4119,6 +4129,8 @@ export interface paths {
                             browser: string;
                             url?: string;
                             token?: string;
+                            /** @description with the fleet's --osworld: the desktop's OSWorld guest protocol (desktop_env's controllers), on loopback; it takes `token` as the desktop's url does */
+                            osworld_url?: string;
                             reason?: string;
                             /** @description null when the desktop did not answer in time */
                             control?: {
