@@ -14,6 +14,8 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 dockerd_pid=
 log=$(mktemp /tmp/test-image-dockerd.XXXXXX)
 stop_engine() {
+  # The OSWorld venv's install, if a failure ended the run while it went on.
+  [ -n "${osworld_pid:-}" ] && kill "$osworld_pid" 2>/dev/null || true
   if [ -n "$dockerd_pid" ] && kill -0 "$dockerd_pid" 2>/dev/null; then
     kill -TERM "$dockerd_pid"
     for _ in $(seq 1 60); do kill -0 "$dockerd_pid" 2>/dev/null || break; sleep 0.5; done
@@ -58,6 +60,11 @@ fi
 echo "test:image: images built with ${IMAGE_BUILD:-docker build, the classic builder}"
 
 started=$(date +%s)
+# OSWorld's harness installed whole (a download of some minutes) while the images build; waited
+# for before fleet-osworld.ts, the one test that uses it.
+osworld_log=$(mktemp /tmp/test-image-osworld-venv.XXXXXX)
+bash scripts/osworld-venv.sh >"$osworld_log" 2>&1 &
+osworld_pid=$!
 bash scripts/docker-base.sh
 npx tap --disable-coverage --timeout=3600 test/docker/images.ts
 # The token out of a --shell command's reach in the desktop image images.ts just built (the same tag).
@@ -68,7 +75,9 @@ npx tap --disable-coverage --timeout=1200 test/docker/fleet.ts
 npx tap --disable-coverage --timeout=1200 test/docker/fleet-scrapybara.ts
 # Two desktops isolated from each other, the socket out of reach, DevTools through the fleet (puppeteer-core), the Scrapybara Python SDK (packages/python/.venv).
 npx tap --disable-coverage --timeout=1200 test/docker/fleet-isolation.ts
-# OSWorld's DesktopEnv on fleet desktops (--osworld --shell) through the Python package's provider (packages/python/.venv).
+# OSWorld's DesktopEnv, installed from PyPI (packages/python/.venv-osworld), on fleet desktops (--osworld --shell) through the Python package's provider.
+wait "$osworld_pid" || { cat "$osworld_log"; echo "test:image: packages/python/.venv-osworld could not be made (above)"; exit 1; }
+cat "$osworld_log"; rm -f "$osworld_log"
 npx tap --disable-coverage --timeout=1200 test/docker/fleet-osworld.ts
 # deploy/fleet.compose.yaml brought up with that image (--no-build): the fleet in its container.
 npx tap --disable-coverage --timeout=1200 test/docker/fleet-compose.ts

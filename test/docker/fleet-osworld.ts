@@ -3,8 +3,9 @@
  * test/docker/images.ts built in the same run (npm run test:image runs this file; nothing is built
  * here). The fleet runs every desktop with --osworld and --shell, one warm: its container
  * publishes the guest protocol's port on loopback beside its own, and the desktop's view names it
- * (`osworld_url`). Then packages/python/tests/fleet_osworld.py (from packages/python/.venv, made
- * by `bash scripts/test-python.sh --setup`) constructs DesktopEnv through
+ * (`osworld_url`). Then packages/python/tests/fleet_osworld.py (from packages/python/.venv-osworld,
+ * desktop-env installed from PyPI with all it declares, made by scripts/osworld-venv.sh) constructs
+ * OSWorld's installed DesktopEnv through
  * computer_gateway.osworld's provider and runs tasks of the OSWorld-format set, each scored 1.0 by
  * OSWorld's metrics, a reset between them giving a fresh desktop, close() ending it.
  *
@@ -23,7 +24,8 @@ import { DEFAULT_IMAGE } from '../../fleet/config.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const PACKAGE = new URL('../../packages/python/', import.meta.url).pathname
-const PYTHON = `${PACKAGE}.venv/bin/python`
+/** OSWorld's harness installed from PyPI with everything it declares (scripts/osworld-venv.sh, which test:image runs first). */
+const PYTHON = `${PACKAGE}.venv-osworld/bin/python`
 const { id: FLEET_ID, owned, fleets } = testFleet('osw')
 const KEY = randomBytes(24).toString('hex')
 /** The image under test: the one images.ts built in this run, or another with this code (FLEET_TEST_IMAGE). */
@@ -32,7 +34,7 @@ const IMAGE = process.env.FLEET_TEST_IMAGE ?? DEFAULT_IMAGE
 t.test("OSWorld's DesktopEnv on fleet desktops: the guest published on loopback, tasks scored 1.0, reset, close", { timeout: 15 * 60_000 }, async (t) => {
   const inspected = await run('docker', ['image', 'inspect', '-f', '{{.Id}}', IMAGE])
   if (!t.equal(inspected.code, 0, `${IMAGE} exists (built by test/docker/images.ts in this run): ${inspected.stderr}`)) return
-  if (!t.ok(existsSync(PYTHON), `${PYTHON} exists (bash scripts/test-python.sh --setup makes it)`)) return
+  if (!t.ok(existsSync(PYTHON), `${PYTHON} exists (bash scripts/osworld-venv.sh makes it)`)) return
 
   const port = await freePort()
   let log = ''

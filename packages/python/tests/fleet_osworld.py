@@ -1,24 +1,25 @@
 """OSWorld's DesktopEnv on a real fleet's desktops, through computer_gateway.osworld's provider:
 run by test/docker/fleet-osworld.ts against a fleet it starts with --osworld --shell on the Docker
-engine (COMPUTER_GATEWAY_FLEET_URL, COMPUTER_GATEWAY_FLEET_KEY); not collected by a bare `pytest`,
-which has no fleet.
+engine (COMPUTER_GATEWAY_FLEET_URL, COMPUTER_GATEWAY_FLEET_KEY), from packages/python/.venv-osworld,
+where desktop-env is installed from PyPI with every dependency it declares
+(scripts/osworld-venv.sh); not collected by a bare `pytest`, which has no fleet.
 
-DesktopEnv is constructed as OSWorld constructs it (its own __init__, _start_emulator,
-_revert_to_snapshot and close, compiled from the desktop-env wheel with the rest of its methods:
-see osworld_env.py for why not the installed package), so the provider is called exactly as
-OSWorld calls one: a desktop claimed at construction, a revert (the fleet's reset) before each
-task after the first, a desktop ended by close(). Tasks of the set scored by OSWorld's metrics:
-each reset → the scripted agent's steps → evaluate() == 1.0."""
+DesktopEnv is the installed one (`desktop_env.desktop_env`, imported by fleet_desktop_env as a
+user's program imports it), so the provider is called exactly as OSWorld calls one: a desktop
+claimed at construction, a revert (the fleet's reset) before each task after the first, a
+desktop ended by close(). Tasks of the set scored by OSWorld's installed metrics: each reset →
+the scripted agent's steps → evaluate() == 1.0."""
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from osworld_env import desktop_env_module, load_task, task_names, wheel_on_path
+from osworld_env import load_task, task_names
 
 from computer_gateway import FleetClient
 from computer_gateway.osworld import fleet_desktop_env
@@ -50,49 +51,50 @@ def _home(env: Any) -> set[str]:
 def test_tasks_on_fleet_desktops_reset_between_them_and_ended_by_close(fleet: FleetClient, tmp_path: Path) -> None:
     tasks = {name: load_task(name) for name in TASKS}
     netrc_before = os.environ.get("NETRC")
-    with wheel_on_path() as wheel:
-        module = desktop_env_module(wheel, [task for task, _ in tasks.values()])
-        settings = fleet._settings
-        env: Any = fleet_desktop_env(
-            settings.base_url,
-            settings.token,
-            desktop_env_module=module,
-            screen_size=(1280, 800),
-            cache_dir=str(tmp_path / "cache"),
-            require_a11y_tree=False,
-            labels={"test": "fleet-osworld"},
-        )
-        try:
-            desktop = env.provider.desktop
-            desktop_id = desktop.id
-            assert _ids(fleet) == [desktop_id], "constructing DesktopEnv claimed one desktop"
-            assert env.vm_ip == "127.0.0.1"
-            assert (env.chromium_port, env.vnc_port, env.vlc_port) == (0, 0, 0), "the ports a fleet desktop does not serve"
-            assert env.server_port == int(desktop.view["osworld_url"].rsplit(":", 1)[1])
-            tokens = [desktop.view["token"]]
-            scores: dict[str, float] = {}
-            for index, name in enumerate(TASKS):
-                task, actions = tasks[name]
-                observation = env.reset(task_config=task)
-                assert observation["screenshot"][:8] == b"\x89PNG\r\n\x1a\n", name
-                assert observation["instruction"] == task["instruction"]
-                if index:
-                    # Every task after the first reverted: the fleet's reset, a fresh desktop under the same id.
-                    assert desktop.id == desktop_id
-                    assert desktop.view["token"] not in tokens, f"{name}: a fresh desktop, with a token of its own"
-                    tokens.append(desktop.view["token"])
-                    assert env.server_port == int(desktop.view["osworld_url"].rsplit(":", 1)[1])
-                if index == 1:
-                    # The first task's file, made in the desktop's home, is not in this one's (read through the guest, so a refusal would fail here too).
-                    assert "hello.txt" not in _home(env), "a reset left the last episode's file behind"
-                for action in actions:
-                    env.step(action, PAUSE)
-                scores[name] = env.evaluate()
-                if name == "echo_to_file":
-                    assert "hello.txt" in _home(env)
-            assert scores == dict.fromkeys(TASKS, 1.0)
-            assert _ids(fleet) == [desktop_id], "one desktop all along, under one id"
-        finally:
-            env.close()
+    settings = fleet._settings
+    env: Any = fleet_desktop_env(
+        settings.base_url,
+        settings.token,
+        screen_size=(1280, 800),
+        cache_dir=str(tmp_path / "cache"),
+        require_a11y_tree=False,
+        labels={"test": "fleet-osworld"},
+    )
+    try:
+        # desktop-env is in .venv-osworld alone (the lint venv has no torch), so it is looked up, not imported at the top.
+        installed = importlib.import_module("desktop_env.desktop_env")
+        assert type(env) is installed.DesktopEnv, "OSWorld's class as installed"
+        assert "site-packages" in (installed.__file__ or ""), installed.__file__
+        desktop = env.provider.desktop
+        desktop_id = desktop.id
+        assert _ids(fleet) == [desktop_id], "constructing DesktopEnv claimed one desktop"
+        assert env.vm_ip == "127.0.0.1"
+        assert (env.chromium_port, env.vnc_port, env.vlc_port) == (0, 0, 0), "the ports a fleet desktop does not serve"
+        assert env.server_port == int(desktop.view["osworld_url"].rsplit(":", 1)[1])
+        tokens = [desktop.view["token"]]
+        scores: dict[str, float] = {}
+        for index, name in enumerate(TASKS):
+            task, actions = tasks[name]
+            observation = env.reset(task_config=task)
+            assert observation["screenshot"][:8] == b"\x89PNG\r\n\x1a\n", name
+            assert observation["instruction"] == task["instruction"]
+            if index:
+                # Every task after the first reverted: the fleet's reset, a fresh desktop under the same id.
+                assert desktop.id == desktop_id
+                assert desktop.view["token"] not in tokens, f"{name}: a fresh desktop, with a token of its own"
+                tokens.append(desktop.view["token"])
+                assert env.server_port == int(desktop.view["osworld_url"].rsplit(":", 1)[1])
+            if index == 1:
+                # The first task's file, made in the desktop's home, is not in this one's (read through the guest, so a refusal would fail here too).
+                assert "hello.txt" not in _home(env), "a reset left the last episode's file behind"
+            for action in actions:
+                env.step(action, PAUSE)
+            scores[name] = env.evaluate()
+            if name == "echo_to_file":
+                assert "hello.txt" in _home(env)
+        assert scores == dict.fromkeys(TASKS, 1.0)
+        assert _ids(fleet) == [desktop_id], "one desktop all along, under one id"
+    finally:
+        env.close()
     assert _ids(fleet) == [], "close() ended the desktop"
     assert os.environ.get("NETRC") == netrc_before, "the desktop's netrc entry went with it"

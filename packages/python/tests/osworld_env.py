@@ -9,11 +9,10 @@ PyDrive and the AWS proxy pool: desktop_env.desktop_env cannot be imported witho
 - the metrics and getters a task names are the functions of their own modules, taken by name;
 - `make_env` is a DesktopEnv that carries DesktopEnv's own `reset`, `step`, `evaluate`, `_get_obs`, `_set_task_info` and
   `_set_evaluator_info` (the method bodies of desktop_env.py), on a desktop that is already
-  running, with `metrics` and `getters` namespaces holding the functions taken above;
-- `desktop_env_module` is desktop_env.py as a module whose `DesktopEnv` also has its own
-  `__init__`, `_start_emulator`, `_revert_to_snapshot` and `close`, so it is constructed as OSWorld
-  constructs it: through `create_vm_manager_and_provider` (desktop_env.providers', run as written)
-  and a provider that starts, reverts and stops the machine.
+  running, with `metrics` and `getters` namespaces holding the functions taken above.
+
+On the fleet (fleet_osworld.py, in test:image) DesktopEnv is the installed package instead, from
+.venv-osworld, where desktop-env is installed with everything it declares.
 
 The desktop's token rides in a netrc file (requests reads it), as DesktopEnv's getters post to
 `http://{vm_ip}:{port}` with nothing else."""
@@ -61,8 +60,6 @@ GETTERS = {
     "get_vm_window_size": "evaluators/getters/info.py",
 }
 ENV_METHODS = ("reset", "step", "evaluate", "_get_obs", "_set_task_info", "_set_evaluator_info")
-# DesktopEnv's construction and its machine's life: its provider's calls.
-LIFE_METHODS = ("__init__", "_start_emulator", "_revert_to_snapshot", "close")
 
 
 def desktop_env_wheel() -> Path:
@@ -184,15 +181,6 @@ def _evaluators(wheel: Path, tasks: Iterable[dict[str, Any]]) -> tuple[types.Sim
                 if config:
                     getter_names.add(f"get_{config['type']}")
     return _functions(wheel, METRICS, metric_names), _functions(wheel, GETTERS, getter_names)
-
-
-def desktop_env_module(wheel: Path, tasks: Iterable[dict[str, Any]]) -> types.ModuleType:
-    """desktop_env.desktop_env with a DesktopEnv constructed as OSWorld constructs it, and its
-    SetupController (compiled from the wheel: its own module imports Playwright)."""
-    metrics, getters = _evaluators(wheel, tasks)
-    module = _env_module(wheel, metrics, getters, [*ENV_METHODS, *LIFE_METHODS])
-    module.SetupController = module_parts(wheel, "controllers/setup.py", ["SetupController"])["SetupController"]  # type: ignore[attr-defined]
-    return module
 
 
 def load_task(name: str) -> tuple[dict[str, Any], list[Any]]:

@@ -260,17 +260,15 @@ def fleet_desktop_env(
     ttl_seconds: Optional[int] = None,
     labels: Optional[Mapping[str, str]] = None,
     ready_timeout: float = READY_TIMEOUT,
-    desktop_env_module: Any = None,
     **desktop_env_kwargs: Any,
 ) -> Any:
     """OSWorld's own `DesktopEnv` on a fleet desktop: claimed now, reset by the fleet, ended by
     `close()`. Keyword arguments are DesktopEnv's (`screen_size`, `action_space`, `cache_dir`,
-    `require_a11y_tree`, …) but its provider's, which this sets. `desktop_env_module` is where
-    DesktopEnv and the factory it calls are (default `desktop_env.desktop_env`)."""
+    `require_a11y_tree`, …) but its provider's, which this sets."""
     for taken in ("provider_name", "path_to_vm", "region"):
         if taken in desktop_env_kwargs:
             raise TypeError(f"fleet_desktop_env sets {taken} itself: the desktop is the fleet's")
-    module: Any = desktop_env_module if desktop_env_module is not None else importlib.import_module("desktop_env.desktop_env")
+    module: Any = importlib.import_module("desktop_env.desktop_env")
     manager_class, provider_class = _provider_classes()
     desktop = FleetDesktop(FleetClient(fleet_url, token=key), ttl_seconds=ttl_seconds, labels=labels, ready_timeout=ready_timeout)
     manager, provider = manager_class(desktop), provider_class(desktop)
