@@ -55,8 +55,8 @@ const TYPED: Partial<Record<Kind, string>> = { 'type 40 mixed': MIXED_TEXT, 'typ
 /** The page's red target (#target: 900,100 100x60): a screenshot must show it. */
 const TARGET = { x: 950, y: 130 }
 const TEXTAREA = { x: 300, y: 100 }
-/** A textarea whose events stopped this long ago holds what the peer typed. */
-const TYPING_SETTLED_MS = 1000
+/** Events that stopped this long ago are all a peer's action made (what it typed, its wheel notches). */
+const SETTLED_MS = 1000
 
 export interface PeerRow {
   kind: Kind
@@ -271,7 +271,7 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
           const events = await oracle.until((ev) => {
             if (lastValue(ev) === text) return true
             if (ev.length !== seen) [seen, since] = [ev.length, Date.now()]
-            return ev.length > 0 && Date.now() - since >= TYPING_SETTLED_MS
+            return ev.length > 0 && Date.now() - since >= SETTLED_MS
           }, 5000)
           return [ms, typedEffect(text!, lastValue(events) ?? '')]
         }
@@ -283,7 +283,14 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
           return [ms, events.some((e) => e.type === 'keydown' && e.key === 'a' && e.ctrl === true) ? undefined : 'no ctrl+a keydown']
         }
         case 'scroll 3 notches': {
-          const events = await oracle.until((ev) => ev.filter((e) => e.type === 'wheel').length >= 3)
+          // Three wheel events, or fewer that settled for a second (a peer may send fewer, or
+          // Chromium coalesce them): not the whole deadline each sample.
+          let [seen, since] = [-1, Date.now()]
+          const events = await oracle.until((ev) => {
+            const wheels = ev.filter((e) => e.type === 'wheel').length
+            if (wheels !== seen) [seen, since] = [wheels, Date.now()]
+            return wheels >= 3 || (wheels > 0 && Date.now() - since >= SETTLED_MS)
+          })
           const down = events.filter((e) => e.type === 'wheel' && Number(e.dy) > 0).length
           return [ms, down >= 1 ? undefined : `no wheel event down (${events.length} events)`]
         }
