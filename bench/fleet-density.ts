@@ -81,7 +81,7 @@ export interface DensityBench {
   image: string
   quick: boolean
   host: { cores: number, memTotalMb: number }
-  settings: { first: number, step: number, max: number, seconds: number }
+  settings: { counts: number[], step: number, max: number, seconds: number }
   steps: DensityStep[]
   /** The largest count at p99 ≤ 100 ms (0 when none). */
   held: number
@@ -98,7 +98,10 @@ export function densitySettings ({ smoke = false, quick = false, max, step, seco
   for (const [name, value] of Object.entries(settings)) {
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number ≥ 1 (got ${value})`)
   }
-  return { ...settings, first: Math.min(settings.step, settings.max) }
+  // Every step's count, the max the last even where the step does not divide it.
+  const counts: number[] = []
+  for (let n = Math.min(settings.step, settings.max); n <= settings.max; n = n === settings.max ? Infinity : Math.min(n + settings.step, settings.max)) counts.push(n)
+  return { ...settings, counts }
 }
 
 async function meminfo (): Promise<{ totalMb: number, availableMb: number }> {
@@ -329,7 +332,7 @@ export async function benchFleetDensity (options: DensityOptions = {}): Promise<
     console.log(`fleet density (${quick ? 'quick: not final numbers' : 'final'}; the fleet on Docker, ${image}, full desktops with Firefox on a local page; ` +
       `one action a second each through the fleet, ${settings.seconds} s a step; host ${host.cores} cores, ${(host.memTotalMb / 1024).toFixed(1)} GB; load ${(await load1()).toFixed(2)} at the start):`)
     console.log('desktops | p50 / p99 ms | click / key / screenshot p99 | errors | CPU busy / stolen | load 1 min | available MB | MB a desktop: Xvfb + session + Firefox + server | started in')
-    for (let n = settings.first; n <= settings.max; n += settings.step) {
+    for (const n of settings.counts) {
       const perDesktop = steps.at(-1)?.memory.totalMb ?? ASSUMED_DESKTOP_MB
       const { availableMb } = await meminfo()
       const need = (n - ids.length) * perDesktop + RESERVE_MB

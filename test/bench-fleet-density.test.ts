@@ -9,11 +9,12 @@ import { peerCounts, tableHeader } from '../bench/peers/peers.ts'
 
 t.test('densitySettings: the steps of a smoke, quick and final run, and overrides', async (t) => {
   const cases: Array<[string, Parameters<typeof densitySettings>[0], ReturnType<typeof densitySettings>]> = [
-    ['smoke', { smoke: true }, { step: 1, max: 1, seconds: 5, first: 1 }],
-    ['quick', { quick: true }, { step: 1, max: 2, seconds: 10, first: 1 }],
-    ['final', {}, { step: 4, max: 40, seconds: 30, first: 4 }],
-    ['final, overridden', { max: 6, step: 2, seconds: 20 }, { step: 2, max: 6, seconds: 20, first: 2 }],
-    ['a step past the max starts at the max', { max: 3 }, { step: 4, max: 3, seconds: 30, first: 3 }],
+    ['smoke', { smoke: true }, { step: 1, max: 1, seconds: 5, counts: [1] }],
+    ['quick', { quick: true }, { step: 1, max: 2, seconds: 10, counts: [1, 2] }],
+    ['final', {}, { step: 4, max: 40, seconds: 30, counts: [4, 8, 12, 16, 20, 24, 28, 32, 36, 40] }],
+    ['final, overridden', { max: 6, step: 2, seconds: 20 }, { step: 2, max: 6, seconds: 20, counts: [2, 4, 6] }],
+    ['a step past the max: the max alone', { max: 3 }, { step: 4, max: 3, seconds: 30, counts: [3] }],
+    ['a step that does not divide the max: the max last', { max: 10 }, { step: 4, max: 10, seconds: 30, counts: [4, 8, 10] }],
   ]
   for (const [name, options, expected] of cases) t.strictSame(densitySettings(options), expected, name)
   t.throws(() => densitySettings({ max: 0 }), { message: '--max must be a whole number ≥ 1 (got 0)' })
