@@ -314,7 +314,7 @@ export async function benchPeers ({ smoke = false, quick = false } = {}): Promis
     // The table is printed as it is measured, a row at a time; the rest comes at the end.
     for (const [name, why] of Object.entries(unavailable)) console.log(`  ${name}: not measured: ${why}`)
     console.log(`peers (one Xvfb: Chromium's event page, then an xterm, then Firefox on a photo; each action's effect checked; p50 / p99 ms, effective of n; ` +
-      `${iterations} rounds: ${iterations} samples a row per peer, ${iterations * counts.oursPerRound} for ours):`)
+      `${iterations} round${iterations === 1 ? '' : 's'}: ${iterations} sample${iterations === 1 ? '' : 's'} a row per peer, ${iterations * counts.oursPerRound} for ours):`)
     console.log(tableHeader(peers))
     const measureRows = async (kinds: readonly Kind[]) => {
       for (const kind of kinds) {
