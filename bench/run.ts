@@ -4,6 +4,9 @@
  * alike, printed as p50/p95 and ratios; then, ours alone, accessibility snapshots of Chromium
  * showing the test page. `--quick` runs a short version; `--smoke` the shortest, which the
  * test suite runs so the bench cannot rot; `--out FILE` writes the JSON elsewhere.
+ * `--only peers,density` runs just those parts (the peers, bench/peers/peers.ts; the density
+ * through the fleet, bench/fleet-density.ts), in that order, with the same quiet-machine gate:
+ * the one command for their final run on a quiet machine.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -30,8 +33,18 @@ const KIND_BUDGET_MS = smoke ? 400 : quick ? 1500 : 6000
 const THROUGHPUT_MS = smoke ? 300 : quick ? 1000 : 10_000
 const SNAPSHOTS = smoke ? 2 : quick ? 5 : 30
 const FLOOR_SAMPLES = smoke ? 20 : quick ? 300 : 2000
+/** The parts `--only` may name, in the order they run. */
+const ONLY_PARTS = ['peers', 'density'] as const
+const onlyIndex = process.argv.indexOf('--only')
+const ONLY = onlyIndex > 0 ? (process.argv[onlyIndex + 1] ?? '').split(',').filter(Boolean) : undefined
+if (ONLY !== undefined && (ONLY.length === 0 || ONLY.some((part) => !(ONLY_PARTS as readonly string[]).includes(part)))) {
+  console.error(`--only takes a comma-separated list of ${ONLY_PARTS.join(', ')} (got ${JSON.stringify(process.argv[onlyIndex + 1] ?? '')})`)
+  process.exit(2)
+}
 const outIndex = process.argv.indexOf('--out')
-const OUT = outIndex > 0 ? new URL(process.argv[outIndex + 1]!, `file://${process.cwd()}/`) : new URL('./results/latest.json', import.meta.url)
+const OUT = outIndex > 0
+  ? new URL(process.argv[outIndex + 1]!, `file://${process.cwd()}/`)
+  : new URL(ONLY ? `./results/${ONLY.join('-')}.json` : './results/latest.json', import.meta.url)
 
 interface Server { name: string, port: number, process: ChildProcess }
 
@@ -203,9 +216,21 @@ async function waitFor<T> (probe: () => Promise<T | undefined>, timeoutMs: numbe
 
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1))
 
+/** `--only`: the named parts alone, their targets and JSON. */
+async function onlyParts (parts: string[]) {
+  const peers = parts.includes('peers') ? await (await import('./peers/peers.ts')).benchPeers({ smoke, quick }) : undefined
+  const density = parts.includes('density') ? await (await import('./fleet-density.ts')).benchFleetDensity({ smoke, quick }) : undefined
+  const targets = [...peers?.targets ?? [], ...density?.targets ?? []]
+  for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
+  await mkdir(new URL('.', OUT), { recursive: true })
+  await writeFile(OUT, JSON.stringify({ quick, smoke, only: parts, date: new Date().toISOString(), peers, density, targets }, null, 2))
+  console.log('bench: done')
+}
+
 async function main () {
   // Final numbers only from a quiet machine (bench/quiet.ts): refused, with the load seen, otherwise.
   await requireQuiet(!quick)
+  if (ONLY) return await onlyParts(ONLY)
   if (!existsSync(new URL('dist/src/runtime/server.js', root))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' })
   const xvfb = await startXvfb({ screen: '1280x800x24' })
   const processes: ChildProcess[] = []
@@ -294,6 +319,9 @@ async function main () {
     // The same claim across a three-node swarm's nodes beside one engine (bench/fleet-swarm.ts): it says why when it cannot run.
     const fleetSwarm = smoke ? undefined : await (await import('./fleet-swarm.ts')).benchFleetSwarm({ quick })
     if (smoke) console.log('fleet across nodes: not run with --smoke (it brings a three-node swarm up, loading the image three times; node --import tsx bench/fleet-swarm.ts --quick runs it alone)')
+    // Full desktops with Firefox through the fleet, stepped up to where p99 passes 100 ms (bench/fleet-density.ts).
+    const density = smoke ? undefined : await (await import('./fleet-density.ts')).benchFleetDensity({ smoke, quick })
+    if (smoke) console.log('fleet density: not run with --smoke (each desktop is a full one with Firefox; node --import tsx bench/fleet-density.ts --smoke runs it alone)')
 
     const get = (kind: string, name = names[0]!) => rows.find((r) => r.kind === kind)!.results[name]!.p50
     const p95 = (kind: string) => rows.find((r) => r.kind === kind)!.results[names[0]!]!.p95
@@ -318,10 +346,11 @@ async function main () {
       ['RSS server + worker ≤ 200 MB', rss.total <= 200],
       ...peers?.targets ?? [],
       ...fleet?.targets ?? [],
+      ...density?.targets ?? [],
     ]
     for (const [target, met] of targets) console.log(`${met ? 'MET ' : 'MISS'} ${target}`)
     await mkdir(new URL('.', OUT), { recursive: true })
-    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), loadAverage: load1, floors, inputFloorMs: inputFloor, rows, mcp, accessibility: snapshots, realContent, fleet, fleetSwarm, throughput: load, coldStartMs: cold, coldStartsMs: colds.each, rssMb: rss.total, rss, targets, screens, peers }, null, 2))
+    await writeFile(OUT, JSON.stringify({ quick, smoke, date: new Date().toISOString(), loadAverage: load1, floors, inputFloorMs: inputFloor, rows, mcp, accessibility: snapshots, realContent, fleet, fleetSwarm, density, throughput: load, coldStartMs: cold, coldStartsMs: colds.each, rssMb: rss.total, rss, targets, screens, peers }, null, 2))
     console.log('bench: done')
   } finally {
     // SIGTERM first: our server ends what it started (the accessibility bus among them);

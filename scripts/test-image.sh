@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm run test:image: the Dockerfile's images built and run in a real Docker engine
-# (test/docker/images.ts), the token out of a command's reach in one (token-jail.ts), then the fleet on them (test/docker/fleet.ts, test/docker/fleet-scrapybara.ts, test/docker/fleet-isolation.ts, test/docker/fleet-osworld.ts, and in its compose file: fleet-compose.ts, and on a three-node swarm: fleet-swarm.ts). Uses the engine that runs; else, as root, installs one
+# (test/docker/images.ts), the token out of a command's reach in one (token-jail.ts), then the fleet on them (test/docker/fleet.ts, test/docker/fleet-scrapybara.ts, test/docker/fleet-isolation.ts, test/docker/fleet-osworld.ts, and in its compose file: fleet-compose.ts, and on a three-node swarm: fleet-swarm.ts), and the density bench in its smoke mode (bench-density.ts). Uses the engine that runs; else, as root, installs one
 # (install-system-deps.sh --image) and starts dockerd for the run, stopping it after. Where no
 # engine can start (no root, not Debian, a sandbox that refuses it) it says why and skips:
 # the only case it does not fail.
@@ -83,5 +83,7 @@ npx tap --disable-coverage --timeout=1200 test/docker/fleet-osworld.ts
 npx tap --disable-coverage --timeout=1200 test/docker/fleet-compose.ts
 # The fleet past one host: a three-node Docker Swarm on this machine (scripts/swarm.sh), the same image on every node.
 npx tap --disable-coverage --timeout=1500 test/docker/fleet-swarm.ts
+# The density bench (bench/fleet-density.ts --smoke): one full desktop with Firefox through the fleet, nothing left behind.
+npx tap --disable-coverage --timeout=600 test/docker/bench-density.ts
 echo "test:image: done in $(( $(date +%s) - started )) s"
 docker images --format 'test:image: {{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^test:image: (computer-gateway|node):' || true

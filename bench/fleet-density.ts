@@ -1,0 +1,401 @@
+/**
+ * Density through the fleet: how many full desktops with a browser one host holds while each is
+ * driven through the fleet's endpoint at one action a second, p99 ≤ 100 ms.
+ *
+ * The fleet runs as a process of its own (fleet/main.ts: the Docker backend, the desktop image,
+ * no warm pool, `--on-exit end`) under a fleet id of this run's. Desktops are added `--step` at a
+ * time up to `--max`; each is a full desktop (XFCE) whose Firefox shows a local page of text and
+ * photographs (bench/photo.ts, uploaded into its home through the fleet's /files, then opened with
+ * launch_app as the image's autostart would: a file URL under the home). At each step every
+ * desktop gets one action a second for `--seconds` (a click, a key, a PNG screenshot in turn,
+ * starts spread over the second), each through POST /desktops/{id}/computer; the step reports
+ * p50/p99 (an action that failed counts as slower than any), per kind, the host's load, CPU
+ * busy and stolen, available memory, and one desktop's memory by part from its container's
+ * processes (PSS from /proc/PID/smaps_rollup when readable, RSS else; the row says which). It
+ * stops at the first step whose p99 passes 100 ms, or before one whose desktops would not fit in
+ * the memory available, and prints the largest count at p99 ≤ 100 ms against the target.
+ *
+ * Every container and volume it starts carries the fleet's labels (computer-gateway.fleet=ID)
+ * and is removed on every path: the fleet ends them on SIGTERM (sent at the end, on SIGINT or
+ * SIGTERM of this process, and by the kernel if this process dies: --pdeathsig), then whatever
+ * is left with the label is removed here.
+ *
+ * Alone: `npx node --import tsx bench/fleet-density.ts [--quick|--smoke] [--max N] [--step N] [--seconds S]`
+ * (final: 4, 8, … 40 desktops, 30 s each; --quick: 1 and 2, 10 s; --smoke: 1, 5 s).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import Docker from 'dockerode'
+import { DEFAULT_IMAGE } from '../fleet/config.ts'
+import { LABEL } from '../fleet/backends/docker/labels.ts'
+import { DESKTOP_HOME } from '../fleet/options.ts'
+import { cpuShares } from './cpu-shares.ts'
+import { percentile } from './percentile.ts'
+import { writePage } from './photo.ts'
+import { freePort, root } from './servers.ts'
+import { requireQuiet } from './quiet.ts'
+
+export const P99_MS = 100
+/** The issue's target for a host of 2 cores and 24 GB. */
+export const TARGET_DESKTOPS = 30
+/** Memory kept free beyond the desktops': the fleet, this process, the engine. */
+const RESERVE_MB = 1024
+/** Assumed for a desktop before one has been measured. */
+const ASSUMED_DESKTOP_MB = 1024
+const ACTION_TIMEOUT_MS = 10_000
+const START_TIMEOUT_MS = 300_000
+/** Desktops started at once within a step: more only queue on the engine and the two cores. */
+const START_CONCURRENCY = 4
+const PAGE_DIR = 'bench-page'
+const KINDS = ['click', 'key', 'screenshot'] as const
+type Kind = typeof KINDS[number]
+
+export const PARTS = ['Xvfb', 'session', 'Firefox', 'server'] as const
+export type Part = typeof PARTS[number]
+/** Firefox's processes by their comm (15 characters at most). */
+const FIREFOX = /^(firefox|firefox-esr|Web Content|Isolated Web Co|WebExtensions|Privileged Cont|RDD Process|Socket Process|Utility Process|GPU Process|forkserver|file:\/\/ Content)$/
+
+export interface DensityStep {
+  desktops: number
+  actions: number
+  errors: string[]
+  p50: number
+  p99: number
+  byKind: Record<Kind, { p50: number, p99: number, n: number }>
+  /** Shares 0–1 of all cores' time over the window. */
+  busy: number
+  steal: number
+  load1: number
+  availableMb: number
+  /** One desktop's mean memory by part, MB, and how it was read. */
+  memory: { source: 'PSS' | 'RSS', parts: Record<Part, number>, totalMb: number, processes: number }
+  startS: number
+}
+
+export interface DensityBench {
+  image: string
+  quick: boolean
+  host: { cores: number, memTotalMb: number }
+  settings: { counts: number[], step: number, max: number, seconds: number }
+  steps: DensityStep[]
+  /** The largest count at p99 ≤ 100 ms (0 when none). */
+  held: number
+  stoppedBecause: string
+  targets: Array<[string, boolean]>
+}
+
+export interface DensityOptions { smoke?: boolean, quick?: boolean, max?: number, step?: number, seconds?: number }
+
+/** The steps a run makes: smoke 1; quick 1, 2; final 4, 8, … 40 (each overridable). */
+export function densitySettings ({ smoke = false, quick = false, max, step, seconds }: DensityOptions) {
+  const defaults = smoke ? { step: 1, max: 1, seconds: 5 } : quick ? { step: 1, max: 2, seconds: 10 } : { step: 4, max: 40, seconds: 30 }
+  const settings = { step: step ?? defaults.step, max: max ?? defaults.max, seconds: seconds ?? defaults.seconds }
+  for (const [name, value] of Object.entries(settings)) {
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number ≥ 1 (got ${value})`)
+  }
+  // Every step's count, the max the last even where the step does not divide it.
+  const counts: number[] = []
+  for (let n = Math.min(settings.step, settings.max); n <= settings.max; n = n === settings.max ? Infinity : Math.min(n + settings.step, settings.max)) counts.push(n)
+  return { ...settings, counts }
+}
+
+async function meminfo (): Promise<{ totalMb: number, availableMb: number }> {
+  const text = await readFile('/proc/meminfo', 'utf8')
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0) / 1024
+  return { totalMb: field('MemTotal'), availableMb: field('MemAvailable') }
+}
+
+const load1 = async () => Number((await readFile('/proc/loadavg', 'utf8')).split(' ')[0])
+
+/** Every process of a container: its init's tree (orphans are reparented to the init). */
+async function treeOf (pid: number): Promise<number[]> {
+  const all = [pid]
+  for (let i = 0; i < all.length; i++) {
+    const tasks = await readdir(`/proc/${all[i]}/task`).catch(() => [])
+    for (const task of tasks) {
+      const children = (await readFile(`/proc/${all[i]}/task/${task}/children`, 'utf8').catch(() => '')).split(' ').filter(Boolean).map(Number)
+      all.push(...children.filter((child) => !all.includes(child)))
+    }
+  }
+  return all
+}
+
+/** A process's part by its comm and its argv[0]. */
+export function partOf (comm: string, argv0: string): Part {
+  if (comm === 'Xvfb') return 'Xvfb'
+  if (FIREFOX.test(comm)) return 'Firefox'
+  // The server and its driver worker (whose comm is their main thread's name, MainThread).
+  if (/(^|\/)node$/.test(argv0)) return 'server'
+  // tini, xfce4-session, xfwm4, xfce4-panel, xfdesktop, xfsettingsd, the D-Bus daemons, …
+  return 'session'
+}
+
+/** PSS (MB) of a process, or undefined when its smaps_rollup cannot be read (another user's, not root). */
+async function pssMb (pid: number): Promise<number | undefined> {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => undefined)
+  const kb = rollup === undefined ? undefined : /^Pss:\s+(\d+)/m.exec(rollup)?.[1]
+  return kb === undefined ? undefined : Number(kb) / 1024
+}
+
+async function rssMb (pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
+  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024
+}
+
+/** The mean memory of the fleet's desktops by part, from their containers' processes as this host sees them. */
+async function desktopMemory (docker: Docker, fleetId: string): Promise<DensityStep['memory']> {
+  const containers = await docker.listContainers({ filters: { label: [`${LABEL.fleet}=${fleetId}`, `${LABEL.kind}=desktop`] } })
+  const processes: Array<{ part: Part, pid: number }> = []
+  for (const container of containers) {
+    const pid = (await docker.getContainer(container.Id).inspect()).State.Pid
+    if (!pid) continue
+    for (const each of await treeOf(pid)) {
+      const comm = (await readFile(`/proc/${each}/comm`, 'utf8').catch(() => '')).trim()
+      const argv0 = (await readFile(`/proc/${each}/cmdline`, 'utf8').catch(() => '')).split('\0')[0] ?? ''
+      if (comm) processes.push({ part: partOf(comm, argv0), pid: each })
+    }
+  }
+  const pss = await Promise.all(processes.map((p) => pssMb(p.pid)))
+  // One measure for all: PSS where every process's is readable, RSS otherwise (RSS counts shared pages in full).
+  const source = pss.every((value) => value !== undefined) ? 'PSS' : 'RSS'
+  const sizes = source === 'PSS' ? pss as number[] : await Promise.all(processes.map((p) => rssMb(p.pid)))
+  const parts = Object.fromEntries(PARTS.map((part) => [part, 0])) as Record<Part, number>
+  processes.forEach((p, i) => { parts[p.part] += sizes[i]! / Math.max(1, containers.length) })
+  return { source, parts, totalMb: PARTS.reduce((sum, part) => sum + parts[part], 0), processes: Math.round(processes.length / Math.max(1, containers.length)) }
+}
+
+/** The fleet as a process of its own; SIGTERM ends every desktop it started (--on-exit end). */
+function startFleet ({ fleetId, image, port, key, max }: { fleetId: string, image: string, port: number, key: string, max: number }) {
+  const main = fileURLToPath(new URL('../fleet/main.ts', import.meta.url))
+  const args = ['--import', 'tsx', main, '--fleet-id', fleetId, '--image', image, '--warm', '0', '--max', String(max), '--port', String(port), '--on-exit', 'end', '--start-timeout', String(START_TIMEOUT_MS / 1000)]
+  // Should this process die without its finally (SIGKILL), the kernel sends the fleet the
+  // SIGTERM on which it removes its desktops.
+  const setpriv = spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim()
+  const [file, argv] = setpriv ? [setpriv, ['--pdeathsig', 'SIGTERM', '--', process.execPath, ...args]] : [process.execPath, args]
+  const child = spawn(file, argv, { cwd: fileURLToPath(root), env: { ...process.env, API_TOKEN: key, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let log = ''
+  const keep = (chunk: Buffer) => { log = (log + chunk.toString()).slice(-4000) }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
+  return { child, log: () => log }
+}
+
+async function stopFleet (child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  // Removing a few dozen desktops takes the engine a while; past this, the sweep below does it.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 180_000)
+  await exited
+  clearTimeout(timer)
+}
+
+/** Whatever carries this fleet's label, removed: what the fleet could not end (or a fleet that died). */
+async function sweep (docker: Docker, fleetId: string): Promise<number> {
+  const label = [`${LABEL.fleet}=${fleetId}`]
+  const containers = await docker.listContainers({ all: true, filters: { label } })
+  for (const c of containers) await docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => {})
+  const volumes = (await docker.listVolumes({ filters: { label } })).Volumes ?? []
+  for (const v of volumes) await docker.getVolume(v.Name).remove({ force: true }).catch(() => {})
+  return containers.length + volumes.length
+}
+
+const ms = (value: number) => Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : '—'
+
+export async function benchFleetDensity (options: DensityOptions = {}): Promise<DensityBench | undefined> {
+  const quick = options.smoke === true || options.quick === true
+  const settings = densitySettings(options)
+  const image = process.env.BENCH_FLEET_IMAGE ?? DEFAULT_IMAGE
+  const docker = new Docker()
+  try {
+    await docker.ping()
+  } catch (error) {
+    console.log(`fleet density: skipped: no Docker engine answers (${process.env.DOCKER_HOST ?? 'the local socket'}: ${(error as Error).message})`)
+    return undefined
+  }
+  try {
+    await docker.getImage(image).inspect()
+  } catch {
+    console.log(`fleet density: skipped: the engine has no image ${image} (npm run test:image builds it; BENCH_FLEET_IMAGE names another)`)
+    return undefined
+  }
+
+  const fleetId = `bench-density-${process.pid}-${randomBytes(3).toString('hex')}`
+  const key = randomBytes(24).toString('hex')
+  const port = await freePort()
+  const pageDir = await mkdtemp(join(tmpdir(), 'cg-bench-density-'))
+  const fleet = startFleet({ fleetId, image, port, key, max: settings.max })
+  let cleaned: Promise<void> | undefined
+  const cleanup = () => (cleaned ??= (async () => {
+    await stopFleet(fleet.child)
+    const left = await sweep(docker, fleetId).catch((error: Error) => { console.log(`fleet density: could not list what is left: ${error.message}`); return 0 })
+    if (left > 0) console.log(`fleet density: removed ${left} containers and volumes the fleet left (fleet ${fleetId})`)
+    await rm(pageDir, { recursive: true, force: true })
+  })())
+  // Interrupted: the desktops go before this process does.
+  const onSignal = (signal: NodeJS.Signals) => { void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143)) }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+
+  const base = `http://127.0.0.1:${port}`
+  const call = async (method: string, path: string, body?: unknown, timeoutMs = 60_000) => {
+    const raw = Buffer.isBuffer(body)
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': raw ? 'application/octet-stream' : 'application/json' }) },
+      ...(body !== undefined && { body: raw ? new Uint8Array(body) : JSON.stringify(body) }),
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    return { status: response.status, text: await response.text() }
+  }
+  /** `probe` until it is true, or the deadline (then why, with the fleet's log if it died). */
+  const until = async (what: string, probe: () => Promise<boolean>, timeoutMs = START_TIMEOUT_MS) => {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      if (await probe().catch(() => false)) return
+      if (fleet.child.exitCode !== null || fleet.child.signalCode !== null) throw new Error(`the fleet exited (${fleet.child.signalCode ?? fleet.child.exitCode}) while waiting for ${what}: ${fleet.log().trim().slice(-800)}`)
+      if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs / 1000} s`)
+      await delay(250)
+    }
+  }
+
+  /** A full desktop through the fleet, its Firefox showing the page. */
+  const startDesktop = async (): Promise<string> => {
+    const created = await call('POST', '/desktops', { desktop: 'full', browser: 'firefox', labels: { bench: 'fleet-density' } })
+    if (created.status !== 201) throw new Error(`POST /desktops answered ${created.status}: ${created.text.slice(0, 300)}`)
+    const id = (JSON.parse(created.text) as { id: string }).id
+    await until(`desktop ${id} acting`, async () => (await call('POST', `/desktops/${id}/computer`, { action: 'get_cursor_position' })).status === 200)
+    for (const name of await readdir(pageDir)) {
+      const put = await call('PUT', `/desktops/${id}/files/${PAGE_DIR}/${name}`, await readFile(join(pageDir, name)))
+      if (put.status !== 201) throw new Error(`PUT ${name} into desktop ${id} answered ${put.status}: ${put.text.slice(0, 300)}`)
+    }
+    const launched = await call('POST', `/desktops/${id}/computer`, { action: 'launch_app', app: 'browser', target: `file://${DESKTOP_HOME}/${PAGE_DIR}/page.html` })
+    if (launched.status !== 200) throw new Error(`launch_app browser on desktop ${id} answered ${launched.status}: ${launched.text.slice(0, 300)}`)
+    await until(`Firefox showing the page on desktop ${id}`, async () => {
+      const windows = await call('POST', `/desktops/${id}/computer`, { action: 'list_windows' })
+      return windows.status === 200 && windows.text.includes('Bench page')
+    })
+    return id
+  }
+
+  const bodies: Record<Kind, (k: number) => unknown> = {
+    click: (k) => ({ action: 'click_mouse', button: 'left', coordinates: [300 + (k * 37) % 700, 420 + (k * 53) % 300] }),
+    key: (k) => ({ action: 'press_key', keys: [k % 2 === 0 ? 'Down' : 'Up'] }),
+    screenshot: () => ({ action: 'take_screenshot' }),
+  }
+  /** One action a second on every desktop for `seconds`, their starts spread over the second. */
+  const drive = async (ids: string[], seconds: number) => {
+    const samples: Record<Kind, number[]> = { click: [], key: [], screenshot: [] }
+    const errors: string[] = []
+    const started = performance.now()
+    await Promise.all(ids.map(async (id, i) => {
+      for (let k = 0; k < seconds; k++) {
+        const wait = started + k * 1000 + (i * 1000) / ids.length - performance.now()
+        if (wait > 0) await delay(wait)
+        const kind = KINDS[(k + i) % KINDS.length]!
+        const sent = performance.now()
+        try {
+          const response = await call('POST', `/desktops/${id}/computer`, bodies[kind](k), ACTION_TIMEOUT_MS)
+          if (response.status !== 200) throw new Error(`${response.status} ${response.text.slice(0, 160)}`)
+          samples[kind].push(performance.now() - sent)
+        } catch (error) {
+          // Slower than any answer: a step with a failed action cannot pass.
+          samples[kind].push(Number.POSITIVE_INFINITY)
+          errors.push(`desktop ${i + 1} ${kind}: ${(error as Error).message}`)
+        }
+      }
+    }))
+    const all = KINDS.flatMap((kind) => samples[kind])
+    return {
+      actions: all.length,
+      errors,
+      p50: percentile(all, 50),
+      p99: percentile(all, 99),
+      byKind: Object.fromEntries(KINDS.map((kind) => [kind, { p50: percentile(samples[kind], 50), p99: percentile(samples[kind], 99), n: samples[kind].length }])) as DensityStep['byKind'],
+    }
+  }
+
+  const { totalMb } = await meminfo()
+  const host = { cores: availableParallelism(), memTotalMb: Math.round(totalMb) }
+  const steps: DensityStep[] = []
+  const ids: string[] = []
+  let held = 0
+  let stoppedBecause = `reached --max ${settings.max}`
+  try {
+    await writePage(pageDir)
+    await until('the fleet answering', async () => (await call('GET', '/health')).status === 200, 60_000)
+    console.log(`fleet density (${quick ? 'quick: not final numbers' : 'final'}; the fleet on Docker, ${image}, full desktops with Firefox on a local page; ` +
+      `one action a second each through the fleet, ${settings.seconds} s a step; host ${host.cores} cores, ${(host.memTotalMb / 1024).toFixed(1)} GB; load ${(await load1()).toFixed(2)} at the start):`)
+    console.log('desktops | p50 / p99 ms | click / key / screenshot p99 | errors | CPU busy / stolen | load 1 min | available MB | MB a desktop: Xvfb + session + Firefox + server | started in')
+    for (const n of settings.counts) {
+      const perDesktop = steps.at(-1)?.memory.totalMb ?? ASSUMED_DESKTOP_MB
+      const { availableMb } = await meminfo()
+      const need = (n - ids.length) * perDesktop + RESERVE_MB
+      if (availableMb < need) {
+        stoppedBecause = `${n} desktops would not fit: ${Math.round(availableMb)} MB available, ${n - ids.length} more need ~${Math.round(need)} MB (${Math.round(perDesktop)} each, ${RESERVE_MB} kept free)`
+        break
+      }
+      const starting = performance.now()
+      while (ids.length < n) {
+        const batch = Math.min(START_CONCURRENCY, n - ids.length)
+        ids.push(...await Promise.all(Array.from({ length: batch }, startDesktop)))
+      }
+      const startS = (performance.now() - starting) / 1000
+      // The last page's pictures decode after its title shows.
+      await delay(3000)
+      const { result, busy, steal } = await cpuShares(() => drive(ids, settings.seconds))
+      const memory = await desktopMemory(docker, fleetId)
+      const step: DensityStep = { desktops: n, ...result, busy, steal, load1: await load1(), availableMb: Math.round((await meminfo()).availableMb), memory, startS }
+      steps.push(step)
+      console.log(`${n} | ${ms(step.p50)} / ${ms(step.p99)} | ${KINDS.map((kind) => ms(step.byKind[kind].p99)).join(' / ')} | ${step.errors.length} of ${step.actions} | ` +
+        `${Math.round(busy * 100)} % / ${Math.round(steal * 100)} % | ${step.load1.toFixed(2)} | ${step.availableMb} | ` +
+        `${Math.round(memory.totalMb)} ${memory.source} (${PARTS.map((part) => Math.round(memory.parts[part])).join(' + ')}) | ${startS.toFixed(0)} s`)
+      for (const error of step.errors.slice(0, 5)) console.log(`  error: ${error}`)
+      if (step.p99 > P99_MS) {
+        stoppedBecause = `${n} desktops: p99 ${ms(step.p99)} ms${step.errors.length ? ` (${step.errors.length} actions failed)` : ''}`
+        break
+      }
+      held = n
+    }
+  } catch (error) {
+    stoppedBecause = `failed: ${(error as Error).message}`
+    process.exitCode = 1
+  } finally {
+    await cleanup()
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+  const met = held >= TARGET_DESKTOPS
+  const targets: Array<[string, boolean]> = [[`fleet density: ≥ ${TARGET_DESKTOPS} full desktops with a browser at p99 ≤ ${P99_MS} ms, one action a second each (${held}; host ${host.cores} cores, ${(host.memTotalMb / 1024).toFixed(1)} GB)`, met]]
+  console.log(`  stopped: ${stoppedBecause}`)
+  console.log(`  largest number of desktops at p99 ≤ ${P99_MS} ms: ${held}${quick ? ' (quick run: not final)' : ''}`)
+  for (const [target, ok] of targets) console.log(`${ok ? 'MET ' : 'MISS'} ${target}`)
+  return { image, quick, host, settings, steps, held, stoppedBecause, targets }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [smoke, quick] = [process.argv.includes('--smoke'), process.argv.includes('--quick')]
+  const arg = (name: string) => {
+    const at = process.argv.indexOf(`--${name}`)
+    if (at < 0) return undefined
+    const text = process.argv[at + 1] ?? ''
+    if (!/^\d+$/.test(text)) throw new Error(`--${name} must be a whole number ≥ 1 (got ${JSON.stringify(text)})`)
+    return Number(text)
+  }
+  let options: DensityOptions
+  try {
+    options = { smoke, quick, max: arg('max'), step: arg('step'), seconds: arg('seconds') }
+    densitySettings(options)
+  } catch (error) {
+    console.error((error as Error).message)
+    process.exit(2)
+  }
+  // Final numbers only from a quiet machine (bench/quiet.ts): refused, with the load seen, otherwise.
+  await requireQuiet(!smoke && !quick)
+  await benchFleetDensity(options)
+}

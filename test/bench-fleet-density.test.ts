@@ -1,0 +1,48 @@
+/**
+ * The density bench's and the peers' pure parts: the steps a run makes (and a bad flag said),
+ * which part of a desktop a process is, and the peers' sample counts and table header. The
+ * bench on the engine is test/docker/bench-density.ts.
+ */
+import t from 'tap'
+import { densitySettings, partOf } from '../bench/fleet-density.ts'
+import { peerCounts, tableHeader } from '../bench/peers/peers.ts'
+
+t.test('densitySettings: the steps of a smoke, quick and final run, and overrides', async (t) => {
+  const cases: Array<[string, Parameters<typeof densitySettings>[0], ReturnType<typeof densitySettings>]> = [
+    ['smoke', { smoke: true }, { step: 1, max: 1, seconds: 5, counts: [1] }],
+    ['quick', { quick: true }, { step: 1, max: 2, seconds: 10, counts: [1, 2] }],
+    ['final', {}, { step: 4, max: 40, seconds: 30, counts: [4, 8, 12, 16, 20, 24, 28, 32, 36, 40] }],
+    ['final, overridden', { max: 6, step: 2, seconds: 20 }, { step: 2, max: 6, seconds: 20, counts: [2, 4, 6] }],
+    ['a step past the max: the max alone', { max: 3 }, { step: 4, max: 3, seconds: 30, counts: [3] }],
+    ['a step that does not divide the max: the max last', { max: 10 }, { step: 4, max: 10, seconds: 30, counts: [4, 8, 10] }],
+  ]
+  for (const [name, options, expected] of cases) t.strictSame(densitySettings(options), expected, name)
+  t.throws(() => densitySettings({ max: 0 }), { message: '--max must be a whole number ≥ 1 (got 0)' })
+  t.throws(() => densitySettings({ seconds: 1.5 }), { message: '--seconds must be a whole number ≥ 1 (got 1.5)' })
+})
+
+t.test("partOf: a desktop container's processes by part", async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ['Xvfb', '/usr/bin/Xvfb', 'Xvfb'],
+    ['MainThread', 'node', 'server'],
+    ['MainThread', '/usr/local/bin/node', 'server'],
+    ['firefox-esr', '/usr/lib/firefox-esr/firefox-esr', 'Firefox'],
+    ['Isolated Web Co', '/usr/lib/firefox-esr/firefox-esr', 'Firefox'],
+    ['Web Content', '/usr/lib/firefox-esr/firefox-esr', 'Firefox'],
+    ['xfwm4', 'xfwm4', 'session'],
+    ['xfce4-panel', 'xfce4-panel', 'session'],
+    ['tini', '/usr/bin/tini', 'session'],
+    ['dbus-daemon', 'dbus-daemon', 'session'],
+  ]
+  t.strictSame(cases.map(([comm, argv0]) => partOf(comm, argv0)), cases.map(([, , part]) => part))
+})
+
+t.test('peerCounts and the table header', async (t) => {
+  t.strictSame([peerCounts({ smoke: true }), peerCounts({ quick: true }), peerCounts()], [
+    { rounds: 1, oursPerRound: 1, moves: 200, calcSnapshots: 1 },
+    { rounds: 3, oursPerRound: 2, moves: 1000, calcSnapshots: 3 },
+    { rounds: 8, oursPerRound: 5, moves: 3000, calcSnapshots: 10 },
+  ])
+  t.equal(tableHeader(['ours', 'cua computer-server', 'OpenAI sample (xdotool)']),
+    'action | ours | cua computer-server | OpenAI sample (xdotool) | floor ms | ours ÷ floor | ÷ cua | ÷ OpenAI')
+})

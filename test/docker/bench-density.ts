@@ -1,0 +1,65 @@
+/**
+ * bench/fleet-density.ts in its smoke mode on the real engine, so the density bench cannot rot:
+ * one full desktop through the fleet (its Firefox on the bench's page), driven for 5 s; the step's
+ * row with every part of the desktop's memory measured, the verdict lines, and, once it exits,
+ * nothing left on the engine under its fleet id (the containers are seen labelled while it runs).
+ * How fast is the bench's business (bench/README.md), not this test's.
+ */
+import t from 'tap'
+import { spawnOwned, stopOwned } from '../helpers/processes.ts'
+import { run } from './engine.ts'
+
+const ROOT = new URL('../..', import.meta.url).pathname
+const DEADLINE_MS = 240_000
+
+/** Containers and volumes whose fleet label is the bench's (bench-density-PID-…): `name label` lines. */
+async function leftOf (pid: number): Promise<string[]> {
+  const prefix = `bench-density-${pid}-`
+  const containers = (await run('docker', ['ps', '-a', '--filter', 'label=computer-gateway.fleet', '--format', '{{.ID}} {{.Label "computer-gateway.fleet"}}'])).stdout.split('\n')
+  const volumes = (await run('docker', ['volume', 'ls', '--filter', 'label=computer-gateway.fleet', '--format', '{{.Name}} {{.Label "computer-gateway.fleet"}}'])).stdout.split('\n')
+  return [...containers, ...volumes].filter((line) => line.split(' ')[1]?.startsWith(prefix))
+}
+
+t.test('the density bench runs a step through the fleet and leaves nothing behind', { timeout: DEADLINE_MS + 60_000 }, async (t) => {
+  const bench = spawnOwned(t, process.execPath, ['--import', 'tsx', 'bench/fleet-density.ts', '--smoke'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const pid = bench.pid!
+  // Whatever a failure left under the bench's fleet id, removed.
+  t.teardown(async () => {
+    for (const line of await leftOf(pid)) {
+      const [id] = line.split(' ')
+      await run('docker', ['rm', '-f', '-v', id!])
+      await run('docker', ['volume', 'rm', '-f', id!])
+    }
+  })
+  let stdout = ''
+  let stderr = ''
+  bench.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
+  bench.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000) })
+  const exit = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => bench.once('close', (...args) => resolve(args)))
+  const deadline = setTimeout(() => { void stopOwned(bench) }, DEADLINE_MS)
+  // While it runs: its desktop's container, labelled with the bench's fleet id.
+  let seen = 0
+  const watch = (async () => {
+    while (bench.exitCode === null && bench.signalCode === null) {
+      seen = Math.max(seen, (await leftOf(pid)).length)
+      await new Promise((resolve) => setTimeout(resolve, 2000))
+    }
+  })()
+  const [code, signal] = await exit
+  clearTimeout(deadline)
+  await watch
+  t.equal(code, 0, `the bench exits with 0 (${signal ?? `code ${code}`}): ${stderr.trim().slice(-1500)}\n${stdout.slice(-1500)}`)
+  t.ok(seen > 0, 'its desktop ran labelled with the bench\'s fleet id')
+  t.match(stdout, /^fleet density \(quick: not final numbers; .* 5 s a step; host \d+ cores, [\d.]+ GB; load [\d.]+ at the start\):$/m)
+  const row = /^1 \| ([\d.]+) \/ ([\d.]+) \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| (\d+) of 5 \| \d+ % \/ \d+ % \| [\d.]+ \| \d+ \| (\d+) (PSS|RSS) \((\d+) \+ (\d+) \+ (\d+) \+ (\d+)\) \| \d+ s$/m.exec(stdout)
+  if (t.ok(row, `a row for the one desktop: ${stdout}`)) {
+    const [, , , errors, total, , xvfb, session, firefox, server] = row!.map(Number)
+    t.equal(errors, 0, 'every action answered')
+    t.ok(xvfb! > 0 && session! > 0 && firefox! > 0 && server! > 0, `every part of the desktop measured: Xvfb ${xvfb}, session ${session}, Firefox ${firefox}, server ${server}`)
+    t.ok(Math.abs(total! - (xvfb! + session! + firefox! + server!)) <= 2, 'the parts add up to the total')
+  }
+  t.match(stdout, /^ {2}stopped: (reached --max 1|1 desktops: p99 \d+ ms)$/m)
+  t.match(stdout, /^ {2}largest number of desktops at p99 ≤ 100 ms: [01] \(quick run: not final\)$/m)
+  t.match(stdout, /^MISS fleet density: ≥ 30 full desktops with a browser at p99 ≤ 100 ms, one action a second each \([01]; host \d+ cores, [\d.]+ GB\)$/m)
+  t.strictSame(await leftOf(pid), [], 'no container or volume of its fleet is left')
+})
