@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
 import { setTimeout as delay } from 'node:timers/promises'
 import t, { type Test } from 'tap'
 
@@ -43,7 +44,14 @@ export function testFleet (prefix = 't') {
     await sweep()
   })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void sweep().finally(() => process.exit(1)) })
-  return { id, label, owned, sweep, fleets }
+  /** Stops a fleet as an operator does (SIGTERM; it was started with --on-exit end) and checks it ended cleanly, leaving nothing in the engine. */
+  const endFleet = async (t: Test, child: ChildProcess, log: () => string) => {
+    child.kill('SIGTERM')
+    const [code] = await Promise.race([once(child, 'exit'), delay(60_000).then(() => ['timeout'])])
+    t.equal(code, 0, `the fleet exited cleanly (${log().slice(-2000)})`)
+    t.strictSame(await owned(), { containers: [], volumes: [] }, 'nothing of the fleet left in the engine')
+  }
+  return { id, label, owned, sweep, fleets, endFleet }
 }
 
 /**

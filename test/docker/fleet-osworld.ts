@@ -13,10 +13,8 @@
  * container and volume with it is removed on every path; nothing else in the engine is touched.
  */
 import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
-import { setTimeout as delay } from 'node:timers/promises'
 import t from 'tap'
 import { freePort } from '../helpers/net.ts'
 import { pollFleet, run, testFleet } from './engine.ts'
@@ -26,7 +24,7 @@ const ROOT = new URL('../..', import.meta.url).pathname
 const PACKAGE = new URL('../../packages/python/', import.meta.url).pathname
 /** OSWorld's harness installed from PyPI with everything it declares (scripts/osworld-venv.sh, which test:image runs first). */
 const PYTHON = `${PACKAGE}.venv-osworld/bin/python`
-const { id: FLEET_ID, owned, fleets } = testFleet('osw')
+const { id: FLEET_ID, owned, fleets, endFleet } = testFleet('osw')
 const KEY = randomBytes(24).toString('hex')
 /** The image under test: the one images.ts built in this run, or another with this code (FLEET_TEST_IMAGE). */
 const IMAGE = process.env.FLEET_TEST_IMAGE ?? DEFAULT_IMAGE
@@ -67,8 +65,5 @@ t.test("OSWorld's DesktopEnv on fleet desktops: the guest published on loopback,
   const listed = await (await fetch(`${base}/desktops`, { headers: { authorization: `Bearer ${KEY}` } })).json()
   t.strictSame(listed, { desktops: [] }, 'no desktop handed out is left')
 
-  child.kill('SIGTERM')
-  const [code] = await Promise.race([once(child, 'exit'), delay(60_000).then(() => ['timeout'])])
-  t.equal(code, 0, `the fleet exited cleanly (${log.slice(-2000)})`)
-  t.strictSame(await owned(), { containers: [], volumes: [] }, 'nothing of the fleet left in the engine')
+  await endFleet(t, child, () => log)
 })

@@ -17,7 +17,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { randomBytes } from 'node:crypto'
-import { setTimeout as delay } from 'node:timers/promises'
 import Docker from 'dockerode'
 import sharp from 'sharp'
 import t from 'tap'
@@ -28,7 +27,7 @@ import { pollFleet, run, testFleet } from './engine.ts'
 import { DEFAULT_IMAGE } from '../../fleet/config.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
-const { id: FLEET_ID, owned, sweep, fleets } = testFleet()
+const { id: FLEET_ID, owned, sweep, fleets, endFleet } = testFleet()
 const KEY = randomBytes(24).toString('hex')
 const docker = new Docker()
 /** The image under test: the one images.ts built in this run, or another with this code (FLEET_TEST_IMAGE). */
@@ -123,8 +122,5 @@ t.test('the Scrapybara SDK against the fleet on Docker: start, computer, screens
   t.equal((await run('docker', ['inspect', container])).code, 1, 'the engine knows it no more')
   t.strictSame(await client.getInstances(), [], 'and it is no longer listed')
 
-  child.kill('SIGTERM')
-  const [code] = await Promise.race([once(child, 'exit'), delay(60_000).then(() => ['timeout'])])
-  t.equal(code, 0, `the fleet exited cleanly (${log.slice(-2000)})`)
-  t.strictSame(await owned(), { containers: [], volumes: [] }, 'nothing of the fleet left in the engine')
+  await endFleet(t, child, () => log)
 })
