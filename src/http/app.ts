@@ -307,6 +307,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     clipboard: options.clipboard !== undefined,
     shell: options.shell !== undefined,
     editor: options.files !== undefined,
+    ...(executorOptions.tools.shell && { endShellScope: executorOptions.tools.shell.endScope.bind(executorOptions.tools.shell) }),
     log: app.log.child({ component: 'mcp' }) as Logger,
   }))
   await app.register(mcpRoutes)

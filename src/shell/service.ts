@@ -1,7 +1,13 @@
 /**
  * The shell (--shell): one-shot commands and named persistent bash sessions, as the desktop's
  * user, in its home, on its display, with an environment holding none of the server's secrets.
- * The executor calls it for the `run_command` and `bash` actions.
+ * The executor calls it for the `run_command` and `bash` actions; Scrapybara's code/execute
+ * for its persistent python3 kernels.
+ *
+ * A session's key is its client's scope and its name (`<scope>/<name>`; an HTTP caller's names
+ * have no scope, an MCP client's carry its session's), so two clients naming the same session
+ * get a bash each; a kernel's key is `kernel:<name>`. Names never hold '/' or ':', so no key is
+ * another's. Every kind counts against one limit, --shell-max-sessions.
  */
 import { randomBytes } from 'node:crypto'
 import { chown, copyFile, mkdtemp, rename, rm } from 'node:fs/promises'
@@ -10,7 +16,8 @@ import { join } from 'node:path'
 import { shellEnvironment } from './environment.ts'
 import { runOnce, type CommandResult, type RunBounds } from './one-shot.ts'
 import { startCommand } from './processes.ts'
-import { BashSession, type SessionResult } from './session.ts'
+import { PYTHON_KERNEL } from './python-kernel.ts'
+import { BashSession, type SessionDialect, type SessionResult } from './session.ts'
 import { shellUser, type ShellUser } from './user.ts'
 
 export interface ShellLimits {
@@ -21,7 +28,7 @@ export interface ShellLimits {
   maxOutputBytes: number
   /** Tasks a command may add to the desktop user's (RLIMIT_NPROC above what the user runs). */
   maxProcesses: number
-  /** Persistent sessions at once. */
+  /** Persistent sessions at once (bash sessions of every client, and python3 kernels). */
   maxSessions: number
 }
 
@@ -108,31 +115,43 @@ export class ShellService {
     child.unref()
   }
 
-  /** Whether `name` may be used now: an open session, or room for one more. */
-  sessionAllowed (name: string): boolean {
-    return this.#sessions.has(name) || this.#sessions.size < this.limits.maxSessions
+  /** Whether the session `key` may be used now: an open session, or room for one more. */
+  sessionAllowed (key: string): boolean {
+    return this.#sessions.has(key) || this.#sessions.size < this.limits.maxSessions
   }
 
-  async session (name: string, command: string, timeoutMs: number, signal?: AbortSignal): Promise<SessionResult> {
+  async session (key: string, command: string, timeoutMs: number, signal?: AbortSignal, dialect?: SessionDialect): Promise<SessionResult> {
     const user = await this.#who()
-    let session = this.#sessions.get(name)
+    let session = this.#sessions.get(key)
     if (!session) {
       const env = await this.#environment(user)
-      session = new BashSession(user, () => env, this.#bounds(timeoutMs))
-      this.#sessions.set(name, session)
+      session = new BashSession(user, () => env, this.#bounds(timeoutMs), dialect)
+      this.#sessions.set(key, session)
     }
     return session.run(command, timeoutMs, signal)
   }
 
+  /** Runs `code` in the persistent python3 kernel `name` (its key `kernel:<name>`). */
+  async kernel (name: string, code: string, timeoutMs: number, signal?: AbortSignal): Promise<SessionResult> {
+    return this.session(`kernel:${name}`, code, timeoutMs, signal, PYTHON_KERNEL)
+  }
+
+  /** Ends every session of one client's scope (an MCP session that ended), and what each started. */
+  async endScope (scope: string): Promise<number> {
+    const keys = [...this.#sessions.keys()].filter((key) => key.startsWith(`${scope}/`))
+    await Promise.all(keys.map((key) => this.restart(key)))
+    return keys.length
+  }
+
   /** Ends a session and what it started; the next command in it starts afresh. */
-  async restart (name: string): Promise<void> {
-    const session = this.#sessions.get(name)
-    this.#sessions.delete(name)
+  async restart (key: string): Promise<void> {
+    const session = this.#sessions.get(key)
+    this.#sessions.delete(key)
     await session?.close()
   }
 
   async close (): Promise<void> {
-    await Promise.all([...this.#sessions.keys()].map((name) => this.restart(name)))
+    await Promise.all([...this.#sessions.keys()].map((key) => this.restart(key)))
     if (this.#xauthDir) await rm(this.#xauthDir, { recursive: true, force: true })
   }
 }
