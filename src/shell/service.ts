@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto'
 import { chown, copyFile, mkdtemp, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { ShellSessionLimit } from '../errors/errors.ts'
 import { shellEnvironment } from './environment.ts'
 import { runOnce, type CommandResult, type RunBounds } from './one-shot.ts'
 import { startCommand } from './processes.ts'
@@ -52,6 +53,8 @@ export class ShellService {
   readonly #home: string
   readonly #display: () => string | undefined
   readonly #sessions = new Map<string, BashSession>()
+  /** Each kernel's last call, which the next one waits for. */
+  readonly #turns = new Map<string, Promise<void>>()
   #user: ShellUser | undefined
   /** The X cookie copied for a user the server changes to (the server's own file is private to it). */
   #xauthDir: string | undefined
@@ -131,9 +134,20 @@ export class ShellService {
     return session.run(command, timeoutMs, signal)
   }
 
-  /** Runs `code` in the persistent python3 kernel `name` (its key `kernel:<name>`). */
+  /**
+   * Runs `code` in the persistent python3 kernel `name` (its key `kernel:<name>`), after the
+   * calls before it on the same kernel (bash sessions are taken in turn by the executor's
+   * queue; kernels are called beside it).
+   */
   async kernel (name: string, code: string, timeoutMs: number, signal?: AbortSignal): Promise<SessionResult> {
-    return this.session(`kernel:${name}`, code, timeoutMs, signal, PYTHON_KERNEL)
+    const key = `kernel:${name}`
+    if (!this.sessionAllowed(key)) throw new ShellSessionLimit(`${this.limits.maxSessions} sessions are open (--shell-max-sessions): restart a bash session before starting the ${name} kernel`)
+    const before = this.#turns.get(key) ?? Promise.resolve()
+    const turn = before.then(() => this.session(key, code, timeoutMs, signal, PYTHON_KERNEL))
+    const settled = turn.then(() => {}, () => {})
+    this.#turns.set(key, settled)
+    void settled.then(() => { if (this.#turns.get(key) === settled) this.#turns.delete(key) })
+    return turn
   }
 
   /** Ends every session of one client's scope (an MCP session that ended), and what each started. */
