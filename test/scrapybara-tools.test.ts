@@ -132,6 +132,10 @@ t.test('code/execute: a python3 kernel keeps its variables; an exception, a time
     ['a timeout over the limit', { code: '1', timeout: 601 }, refused(400, 'ERR_INVALID_ACTION', "timeout 601 s is over this server's limit of 600 s (--shell-max-timeout)")],
   ]
   for (const [what, body, expected] of rows) t.strictSame(await run(body), expected, what)
+  t.equal((await post(app, '/control/takeover', {})).status, 200, 'a person takes the desktop')
+  t.match(await run({ code: 'open("taken.txt", "w").write("x")' }), { status: 423, body: { code: 'ERR_DESKTOP_TAKEN_OVER' } }, 'code while a person holds it: 423')
+  t.equal((await post(app, '/control/release', {})).status, 200)
+  t.strictSame(await run({ code: 'import os; os.path.exists("taken.txt")' }), result('False\n'), 'nothing ran while they held it')
   const long = await run({ code: 'print("y" * 10000)' })
   t.match(long, { status: 200, body: { status: 'ok', truncated: true } }, 'output past --shell-max-output is cut and says so')
   t.equal((long.body as { output: string }).output.length, 4096)

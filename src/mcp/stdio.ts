@@ -3,9 +3,9 @@
  * carries the protocol alone (the logger writes to stderr); the process ends when the client
  * closes stdin. The one client is one MCP session: its bash sessions end with it.
  */
+import { randomUUID } from 'node:crypto'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Log } from '../runtime/logger.ts'
-import { randomUUID } from 'node:crypto'
 import { createMcpServer } from './server.ts'
 import { mcpScope, type McpTools } from './tools-service.ts'
 
