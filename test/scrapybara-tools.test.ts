@@ -87,6 +87,8 @@ t.test('file: refusals name the command\'s fields, the home is a jail, a person 
   writeFileSync(join(outside, 'secret.txt'), 'secret')
   symlinkSync(outside, join(home, 'out'))
   mkdirSync(join(home, 'd'))
+  writeFileSync(join(home, 'd/keep.txt'), 'kept')
+  symlinkSync('d', join(home, 'dlink'))
   const rows: Array<[string, Record<string, unknown>, unknown]> = [
     ['an unknown command', { command: 'chmod', path: 'a' }, refused(400, 'ERR_INVALID_ACTION', 'unknown file command \'chmod\': one of read, write, append, exists, list, mkdir, delete, move, copy, view, create, replace, insert, delete_lines, grep')],
     ['a missing field', { command: 'write', path: 'a' }, refused(400, 'ERR_INVALID_ACTION', 'write is missing content: write needs path, content and takes encoding, mode')],
@@ -102,10 +104,14 @@ t.test('file: refusals name the command\'s fields, the home is a jail, a person 
     ['a link out, grep', { command: 'grep', path: 'out', pattern: 'secret' }, refused(403, 'ERR_PATH_FORBIDDEN', "'out' is a symbolic link leading out of the desktop's home directory")],
     ['a link out, copied from', { command: 'copy', src: 'out/secret.txt', dst: 'in.txt' }, refused(403, 'ERR_PATH_FORBIDDEN', "'out' is a symbolic link leading out of the desktop's home directory")],
     ['a move into itself', { command: 'move', src: 'd', dst: 'd/e' }, refused(400, 'ERR_INVALID_ACTION', "'d' cannot be moved into itself ('d/e')")],
+    ['a link out, deleted recursively: the link alone', { command: 'delete', path: 'out', recursive: true }, ok('deleted the symlink out')],
+    ['a link to a directory inside, deleted recursively: the link alone', { command: 'delete', path: 'dlink', recursive: true }, ok('deleted the symlink dlink')],
   ]
   for (const [what, body, expected] of rows) t.strictSame(answer(await post(app, FILE, body)), expected, what)
   t.notOk(existsSync(join(outside, 'new.txt')), 'nothing written outside')
   t.notOk(existsSync(join(home, 'in.txt')), 'nothing copied in')
+  t.equal(readFileSync(join(outside, 'secret.txt'), 'utf8'), 'secret', 'what the link pointed to is untouched')
+  t.equal(readFileSync(join(home, 'd/keep.txt'), 'utf8'), 'kept', "what the inside link pointed to is kept")
 
   t.equal((await post(app, '/control/takeover', {})).status, 200, 'a person takes the desktop')
   const locked = await post(app, FILE, { command: 'write', path: 'a', content: 'x' })

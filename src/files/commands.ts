@@ -198,7 +198,8 @@ export class FileCommands {
   async #delete (path: string, recursive: boolean): Promise<string> {
     const relative = this.#relative(path)
     if (!relative) throw new PathForbidden('the home directory itself cannot be deleted: name something under it')
-    if (!recursive || !await this.#isDirectory(relative)) {
+    // The name itself, never what a link there points to: a link is deleted as a link, its target's contents kept.
+    if (!recursive || !await this.#walk(path, (home) => walking(home, async (walk) => (await walk.leaf(relative.split('/'), { follow: false }))?.stats?.isDirectory() === true))) {
       const { kind } = await this.#options.store.remove(relative)
       return `deleted the ${kind} ${path}`
     }
