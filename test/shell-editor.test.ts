@@ -272,3 +272,18 @@ t.test('MCP: each client\'s bash sessions are its own (its Mcp-Session-Id), ende
   const again = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': b.transport.sessionId! } })
   t.strictSame([again.status, await again.json()], [200, { bash_sessions_ended: 1 }], "DELETE with b's id ends its one bash session")
 })
+
+t.test('MCP: at the limit, a client\'s session idle past scopedIdleMs makes room; one in use, or an HTTP caller\'s, never does', async (t) => {
+  const { app } = await tools(t, { maxSessions: 1, scopedIdleMs: 300 })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const client = new Client({ name: 'shell-editor-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(app.server.address() as { port: number }).port}/mcp`)))
+  t.teardown(() => client.close())
+  const bash = async (command: string) => ((await client.callTool({ name: 'bash', arguments: { command } })) as { structuredContent?: { command_result?: { stdout: string } } }).structuredContent?.command_result?.stdout
+  t.equal(await bash('X=kept; echo $X'), 'kept\n', "the client's one session")
+  t.equal((await post(app, '/computer', { action: 'bash', command: 'true', session: 'http' })).status, 429, 'the limit, while it was just used')
+  await new Promise((resolve) => setTimeout(resolve, 400))
+  t.equal((await post(app, '/computer', { action: 'bash', command: 'echo http', session: 'http' })).body.command_result.stdout, 'http\n', 'idle past 300 ms: it made room')
+  const refused = await client.callTool({ name: 'bash', arguments: { command: 'echo $X' } }) as { isError?: boolean, content: Array<{ text: string }> }
+  t.strictSame([refused.isError, refused.content[0]!.text], [true, '1 bash sessions are open (--shell-max-sessions): restart one ({"action":"bash","restart":true,"session":"<name>"}) before starting \'default\''], "an HTTP caller's idle session is never ended for another: the client is refused")
+})

@@ -31,7 +31,15 @@ export interface ShellLimits {
   maxProcesses: number
   /** Persistent sessions at once (bash sessions of every client, and python3 kernels). */
   maxSessions: number
+  /** How long an MCP client's session sits idle before it may be ended to make room (default SCOPED_IDLE_MS). */
+  scopedIdleMs?: number
 }
+
+/**
+ * At the limit, a session of an MCP client's idle this long is ended to make room: a client
+ * that went away without ending its MCP session does not hold its slots until the server ends.
+ */
+export const SCOPED_IDLE_MS = 10 * 60_000
 
 export const DEFAULT_SHELL_LIMITS: ShellLimits = {
   timeoutMs: 30_000,
@@ -118,9 +126,21 @@ export class ShellService {
     child.unref()
   }
 
-  /** Whether the session `key` may be used now: an open session, or room for one more. */
+  /**
+   * Whether the session `key` may be used now: an open session, or room for one more — made,
+   * at the limit, by ending the MCP client's session idle the longest, past `scopedIdleMs`.
+   */
   sessionAllowed (key: string): boolean {
-    return this.#sessions.has(key) || this.#sessions.size < this.limits.maxSessions
+    if (this.#sessions.has(key) || this.#sessions.size < this.limits.maxSessions) return true
+    const idleMs = this.limits.scopedIdleMs ?? SCOPED_IDLE_MS
+    const now = Date.now()
+    const [stale] = [...this.#sessions]
+      .filter(([name, session]) => name.includes('/') && !session.busy && now - session.lastUsed >= idleMs)
+      .sort(([, a], [, b]) => a.lastUsed - b.lastUsed)
+    if (!stale) return false
+    this.#sessions.delete(stale[0])
+    void stale[1].close()
+    return true
   }
 
   async session (key: string, command: string, timeoutMs: number, signal?: AbortSignal, dialect?: SessionDialect): Promise<SessionResult> {

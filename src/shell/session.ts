@@ -74,6 +74,9 @@ export class BashSession {
   #started: Started | undefined
   #exit: { code: number | null, signal: string | null } | undefined
   #onExit: (() => void) | undefined
+  /** When a command last ended (or the session started), and whether one runs now. */
+  lastUsed = Date.now()
+  busy = false
 
   constructor (readonly user: ShellUser, readonly env: () => Record<string, string>, readonly bounds: RunBounds, readonly dialect: SessionDialect = BASH) {}
 
@@ -92,6 +95,16 @@ export class BashSession {
   }
 
   async run (command: string, timeoutMs: number, signal?: AbortSignal): Promise<SessionResult> {
+    this.busy = true
+    try {
+      return await this.#run(command, timeoutMs, signal)
+    } finally {
+      this.busy = false
+      this.lastUsed = Date.now()
+    }
+  }
+
+  async #run (command: string, timeoutMs: number, signal?: AbortSignal): Promise<SessionResult> {
     const started = this.running ? this.#started! : await this.#start()
     const nonce = randomBytes(12).toString('hex')
     const marker = Buffer.from(`\n__cg_end_${nonce}`)
