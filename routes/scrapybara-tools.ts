@@ -9,34 +9,18 @@
  * kernel's variables kept from one call to the next until it times out, exits or the server ends.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 import type { ControlLease } from '../src/control/lease.ts'
 import { InvalidAction, ToolOff } from '../src/errors/errors.ts'
 import type { FileCommands } from '../src/files/commands.ts'
 import { FileRequest, FileResponse } from '../src/files/command-table.ts'
 import { ErrorBody } from '../src/schemas/error-body.ts'
 import type { ShellService } from '../src/shell/service.ts'
+import { CodeExecuteRequest, CodeExecuteResponse, KERNELS } from '../src/shell/code-schema.ts'
 import { clientGone } from './run-options.ts'
 
 const FILES_OFF = 'the file tool is off on this server: start it with --files (env FILES=1) and --home, the directory it works in'
 const SHELL_OFF = "code execution is off on this server: start it with --shell (env SHELL_TOOL=1), which runs the code as the desktop's user in --home"
-
-/** The kernels served: a python3 process kept per name. */
-export const KERNELS = ['python3'] as const
-
-export const CodeExecuteRequest = Type.Object({
-  code: Type.String({ minLength: 1, maxLength: 1_000_000, description: 'Python source, run in the kernel as a notebook cell is: the last expression\'s value is shown.' }),
-  kernel_name: Type.Optional(Type.String({ description: "The kernel: 'python3' (the default). Its variables last from one call to the next." })),
-  timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Seconds; default --shell-timeout, at most --shell-max-timeout. Past it the kernel is killed (its variables lost) and the answer says so.' })),
-}, { additionalProperties: false })
-
-export const CodeExecuteResponse = Type.Object({
-  output: Type.String({ description: 'What the code printed on stdout, then the last expression\'s value (its repr), as a notebook shows it.' }),
-  error: Type.Union([Type.String(), Type.Null()], { description: 'What it printed on stderr (a traceback after an exception), and why the kernel ended when it did; null when nothing.' }),
-  status: Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('ended')], { description: 'ok; error: it raised an exception (the kernel goes on); ended: it timed out or exited, and the next call starts a new kernel.' }),
-  kernel_name: Type.String(),
-  truncated: Type.Boolean({ description: 'stdout or stderr was longer than --shell-max-output: what is shown is its start.' }),
-})
 
 const params = Type.Object({ instance_id: Type.String({ description: 'Ignored: one server is one instance.' }) })
 const errors = { '4xx': Type.Ref(ErrorBody), '5xx': Type.Ref(ErrorBody) }
@@ -78,7 +62,7 @@ export const scrapybaraToolRoutes: FastifyPluginAsyncTypebox<{ files?: FileComma
     },
   }, async (request, reply) => {
     if (!shell) throw new ToolOff(SHELL_OFF)
-    const { code, kernel_name: kernel = 'python3', timeout } = request.body as Static<typeof CodeExecuteRequest>
+    const { code, kernel_name: kernel = 'python3', timeout } = request.body
     if (!(KERNELS as readonly string[]).includes(kernel)) throw new InvalidAction(`kernel_name '${kernel}' is not served: the kernels are ${KERNELS.join(', ')}`)
     const timeoutMs = timeout === undefined ? shell.limits.timeoutMs : Math.round(timeout * 1000)
     if (timeoutMs > shell.limits.maxTimeoutMs) throw new InvalidAction(`timeout ${timeout} s is over this server's limit of ${shell.limits.maxTimeoutMs / 1000} s (--shell-max-timeout)`)

@@ -13,7 +13,7 @@ import { errorBody, replyFailure } from '../../src/http/error-handler.ts'
 import { InvalidDesktopRequest, ToolOff } from '../../src/errors/errors.ts'
 import { FileRequest, FileResponse } from '../../src/files/command-table.ts'
 import { ErrorBody } from '../../src/schemas/error-body.ts'
-import { CodeExecuteRequest, CodeExecuteResponse } from '../../routes/scrapybara-tools.ts'
+import { CodeExecuteRequest, CodeExecuteResponse } from '../../src/shell/code-schema.ts'
 import type { Fleet } from '../fleet.ts'
 import { InstanceParams } from './schemas.ts'
 
