@@ -19,6 +19,7 @@ import { RETRY_AFTER_FULL_SECONDS, type Fleet } from './fleet.ts'
 import { pauseRoutes } from './routes/pause.ts'
 import { scrapybaraRoutes } from './scrapybara/routes.ts'
 import { scrapybaraShellRoutes } from './scrapybara/shell.ts'
+import { scrapybaraForwardRoutes } from './scrapybara/forward.ts'
 import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidation, FleetHealth } from './schemas.ts'
 import { createSpec } from './options.ts'
 import { resetRoute } from './routes/reset.ts'
@@ -112,6 +113,7 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
   await app.register(pauseRoutes, { fleet })
   await app.register(scrapybaraRoutes, { fleet })
   await app.register(scrapybaraShellRoutes, { fleet, shell: options.shell === true })
+  await app.register(scrapybaraForwardRoutes, { fleet, shell: options.shell === true })
   await app.register(resetRoute, { fleet })
   await app.register(liveRoutes, { fleet })
   await app.register(browserRoutes, { fleet })

@@ -4,9 +4,16 @@
  * requests. The tools hold no per-client state (the desktop's input queue is the executor's),
  * so a session table would only be something to leak, expire and share between replicas.
  * Auth and the Origin/Host guard are the app's onRequest hooks, as for every route.
+ *
+ * One thing is a client's own: its bash sessions. An `initialize` is answered with an
+ * Mcp-Session-Id (a fresh UUID, kept nowhere), which MCP clients send with every later
+ * request; the id scopes the client's bash sessions (two clients that both use "default" get a
+ * bash each), and DELETE /mcp with it, which a client sends to end its session, ends them.
  */
-import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { MethodNotAllowed } from '../src/errors/errors.ts'
+import { mcpScope } from '../src/mcp/tools-service.ts'
 import { strictTextBodies } from '../src/http/text-bodies.ts'
 import { clientGone } from './run-options.ts'
 
@@ -27,7 +34,12 @@ export const mcpRoutes: FastifyPluginAsync = async (fastify) => {
   fastify.post(MCP_PATH, { schema: { hide: true } }, async (request, reply) => {
     const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadMcp()
     const signal = clientGone(reply)
-    const server = createMcpServer(fastify.mcpTools, signal)
+    let session = sessionOf(request)
+    if (initializes(request.body)) {
+      session = randomUUID()
+      reply.header('mcp-session-id', session)
+    }
+    const server = createMcpServer(fastify.mcpTools, signal, session === undefined ? undefined : mcpScope(session))
     // JSON answers rather than an SSE stream: a tool call has one result and sends no progress.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     reply.raw.once('close', () => {
@@ -48,13 +60,29 @@ export const mcpRoutes: FastifyPluginAsync = async (fastify) => {
     }
   })
 
-  // Stateless: there is no server-initiated stream to open (GET) nor session to end (DELETE).
+  // Stateless: there is no server-initiated stream to open (GET); a session ends its bash sessions (DELETE).
   const notAllowed = async (_request: unknown, reply: FastifyReply) => {
-    reply.header('allow', 'POST')
-    throw new MethodNotAllowed(`${MCP_PATH} is stateless and answers POST only: send each JSON-RPC message as a POST (there is no stream to open and no session to end)`)
+    reply.header('allow', 'POST, DELETE')
+    throw new MethodNotAllowed(`${MCP_PATH} is stateless and answers POST (each JSON-RPC message) and DELETE with an Mcp-Session-Id (which ends that session's bash sessions); there is no stream to open`)
   }
   fastify.get(MCP_PATH, { schema: { hide: true } }, notAllowed)
-  fastify.delete(MCP_PATH, { schema: { hide: true } }, notAllowed)
+  fastify.delete(MCP_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const session = sessionOf(request)
+    if (session === undefined) return notAllowed(request, reply)
+    return { bash_sessions_ended: await fastify.mcpTools.endSession(mcpScope(session)) }
+  })
+}
+
+/** The Mcp-Session-Id a client sent (the one its initialize was answered with), if any. */
+function sessionOf (request: FastifyRequest): string | undefined {
+  const id = request.headers['mcp-session-id']
+  return typeof id === 'string' && id !== '' ? id : undefined
+}
+
+/** Whether a JSON-RPC body (one message or a batch) holds an initialize request. */
+function initializes (body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body]
+  return messages.some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize')
 }
 
 /** Headers the app's hooks set (CORS for an allowed origin) go out on the raw response the transport writes. */

@@ -127,3 +127,31 @@ t.test('refusals: without the fleet\'s --shell a 403 naming it; bad bodies a 400
   t.strictSame(await thrown(on.instance.bash({ command: 'ls' }, { maxRetries: 0 })), [409, errorBody(409, 'ERR_DESKTOP_PAUSED', `desktop ${on1} is paused: nothing reaches it until it is resumed (POST /v1/instance/${on1}/resume)`)], 'a paused instance: 409 naming resume')
   t.equal(on.backend.received.length, 0, 'no refused call reached the desktop')
 })
+
+t.test('file and code.execute through the SDK: forwarded to the desktop under the same path, body as it came, with its token', async (t) => {
+  const { instance, backend, token, raw } = await listening(t, true)
+  const id = instance.id
+  /** The last request the desktop got: method, path, token (never the fleet's key), and the body sent. */
+  const sent = () => { const r = backend.received.at(-1)!; return [r.method, r.url, r.authorization, r.apiKey, JSON.parse(r.body)] }
+  const rows: Array<[string, () => Promise<unknown>, string, unknown]> = [
+    ['file: write base64', () => instance.file({ command: 'write', path: 'a.bin', content: 'AAE=', encoding: 'base64' }), 'file', { command: 'write', path: 'a.bin', content: 'AAE=', encoding: 'base64' }],
+    ['file: replace every occurrence', () => instance.file({ command: 'replace', path: 'a.txt', oldStr: 'a', newStr: 'b', allOccurrences: true }), 'file', { command: 'replace', path: 'a.txt', old_str: 'a', new_str: 'b', all_occurrences: true }],
+    ['file: grep', () => instance.file({ command: 'grep', pattern: 'x', path: 'src', recursive: true, caseSensitive: false, lineNumbers: false }), 'file',
+      { command: 'grep', pattern: 'x', path: 'src', recursive: true, case_sensitive: false, line_numbers: false }],
+    ['file: delete_lines', () => instance.file({ command: 'delete_lines', path: 'a.txt', lines: [1, 2] }), 'file', { command: 'delete_lines', path: 'a.txt', lines: [1, 2] }],
+    ['code.execute', () => instance.code.execute({ code: 'x = 1', kernelName: 'python3', timeout: 5 }), 'code/execute', { code: 'x = 1', kernel_name: 'python3', timeout: 5 }],
+  ]
+  for (const [what, call, path, body] of rows) {
+    t.match(await call(), { method: 'POST', url: `/v1/instance/${id}/${path}`, desktop: id }, `${what}: the desktop's answer, passed back`)
+    t.strictSame(sent(), ['POST', `/v1/instance/${id}/${path}`, `Bearer ${token}`, undefined, body], `${what}: the body as the SDK sent it, with the desktop's token`)
+  }
+  const before = backend.received.length
+  t.strictSame(await raw('POST', '/v1/instance/0123456789abcdef/file', { command: 'exists', path: 'a' }), [404, errorBody(404, 'ERR_DESKTOP_NOT_FOUND', 'no desktop 0123456789abcdef in this fleet (GET /desktops lists them)')], 'an unknown instance: 404')
+  await instance.pause()
+  t.strictSame(await thrown(instance.file({ command: 'exists', path: 'a' }, { maxRetries: 0 })), [409, errorBody(409, 'ERR_DESKTOP_PAUSED', `desktop ${id} is paused: nothing reaches it until it is resumed (POST /v1/instance/${id}/resume)`)], 'a paused instance: 409 naming resume')
+  t.equal(backend.received.length, before, 'neither reached a desktop')
+
+  const off = await listening(t, false)
+  t.strictSame(await thrown(off.instance.code.execute({ code: '1' }, { maxRetries: 0 })), [403, errorBody(403, 'ERR_TOOL_OFF', "code.execute needs the fleet's shell: start the fleet with --shell (env FLEET_SHELL=1), which starts every desktop with the server's --shell (the code runs as the desktop's user in its home)")], 'code.execute without the fleet\'s --shell: 403 naming it')
+  t.match(await off.instance.file({ command: 'exists', path: 'a' }), { url: `/v1/instance/${off.instance.id}/file` }, 'file is served without it, as edit is')
+})

@@ -116,11 +116,11 @@ t.test('refusals: what is not served is a 501 naming it, a bad request a 422 nam
     ['GET', `/v1/instance/${id}/env`, undefined, shellOff],
     ['POST', `/v1/instance/${id}/env`, { variables: { A: '1' } }, shellOff],
     ['POST', `/v1/instance/${id}/env/delete`, { keys: ['A'] }, shellOff],
-    ['POST', `/v1/instance/${id}/file`, { command: 'read', path: '/x' }, unserved('the file tool is not served (its commands are not part of the SDK\'s contract): view and edit files with /v1/instance/{id}/edit, upload with /v1/instance/{id}/upload, and read, write, list and delete files with /desktops/{id}/files')],
-    ['POST', `/v1/instance/${id}/code/execute`, { code: '1' }, unserved('code execution is not served (it runs in a notebook kernel, and the SDK leaves its answer unspecified): write the code with /v1/instance/{id}/edit and run it with /v1/instance/{id}/bash (python3 is in the desktop; the fleet\'s --shell)')],
+    ['POST', `/v1/instance/${id}/code/execute`, { code: '1' }, errorBody(403, 'ERR_TOOL_OFF', "code.execute needs the fleet's shell: start the fleet with --shell (env FLEET_SHELL=1), which starts every desktop with the server's --shell (the code runs as the desktop's user in its home)")],
+    ['POST', `/v1/instance/${id}/code/run`, { code: '1' }, unserved('only code/execute is served (Python in a python3 kernel kept per instance and kernel name; the fleet\'s --shell)')],
     ['GET', `/v1/instance/${id}/browser/cdp_url`, undefined, errorBody(409, 'ERR_BROWSER_NO_DEVTOOLS', `instance ${id} runs Firefox, whose DevTools this fleet does not serve: start one with instance_type 'browser' (start_browser), or run the fleet with --browser chromium`)],
     ['POST', `/v1/instance/${id}/browser/save_auth?name=a`, undefined, unserved('saved browser auth states (save_auth, modify_auth, authenticate) are not served: the browser\'s own profile in the instance\'s home keeps its sign-ins; browser start, cdp_url, current_url and stop are served')],
-    ['POST', `/v1/instance/${id}/notebook/create`, { name: 'n' }, unserved('notebooks are not served: they need a kernel on the desktop')],
+    ['POST', `/v1/instance/${id}/notebook/create`, { name: 'n' }, unserved('notebooks are not served: a desktop keeps python3 kernels for /v1/instance/{id}/code/execute, not notebooks (their cells, outputs and files); run code with code/execute')],
     ['GET', '/v1/auth_states', undefined, unserved('saved browser auth states are not served')],
   ]
   for (const [method, path, body, expected] of cases) {

@@ -233,7 +233,7 @@ t.test('/mcp is behind the token and the Origin/Host rules', async (t) => {
   t.match(await ok.json(), { jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'computer-gateway' }, capabilities: { tools: {} } } })
   const get = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}`, accept: 'text/event-stream' } })
   t.equal(get.status, 405)
-  t.equal(get.headers.get('allow'), 'POST')
+  t.equal(get.headers.get('allow'), 'POST, DELETE')
   t.match(await get.json(), { code: 'ERR_METHOD_NOT_ALLOWED' })
   t.notOk(lines.some((line) => line.includes(TOKEN)), 'the token is never logged')
 })

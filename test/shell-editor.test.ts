@@ -9,6 +9,8 @@ import t from 'tap'
 import { execFileSync } from 'node:child_process'
 import { chownSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { build, post } from './helpers/build.ts'
 import { desktopHome, shellLimits } from './helpers/tools.ts'
 import type { ShellLimits } from '../src/shell/service.ts'
@@ -235,4 +237,53 @@ t.test('a batch: the editor writes a script, bash runs it, in one request and in
   })
   t.equal(status, 200)
   t.strictSame(body.results.map((r: { command_result?: unknown, output: string }) => r.command_result ?? r.output), ['File created successfully at: bin/hello.sh', exited('hello from hello.sh\n')])
+})
+
+t.test('MCP: each client\'s bash sessions are its own (its Mcp-Session-Id), ended with its session; HTTP callers share a name', async (t) => {
+  const { app } = await tools(t, { maxSessions: 3 })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const url = new URL(`http://127.0.0.1:${(app.server.address() as { port: number }).port}/mcp`)
+  const connect = async () => {
+    const client = new Client({ name: 'shell-editor-test', version: '1.0.0' })
+    const transport = new StreamableHTTPClientTransport(url)
+    await client.connect(transport)
+    t.teardown(() => client.close())
+    return { client, transport }
+  }
+  const bash = async (client: Client, command: string) => {
+    const result = await client.callTool({ name: 'bash', arguments: { command } }) as { content: Array<{ type: string, text?: string }>, structuredContent?: { command_result?: { stdout: string } } }
+    return result.structuredContent?.command_result?.stdout ?? JSON.stringify(result.content)
+  }
+  const a = await connect()
+  const b = await connect()
+  t.ok(a.transport.sessionId && b.transport.sessionId && a.transport.sessionId !== b.transport.sessionId, 'each initialize is answered with an Mcp-Session-Id of its own')
+  t.equal(await bash(a.client, 'X=from-a; echo $X'), 'from-a\n', "a sets X in its 'default' session")
+  t.equal(await bash(b.client, 'echo "b sees [$X]"; X=from-b'), 'b sees []\n', "b's 'default' is another bash: it does not see a's X")
+  t.equal(await bash(a.client, 'echo $X'), 'from-a\n', "a's session kept its own X")
+  t.strictSame((await post(app, '/computer', { action: 'bash', command: 'echo "http sees [$X]"; X=from-http' })).body.command_result.stdout, 'http sees []\n', "an HTTP caller's 'default' is neither client's")
+  t.strictSame((await post(app, '/computer', { action: 'bash', command: 'echo $X' })).body.command_result.stdout, 'from-http\n', 'HTTP callers share a session by its name')
+  t.strictSame((await post(app, '/computer', { action: 'bash', command: 'true', session: 'fourth' })).body.code, 'ERR_SHELL_SESSION_LIMIT', 'the limit counts every client\'s sessions: three open, a fourth refused')
+
+  await a.transport.terminateSession()
+  t.equal(await bash(b.client, 'echo $X'), 'from-b\n', "b's session goes on after a's ended")
+  t.equal((await post(app, '/computer', { action: 'bash', command: 'true', session: 'fourth' })).status, 200, "a's ended session made room")
+  const gone = await fetch(url, { method: 'DELETE' })
+  t.strictSame([gone.status, gone.headers.get('allow')], [405, 'POST, DELETE'], 'DELETE without a session id: nothing to end')
+  const again = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': b.transport.sessionId! } })
+  t.strictSame([again.status, await again.json()], [200, { bash_sessions_ended: 1 }], "DELETE with b's id ends its one bash session")
+})
+
+t.test('MCP: at the limit, a client\'s session idle past scopedIdleMs makes room; one in use, or an HTTP caller\'s, never does', async (t) => {
+  const { app } = await tools(t, { maxSessions: 1, scopedIdleMs: 300 })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const client = new Client({ name: 'shell-editor-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(app.server.address() as { port: number }).port}/mcp`)))
+  t.teardown(() => client.close())
+  const bash = async (command: string) => ((await client.callTool({ name: 'bash', arguments: { command } })) as { structuredContent?: { command_result?: { stdout: string } } }).structuredContent?.command_result?.stdout
+  t.equal(await bash('X=kept; echo $X'), 'kept\n', "the client's one session")
+  t.equal((await post(app, '/computer', { action: 'bash', command: 'true', session: 'http' })).status, 429, 'the limit, while it was just used')
+  await new Promise((resolve) => setTimeout(resolve, 400))
+  t.equal((await post(app, '/computer', { action: 'bash', command: 'echo http', session: 'http' })).body.command_result.stdout, 'http\n', 'idle past 300 ms: it made room')
+  const refused = await client.callTool({ name: 'bash', arguments: { command: 'echo $X' } }) as { isError?: boolean, content: Array<{ text: string }> }
+  t.strictSame([refused.isError, refused.content[0]!.text], [true, '1 bash sessions are open (--shell-max-sessions): restart one ({"action":"bash","restart":true,"session":"<name>"}) before starting \'default\''], "an HTTP caller's idle session is never ended for another: the client is refused")
 })

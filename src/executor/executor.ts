@@ -91,6 +91,8 @@ export interface RunOptions {
    * body is written from the bytes: src/http/image-bodies.ts). Without it they are base64 text.
    */
   images?: DeferredImages
+  /** The client's scope for bash sessions (an MCP session's id): its session names are its own. */
+  shellScope?: string
 }
 
 export interface BatchOutcome {
@@ -226,7 +228,8 @@ export class Executor {
     // Known and ready: no await, which every action would pay for.
     const screen = this.#screen !== undefined && this.#driver.ready() ? this.#screen : await this.screenSize()
     const scaler = new Scaler(screen, options.client, options.clientName)
-    const context = await planContext(actions, this.#driver, this.#apps, this.#accessibility, this.#launchRules, this.#clipboard, this.#tools)
+    const tools = options.shellScope !== undefined && this.#tools ? { ...this.#tools, scope: options.shellScope } : this.#tools
+    const context = await planContext(actions, this.#driver, this.#apps, this.#accessibility, this.#launchRules, this.#clipboard, tools)
     const plans = planBatch(actions, scaler, context, {
       ...(options.limits && { limits: options.limits }),
       indexed: options.indexed === true,

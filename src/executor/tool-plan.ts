@@ -13,11 +13,13 @@ import type { ShellService } from '../shell/service.ts'
 export interface Tools {
   shell?: ShellService | undefined
   editor?: TextEditor | undefined
+  /** The calling client's scope for bash sessions (an MCP session's), when it has one: its names are its own. */
+  scope?: string | undefined
 }
 
 export type ToolPlan =
   | { kind: 'run_command', argv: string[], timeoutMs: number }
-  | { kind: 'bash', session: string, command?: string, restart: boolean, timeoutMs: number }
+  | { kind: 'bash', session: string, key: string, command?: string, restart: boolean, timeoutMs: number }
   | { kind: 'edit', request: EditRequest }
 
 const SHELL_OFF = 'the shell is off on this server: start it with --shell (env SHELL_TOOL=1), which runs commands as the desktop\'s user in --home'
@@ -43,10 +45,12 @@ export function planTool (action: ActionOf<'run_command' | 'bash' | 'edit'>, too
   }
   if ((action.command === undefined) === (action.restart !== true)) throw new InvalidAction('bash needs exactly one of command or restart: true')
   const session = action.session ?? 'default'
-  if (action.command !== undefined && !shell.sessionAllowed(session)) {
+  // A client with a scope has sessions of its own: the same name is another bash for another client.
+  const key = tools.scope === undefined ? session : `${tools.scope}/${session}`
+  if (action.command !== undefined && !shell.sessionAllowed(key)) {
     throw new ShellSessionLimit(`${shell.limits.maxSessions} bash sessions are open (--shell-max-sessions): restart one ({"action":"bash","restart":true,"session":"<name>"}) before starting '${session}'`)
   }
-  return { kind: 'bash', session, ...(action.command !== undefined && { command: action.command }), restart: action.restart === true, timeoutMs }
+  return { kind: 'bash', session, key, ...(action.command !== undefined && { command: action.command }), restart: action.restart === true, timeoutMs }
 }
 
 export interface ToolOutcome { output: string, command_result?: CommandResultResponse }
@@ -61,10 +65,10 @@ export async function runTool (plan: ToolPlan, tools: Tools | undefined, signal?
     }
     case 'bash': {
       if (plan.restart) {
-        await tools!.shell!.restart(plan.session)
+        await tools!.shell!.restart(plan.key)
         return { output: 'tool has been restarted.' }
       }
-      const { ended, ...result } = await tools!.shell!.session(plan.session, plan.command!, plan.timeoutMs, signal)
+      const { ended, ...result } = await tools!.shell!.session(plan.key, plan.command!, plan.timeoutMs, signal)
       return { output: ended ?? describe(result, plan.timeoutMs), command_result: result }
     }
   }

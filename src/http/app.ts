@@ -63,6 +63,8 @@ import { FileStore, type FileStoreOptions } from '../files/store.ts'
 import type { ClipboardSource } from '../clipboard/source.ts'
 import { FILES_SCHEMAS } from '../files/schema.ts'
 import { filesOffRoutes, filesRoutes } from '../../routes/files.ts'
+import { scrapybaraToolRoutes } from '../../routes/scrapybara-tools.ts'
+import { FileCommands } from '../files/commands.ts'
 import { browserRoutes } from '../../routes/browser.ts'
 import { BROWSER_SCHEMAS } from '../browser/schema.ts'
 import { CdpBroker } from '../browser/cdp-broker.ts'
@@ -307,6 +309,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     clipboard: options.clipboard !== undefined,
     shell: options.shell !== undefined,
     editor: options.files !== undefined,
+    ...(executorOptions.tools.shell && { endShellScope: executorOptions.tools.shell.endScope.bind(executorOptions.tools.shell) }),
     log: app.log.child({ component: 'mcp' }) as Logger,
   }))
   await app.register(mcpRoutes)
@@ -331,6 +334,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   } else {
     await app.register(filesOffRoutes)
   }
+  const { editor, shell } = executorOptions.tools
+  await app.register(scrapybaraToolRoutes, { control, shell, files: fileStore && editor && new FileCommands({ home: options.files!.home, store: fileStore, editor, mayWrite: () => control.assertAgentMayAct() }) })
   await app.register(browserRoutes, { ...browserRouteOptions(options.browser?.kind ?? 'firefox', broker, options.driver.name), control })
   const pyautogui = pipelines.find((pipeline) => pipeline.adapter.name === 'pyautogui')
   if (options.osworld && !pyautogui) throw new InvalidConfig("OSWorld's guest protocol runs its code through the pyautogui adapter, which this server was built without")

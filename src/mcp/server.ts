@@ -13,13 +13,16 @@ const INSTRUCTIONS = 'Drives a real desktop with mouse and keyboard. Start with 
   'in the pixels of the last screenshot. Actions run one at a time, and nothing stays pressed after an error. ' +
   'get_accessibility_tree (compact text) finds controls by role and name; element_action acts on them by id.'
 
-/** `transportSignal`: aborted when the transport's client has gone (an HTTP request closed early). */
-export function createMcpServer (tools: McpTools, transportSignal?: AbortSignal): Server {
+/**
+ * `transportSignal`: aborted when the transport's client has gone (an HTTP request closed early).
+ * `scope`: the client's (its MCP session's), whose bash sessions are its own.
+ */
+export function createMcpServer (tools: McpTools, transportSignal?: AbortSignal, scope?: string): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await tools.list() }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const signal = transportSignal ? AbortSignal.any([extra.signal, transportSignal]) : extra.signal
-    return tools.call(request.params.name, request.params.arguments, signal)
+    return tools.call(request.params.name, request.params.arguments, signal, scope)
   })
   return server
 }

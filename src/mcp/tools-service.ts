@@ -5,6 +5,7 @@
  * tool result with `isError` and the HTTP route's message, never a protocol error: a model
  * reads it and corrects itself.
  */
+import { createHash } from 'node:crypto'
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { Logger } from 'pino'
 import type { buildActionSchemas, UnifiedAction } from '../actions/index.ts'
@@ -35,7 +36,14 @@ export interface McpToolsOptions {
   editor?: boolean
   /** The screen size a client sees when its call declares none (default: the real screen). */
   display?: Size
+  /** Ends the bash sessions of a client's scope (--shell), when its MCP session ends. */
+  endShellScope?: (scope: string) => Promise<number>
   log: Logger
+}
+
+/** A client's scope for its bash sessions, from its MCP session id (any id a client sends: hashed, so it is always a safe key). */
+export function mcpScope (sessionId: string): string {
+  return `mcp-${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`
 }
 
 type Arguments = Record<string, unknown>
@@ -65,18 +73,24 @@ export class McpTools {
       (this.#options.shell === true || !SHELL_TOOLS.has(tool.name)) && (this.#options.editor === true || !EDITOR_TOOLS.has(tool.name)))
   }
 
-  async call (name: string, args: Arguments | undefined, signal?: AbortSignal): Promise<ToolResult> {
+  /** `scope`: the client's (mcpScope of its session), whose bash sessions are its own. */
+  async call (name: string, args: Arguments | undefined, signal?: AbortSignal, scope?: string): Promise<ToolResult> {
     const tool = this.#byName.get(name)
     if (!tool) return errorResult(`unknown tool '${name}' (one of: ${this.#tools.map((t) => t.name).join(', ')})`)
     const { display_width_px: width, display_height_px: height, ...rest } = args ?? {}
     const display = { ...(width !== undefined && { display_width_px: width }), ...(height !== undefined && { display_height_px: height }) }
     const single = tool.name !== BATCH_TOOL
     try {
-      const options = this.#runOptions(display, !single, signal)
+      const options = { ...this.#runOptions(display, !single, signal), ...(scope !== undefined && { shellScope: scope }) }
       return single ? await this.#runOne(tool.name, rest, options) : await this.#runBatch(rest, options)
     } catch (error) {
       return this.#refused(name, error as Error)
     }
+  }
+
+  /** A client's MCP session ended: its bash sessions end with it (how many there were). */
+  async endSession (scope: string): Promise<number> {
+    return await this.#options.endShellScope?.(scope) ?? 0
   }
 
   #runOptions (display: Arguments, indexed: boolean, signal: AbortSignal | undefined): RunOptions {

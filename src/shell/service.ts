@@ -1,16 +1,24 @@
 /**
  * The shell (--shell): one-shot commands and named persistent bash sessions, as the desktop's
  * user, in its home, on its display, with an environment holding none of the server's secrets.
- * The executor calls it for the `run_command` and `bash` actions.
+ * The executor calls it for the `run_command` and `bash` actions; Scrapybara's code/execute
+ * for its persistent python3 kernels.
+ *
+ * A session's key is its client's scope and its name (`<scope>/<name>`; an HTTP caller's names
+ * have no scope, an MCP client's carry its session's), so two clients naming the same session
+ * get a bash each; a kernel's key is `kernel:<name>`. Names never hold '/' or ':', so no key is
+ * another's. Every kind counts against one limit, --shell-max-sessions.
  */
 import { randomBytes } from 'node:crypto'
 import { chown, copyFile, mkdtemp, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { ShellSessionLimit } from '../errors/errors.ts'
 import { shellEnvironment } from './environment.ts'
 import { runOnce, type CommandResult, type RunBounds } from './one-shot.ts'
 import { startCommand } from './processes.ts'
-import { BashSession, type SessionResult } from './session.ts'
+import { PYTHON_KERNEL } from './python-kernel.ts'
+import { BashSession, type SessionDialect, type SessionResult } from './session.ts'
 import { shellUser, type ShellUser } from './user.ts'
 
 export interface ShellLimits {
@@ -21,9 +29,17 @@ export interface ShellLimits {
   maxOutputBytes: number
   /** Tasks a command may add to the desktop user's (RLIMIT_NPROC above what the user runs). */
   maxProcesses: number
-  /** Persistent sessions at once. */
+  /** Persistent sessions at once (bash sessions of every client, and python3 kernels). */
   maxSessions: number
+  /** How long an MCP client's session sits idle before it may be ended to make room (default SCOPED_IDLE_MS). */
+  scopedIdleMs?: number
 }
+
+/**
+ * At the limit, a session of an MCP client's idle this long is ended to make room: a client
+ * that went away without ending its MCP session does not hold its slots until the server ends.
+ */
+export const SCOPED_IDLE_MS = 10 * 60_000
 
 export const DEFAULT_SHELL_LIMITS: ShellLimits = {
   timeoutMs: 30_000,
@@ -45,6 +61,8 @@ export class ShellService {
   readonly #home: string
   readonly #display: () => string | undefined
   readonly #sessions = new Map<string, BashSession>()
+  /** Each kernel's last call, which the next one waits for. */
+  readonly #turns = new Map<string, Promise<void>>()
   #user: ShellUser | undefined
   /** The X cookie copied for a user the server changes to (the server's own file is private to it). */
   #xauthDir: string | undefined
@@ -108,31 +126,66 @@ export class ShellService {
     child.unref()
   }
 
-  /** Whether `name` may be used now: an open session, or room for one more. */
-  sessionAllowed (name: string): boolean {
-    return this.#sessions.has(name) || this.#sessions.size < this.limits.maxSessions
+  /**
+   * Whether the session `key` may be used now: an open session, or room for one more — made,
+   * at the limit, by ending the MCP client's session idle the longest, past `scopedIdleMs`.
+   */
+  sessionAllowed (key: string): boolean {
+    if (this.#sessions.has(key) || this.#sessions.size < this.limits.maxSessions) return true
+    const idleMs = this.limits.scopedIdleMs ?? SCOPED_IDLE_MS
+    const now = Date.now()
+    const [stale] = [...this.#sessions]
+      .filter(([name, session]) => name.includes('/') && !session.busy && now - session.lastUsed >= idleMs)
+      .sort(([, a], [, b]) => a.lastUsed - b.lastUsed)
+    if (!stale) return false
+    this.#sessions.delete(stale[0])
+    void stale[1].close()
+    return true
   }
 
-  async session (name: string, command: string, timeoutMs: number, signal?: AbortSignal): Promise<SessionResult> {
+  async session (key: string, command: string, timeoutMs: number, signal?: AbortSignal, dialect?: SessionDialect): Promise<SessionResult> {
     const user = await this.#who()
-    let session = this.#sessions.get(name)
+    let session = this.#sessions.get(key)
     if (!session) {
       const env = await this.#environment(user)
-      session = new BashSession(user, () => env, this.#bounds(timeoutMs))
-      this.#sessions.set(name, session)
+      session = new BashSession(user, () => env, this.#bounds(timeoutMs), dialect)
+      this.#sessions.set(key, session)
     }
     return session.run(command, timeoutMs, signal)
   }
 
+  /**
+   * Runs `code` in the persistent python3 kernel `name` (its key `kernel:<name>`), after the
+   * calls before it on the same kernel (bash sessions are taken in turn by the executor's
+   * queue; kernels are called beside it).
+   */
+  async kernel (name: string, code: string, timeoutMs: number, signal?: AbortSignal): Promise<SessionResult> {
+    const key = `kernel:${name}`
+    if (!this.sessionAllowed(key)) throw new ShellSessionLimit(`${this.limits.maxSessions} sessions are open (--shell-max-sessions): restart a bash session before starting the ${name} kernel`)
+    const before = this.#turns.get(key) ?? Promise.resolve()
+    const turn = before.then(() => this.session(key, code, timeoutMs, signal, PYTHON_KERNEL))
+    const settled = turn.then(() => {}, () => {})
+    this.#turns.set(key, settled)
+    void settled.then(() => { if (this.#turns.get(key) === settled) this.#turns.delete(key) })
+    return turn
+  }
+
+  /** Ends every session of one client's scope (an MCP session that ended), and what each started. */
+  async endScope (scope: string): Promise<number> {
+    const keys = [...this.#sessions.keys()].filter((key) => key.startsWith(`${scope}/`))
+    await Promise.all(keys.map((key) => this.restart(key)))
+    return keys.length
+  }
+
   /** Ends a session and what it started; the next command in it starts afresh. */
-  async restart (name: string): Promise<void> {
-    const session = this.#sessions.get(name)
-    this.#sessions.delete(name)
+  async restart (key: string): Promise<void> {
+    const session = this.#sessions.get(key)
+    this.#sessions.delete(key)
     await session?.close()
   }
 
   async close (): Promise<void> {
-    await Promise.all([...this.#sessions.keys()].map((name) => this.restart(name)))
+    await Promise.all([...this.#sessions.keys()].map((key) => this.restart(key)))
     if (this.#xauthDir) await rm(this.#xauthDir, { recursive: true, force: true })
   }
 }

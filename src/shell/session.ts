@@ -2,7 +2,9 @@
  * A persistent bash, as Anthropic's bash tool keeps one: its working directory, variables and
  * background jobs last from one command to the next. Each command is sent base64-encoded and
  * run with eval (a syntax error is the command's, never the framing's), stdin from /dev/null,
- * then a line with a fresh nonce and the status marks its end on stdout and stderr.
+ * then a line with a fresh nonce and the status marks its end on stdout and stderr. Another
+ * interpreter kept the same way (python-kernel.ts) is a `SessionDialect`: its argv, how a
+ * command is framed, and what the session is called in its answers.
  */
 import { randomBytes } from 'node:crypto'
 import { Capped, endAll, startCommand, type Started } from './processes.ts'
@@ -50,17 +52,38 @@ class Stream {
   }
 }
 
+/** What a session runs and how a command reaches it; its end marker is the same for every dialect. */
+export interface SessionDialect {
+  argv: readonly string[]
+  /** The bytes written to its stdin to run `command`, ending with the marker line (`__cg_end_<nonce> <status>`) on stdout and stderr. */
+  frame: (command: string, nonce: string) => string
+  /** What the session is, in its answers ('bash session'). */
+  noun: string
+}
+
+export const BASH: SessionDialect = {
+  argv: ['/bin/bash', '--noprofile', '--norc'],
+  frame: (command, nonce) => {
+    const encoded = Buffer.from(command).toString('base64')
+    return `__cg_cmd=$(printf %s '${encoded}' | base64 -d); eval "$__cg_cmd" < /dev/null; __cg_s=$?; printf '\\n__cg_end_${nonce} %d\\n' "$__cg_s"; printf '\\n__cg_end_${nonce} %d\\n' "$__cg_s" >&2\n`
+  },
+  noun: 'bash session',
+}
+
 export class BashSession {
   #started: Started | undefined
   #exit: { code: number | null, signal: string | null } | undefined
   #onExit: (() => void) | undefined
+  /** When a command last ended (or the session started), and whether one runs now. */
+  lastUsed = Date.now()
+  busy = false
 
-  constructor (readonly user: ShellUser, readonly env: () => Record<string, string>, readonly bounds: RunBounds) {}
+  constructor (readonly user: ShellUser, readonly env: () => Record<string, string>, readonly bounds: RunBounds, readonly dialect: SessionDialect = BASH) {}
 
   get running (): boolean { return this.#started !== undefined && this.#exit === undefined }
 
   async #start (): Promise<Started> {
-    const started = await startCommand(['/bin/bash', '--noprofile', '--norc'], this.user, this.env(), this.bounds.maxProcesses)
+    const started = await startCommand(this.dialect.argv, this.user, this.env(), this.bounds.maxProcesses)
     this.#exit = undefined
     started.child.once('exit', (code, signal) => {
       if (this.#started !== started) return
@@ -72,6 +95,16 @@ export class BashSession {
   }
 
   async run (command: string, timeoutMs: number, signal?: AbortSignal): Promise<SessionResult> {
+    this.busy = true
+    try {
+      return await this.#run(command, timeoutMs, signal)
+    } finally {
+      this.busy = false
+      this.lastUsed = Date.now()
+    }
+  }
+
+  async #run (command: string, timeoutMs: number, signal?: AbortSignal): Promise<SessionResult> {
     const started = this.running ? this.#started! : await this.#start()
     const nonce = randomBytes(12).toString('hex')
     const marker = Buffer.from(`\n__cg_end_${nonce}`)
@@ -89,8 +122,7 @@ export class BashSession {
     const timer = setTimeout(() => { timedOut = true; settle() }, timeoutMs)
     const abort = () => settle()
     signal?.addEventListener('abort', abort, { once: true })
-    const encoded = Buffer.from(command).toString('base64')
-    started.child.stdin!.write(`__cg_cmd=$(printf %s '${encoded}' | base64 -d); eval "$__cg_cmd" < /dev/null; __cg_s=$?; printf '\\n__cg_end_${nonce} %d\\n' "$__cg_s"; printf '\\n__cg_end_${nonce} %d\\n' "$__cg_s" >&2\n`, () => {})
+    started.child.stdin!.write(this.dialect.frame(command, nonce), () => {})
     try {
       await finished
     } finally {
@@ -106,11 +138,12 @@ export class BashSession {
     err.flush()
     if (timedOut || signal?.aborted) {
       await this.close()
+      const { noun } = this.dialect
       ended = timedOut
-        ? `timed out: the command did not return within ${timeoutMs / 1000} s, so the bash session and everything it started were killed; the next command starts a new session`
-        : 'the request was cancelled, so the bash session was killed; the next command starts a new session'
+        ? `timed out: the command did not return within ${timeoutMs / 1000} s, so the ${noun} and everything it started were killed; the next command starts a new ${noun.split(' ').at(-1)}`
+        : `the request was cancelled, so the ${noun} was killed; the next command starts a new ${noun.split(' ').at(-1)}`
     } else if (this.#exit) {
-      ended = `bash exited (${this.#exit.signal ?? `code ${this.#exit.code}`}); the next command starts a new session`
+      ended = `${this.dialect.argv[0]!.split('/').at(-1)} exited (${this.#exit.signal ?? `code ${this.#exit.code}`}); the next command starts a new ${this.dialect.noun.split(' ').at(-1)}`
       await endAll(started)
       this.#started = undefined
     }

@@ -8,7 +8,10 @@
  * engine's stats measure it, its own server answering nothing, an action refused with the 409)
  * → the fleet SIGKILLed and started again, which adopts the instance paused (the engine says so)
  * → resume through the new fleet (acting again) → getInstances → stop (its container gone).
- * The fleet runs with --shell: bash and edit through the SDK run inside the desktop's container.
+ * The fleet runs with --shell: bash and edit through the SDK run inside the desktop's container,
+ * as do the file tool (a round trip as text and as base64, replace, grep; `..` and a link out
+ * refused) and code.execute (a variable kept from one call to the next, a timeout), through the
+ * TypeScript SDK and the Python SDK (packages/python/.venv, scrapybara-python-file.py).
  *
  * One desktop only (CI has 2 cores). Everything the fleet makes carries
  * computer-gateway.fleet=<this run's fleet id>, and every container and volume with it is
@@ -32,6 +35,8 @@ const KEY = randomBytes(24).toString('hex')
 const docker = new Docker()
 /** The image under test: the one images.ts built in this run, or another with this code (FLEET_TEST_IMAGE). */
 const IMAGE = process.env.FLEET_TEST_IMAGE ?? DEFAULT_IMAGE
+/** The Scrapybara Python SDK's (packages/python/.venv, made by npm run test:python). */
+const PYTHON = new URL('../../packages/python/.venv/bin/python', import.meta.url).pathname
 
 
 /** CPU time the container used over about a second: the engine's one-shot stats carry the sample before (precpu) and the one a second later. */
@@ -87,6 +92,50 @@ t.test('the Scrapybara SDK against the fleet on Docker: start, computer, screens
   t.strictSame(await instance.edit({ command: 'create', path: 'hi.sh', fileText: 'echo "hi from $(id -un) in $PWD"\n' }), { output: 'File created successfully at: hi.sh' }, 'edit through the SDK')
   t.strictSame(await instance.bash({ command: 'echo hi' }), { output: 'hi\n' }, 'bash through the SDK')
   t.strictSame(await instance.bash({ command: 'bash hi.sh' }), { output: 'hi from node in /home/node\n' }, "the edited script, run as the desktop's user in its home")
+
+  // The file tool, run by the desktop over its home: a round trip as text and as bytes, replace, grep; `..` and a link out refused.
+  t.strictSame(await instance.bash({ command: 'ln -s /etc out && echo linked' }), { output: 'linked\n' }, 'a link out of the home, made by a program there')
+  const bytes = Buffer.from([0, 1, 2, 200, 255])
+  const files: Array<[string, () => Promise<unknown>, unknown]> = [
+    ['write', () => instance.file({ command: 'write', path: 'ts/a.txt', content: 'one\ntwo\n' }), { output: 'wrote 8 bytes to ts/a.txt' }],
+    ['read it back, by its absolute path', () => instance.file({ command: 'read', path: '/home/node/ts/a.txt' }), { output: 'one\ntwo\n' }],
+    ['write bytes in base64', () => instance.file({ command: 'write', path: 'ts/b.bin', content: bytes.toString('base64'), encoding: 'base64' }), { output: 'wrote 5 bytes to ts/b.bin' }],
+    ['read them as base64', () => instance.file({ command: 'read', path: 'ts/b.bin', encoding: 'base64' }), { output: bytes.toString('base64') }],
+    ['replace', () => instance.file({ command: 'replace', path: 'ts/a.txt', oldStr: 'two', newStr: 'three', allOccurrences: true }), { output: 'replaced 1 occurrence in ts/a.txt' }],
+    ['grep', () => instance.file({ command: 'grep', path: 'ts', pattern: 'th?ree', recursive: true }), { output: 'ts/a.txt:2:three' }],
+  ]
+  for (const [what, call, expected] of files) t.strictSame(await call(), expected, `file through the SDK: ${what}`)
+  t.equal((await instance.bash({ command: 'stat -c %U ts/a.txt' })).output, 'node\n', "the file is the desktop user's")
+  const fileRefused = async (call: Promise<unknown>) => {
+    const error = await call.then(() => undefined, (e: unknown) => e)
+    return error instanceof ScrapybaraError ? [error.statusCode, (error.body as { code: string }).code] : error
+  }
+  t.strictSame(await fileRefused(instance.file({ command: 'read', path: '../../etc/passwd' }, { maxRetries: 0 })), [403, 'ERR_PATH_FORBIDDEN'], "file: '..' refused")
+  t.strictSame(await fileRefused(instance.file({ command: 'read', path: 'out/passwd' }, { maxRetries: 0 })), [403, 'ERR_PATH_FORBIDDEN'], 'file: a link out refused')
+
+  // code.execute: a python3 kernel on the desktop keeps its variables; a timeout ends it and says so.
+  t.strictSame(await instance.code.execute({ code: 'import os\nx = 41' }), { output: '', error: null, status: 'ok', kernel_name: 'python3', truncated: false }, 'code: a variable set')
+  t.strictSame(await instance.code.execute({ code: 'x += 1\nprint(x, os.getcwd())' }), { output: '42 /home/node\n', error: null, status: 'ok', kernel_name: 'python3', truncated: false }, 'code: kept to the next call, run in the home')
+  t.strictSame(await instance.code.execute({ code: 'import time\ntime.sleep(30)', timeout: 1 }), {
+    output: '', error: 'timed out: the command did not return within 1 s, so the python3 kernel and everything it started were killed; the next command starts a new kernel', status: 'ended', kernel_name: 'python3', truncated: false,
+  }, 'code: a timeout ends the kernel, and says so')
+
+  // The Python SDK, unchanged, on the same instance.
+  const python = await run(PYTHON, [new URL('./scrapybara-python-file.py', import.meta.url).pathname], { timeoutMs: 300_000, env: { FLEET_URL: base, FLEET_KEY: KEY, INSTANCE_ID: id } })
+  t.equal(python.code, 0, `the Python SDK's run (${python.stderr.slice(-2000)})`)
+  t.strictSame(python.stdout.trim().split('\n').map((line) => JSON.parse(line)), [
+    { write: { output: 'wrote 11 bytes to py/notes.txt' } },
+    { read: { output: 'alpha\nbeta\n' } },
+    { 'write base64': { output: 'wrote 4 bytes to py/raw.bin' } },
+    { 'read base64': true },
+    { replace: { output: 'replaced 1 occurrence in py/notes.txt' } },
+    { grep: { output: 'py/notes.txt:1:alpha\npy/notes.txt:2:gamma' } },
+    { dotdot: { status: 403, code: 'ERR_PATH_FORBIDDEN' } },
+    { 'link out': { status: 403, code: 'ERR_PATH_FORBIDDEN' } },
+    { code: { output: '', error: null, status: 'ok', kernel_name: 'python3', truncated: false } },
+    { 'code again': { output: '42\n', error: null, status: 'ok', kernel_name: 'python3', truncated: false } },
+    { 'code timeout': { output: '', error: 'timed out: the command did not return within 1 s, so the python3 kernel and everything it started were killed; the next command starts a new kernel', status: 'ended', kernel_name: 'python3', truncated: false } },
+  ], "the Python SDK's file and code.execute: each answer")
 
   // Paused: frozen by the engine, no CPU, nothing answered, the action refused.
   t.strictSame(await instance.pause(), { status: 'paused' }, 'pause')

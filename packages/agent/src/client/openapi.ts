@@ -803,6 +803,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/instance/{instance_id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scrapybara's file tool over the desktop's home (--files): read, write, append, exists, list, mkdir, delete, move, copy, view, create, replace, insert, delete_lines, grep
+         * @description Each command's fields are in the Scrapybara section of the fleet's README. Paths are under the home (relative, or absolute inside it): `..` and links out answer 403. Writes answer 423 while a person holds the desktop.
+         */
+        post: operations["postV1InstanceByInstanceIdFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance/{instance_id}/code/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Scrapybara's code.execute (--shell): Python in a persistent python3 kernel per kernel name, as the desktop's user */
+        post: operations["postV1InstanceByInstanceIdCodeExecute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browser": {
         parameters: {
             query?: never;
@@ -7431,6 +7468,147 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FileListing"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV1InstanceByInstanceIdFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ignored: one server is one instance. */
+                instance_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of read, write, append, exists, list, mkdir, delete, move, copy, view, create, replace, insert, delete_lines, grep. */
+                    command: string;
+                    /** @description Under the desktop's home: relative to it, or absolute inside it. */
+                    path?: string;
+                    /** @description write, append, create: the text, or its bytes in base64 (encoding). */
+                    content?: string;
+                    /** @description write: 'w' (replace, the default) or 'a' (append). */
+                    mode?: string;
+                    /** @description read, write, append: 'utf-8' (the default) or 'base64'. */
+                    encoding?: string;
+                    /** @description view: [first, last] lines, last -1 for the end. */
+                    view_range?: number[];
+                    recursive?: boolean;
+                    src?: string;
+                    dst?: string;
+                    old_str?: string;
+                    new_str?: string;
+                    /** @description insert: the line after which text goes (0: the top). */
+                    line?: number;
+                    text?: string;
+                    /** @description delete_lines: the line numbers (from 1) to delete. */
+                    lines?: number[];
+                    all_occurrences?: boolean;
+                    pattern?: string;
+                    /** @description grep: default true. */
+                    case_sensitive?: boolean;
+                    /** @description grep: default true. */
+                    line_numbers?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        output: string;
+                        error?: string;
+                        base64_image?: string;
+                        system?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV1InstanceByInstanceIdCodeExecute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ignored: one server is one instance. */
+                instance_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Python source, run in the kernel as a notebook cell is: the last expression's value is shown. */
+                    code: string;
+                    /** @description The kernel: 'python3' (the default). Its variables last from one call to the next. */
+                    kernel_name?: string;
+                    /** @description Seconds; default --shell-timeout, at most --shell-max-timeout. Past it the kernel is killed (its variables lost) and the answer says so. */
+                    timeout?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the code printed on stdout, then the last expression's value (its repr), as a notebook shows it. */
+                        output: string;
+                        /** @description What it printed on stderr (a traceback after an exception), and why the kernel ended when it did; null when nothing. */
+                        error: string | null;
+                        /** @description ok; error: it raised an exception (the kernel goes on); ended: it timed out or exited, and the next call starts a new kernel. */
+                        status: "ok" | "error" | "ended";
+                        kernel_name: string;
+                        /** @description stdout or stderr was longer than --shell-max-output: what is shown is its start. */
+                        truncated: boolean;
+                    };
                 };
             };
             /** @description Default Response */

@@ -4078,6 +4078,485 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/instance/{instance_id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Scrapybara's file tool (read, write, append, exists, list, mkdir, delete, move, copy, view, create, replace, insert, delete_lines, grep) over the instance's home, run by its desktop */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description One of read, write, append, exists, list, mkdir, delete, move, copy, view, create, replace, insert, delete_lines, grep. */
+                        command: string;
+                        /** @description Under the desktop's home: relative to it, or absolute inside it. */
+                        path?: string;
+                        /** @description write, append, create: the text, or its bytes in base64 (encoding). */
+                        content?: string;
+                        /** @description write: 'w' (replace, the default) or 'a' (append). */
+                        mode?: string;
+                        /** @description read, write, append: 'utf-8' (the default) or 'base64'. */
+                        encoding?: string;
+                        /** @description view: [first, last] lines, last -1 for the end. */
+                        view_range?: number[];
+                        recursive?: boolean;
+                        src?: string;
+                        dst?: string;
+                        old_str?: string;
+                        new_str?: string;
+                        /** @description insert: the line after which text goes (0: the top). */
+                        line?: number;
+                        text?: string;
+                        /** @description delete_lines: the line numbers (from 1) to delete. */
+                        lines?: number[];
+                        all_occurrences?: boolean;
+                        pattern?: string;
+                        /** @description grep: default true. */
+                        case_sensitive?: boolean;
+                        /** @description grep: default true. */
+                        line_numbers?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            output: string;
+                            error?: string;
+                            base64_image?: string;
+                            system?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                423: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance/{instance_id}/code/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run Python in the instance's persistent python3 kernel (Scrapybara's code.execute; the fleet's --shell) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description an instance id: 16 lowercase hex digits, as POST /v1/start answered it */
+                    instance_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Python source, run in the kernel as a notebook cell is: the last expression's value is shown. */
+                        code: string;
+                        /** @description The kernel: 'python3' (the default). Its variables last from one call to the next. */
+                        kernel_name?: string;
+                        /** @description Seconds; default --shell-timeout, at most --shell-max-timeout. Past it the kernel is killed (its variables lost) and the answer says so. */
+                        timeout?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What the code printed on stdout, then the last expression's value (its repr), as a notebook shows it. */
+                            output: string;
+                            /** @description What it printed on stderr (a traceback after an exception), and why the kernel ended when it did; null when nothing. */
+                            error: string | null;
+                            /** @description ok; error: it raised an exception (the kernel goes on); ended: it timed out or exited, and the next call starts a new kernel. */
+                            status: "ok" | "error" | "ended";
+                            kernel_name: string;
+                            /** @description stdout or stderr was longer than --shell-max-output: what is shown is its start. */
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                423: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            /** @description A stable code from the error catalogue (docs/ARCHITECTURE.md). */
+                            code: string;
+                            /** @description The HTTP status text. */
+                            error: string;
+                            /** @description What was wrong, written for a person; `actions[i]: …` when it concerns one action of a batch. */
+                            message: string;
+                            /** @description When a batch was refused before anything ran, the index of the action at fault: in `actions` of /computer/batch; of an adapter, in the payload's list of calls when the payload does not fit its schema, else in the translated actions (those /translate lists). */
+                            failed_index?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/desktops/{id}/reset": {
         parameters: {
             query?: never;

@@ -5055,6 +5055,68 @@ PostControlReleaseBody = TypedDict(
 )
 
 
+PostV1InstanceByInstanceIdFileBody = TypedDict(
+    "PostV1InstanceByInstanceIdFileBody",
+    {
+        "command": Required[str],
+        "path": str,
+        "content": str,
+        "mode": str,
+        "encoding": str,
+        "view_range": list[int],
+        "recursive": bool,
+        "src": str,
+        "dst": str,
+        "old_str": str,
+        "new_str": str,
+        "line": int,
+        "text": str,
+        "lines": list[int],
+        "all_occurrences": bool,
+        "pattern": str,
+        "case_sensitive": bool,
+        "line_numbers": bool,
+    },
+    total=False,
+)
+
+
+PostV1InstanceByInstanceIdFileAnswer = TypedDict(
+    "PostV1InstanceByInstanceIdFileAnswer",
+    {
+        "output": Required[str],
+        "error": str,
+        "base64_image": str,
+        "system": str,
+    },
+    total=False,
+)
+
+
+PostV1InstanceByInstanceIdCodeExecuteBody = TypedDict(
+    "PostV1InstanceByInstanceIdCodeExecuteBody",
+    {
+        "code": Required[str],
+        "kernel_name": str,
+        "timeout": float,
+    },
+    total=False,
+)
+
+
+PostV1InstanceByInstanceIdCodeExecuteAnswer = TypedDict(
+    "PostV1InstanceByInstanceIdCodeExecuteAnswer",
+    {
+        "output": Required[str],
+        "error": Required[Union[str, None]],
+        "status": Required[Literal["ok", "error", "ended"]],
+        "kernel_name": Required[str],
+        "truncated": Required[bool],
+    },
+    total=False,
+)
+
+
 FleetGetHealthAnswer = TypedDict(
     "FleetGetHealthAnswer",
     {
@@ -5480,6 +5542,68 @@ FleetPostV1InstanceByInstanceIdEnvDeleteAnswer = TypedDict(
     {
         "status": Required[str],
         "message": Required[str],
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdFileBody = TypedDict(
+    "FleetPostV1InstanceByInstanceIdFileBody",
+    {
+        "command": Required[str],
+        "path": str,
+        "content": str,
+        "mode": str,
+        "encoding": str,
+        "view_range": list[int],
+        "recursive": bool,
+        "src": str,
+        "dst": str,
+        "old_str": str,
+        "new_str": str,
+        "line": int,
+        "text": str,
+        "lines": list[int],
+        "all_occurrences": bool,
+        "pattern": str,
+        "case_sensitive": bool,
+        "line_numbers": bool,
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdFileAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdFileAnswer",
+    {
+        "output": Required[str],
+        "error": str,
+        "base64_image": str,
+        "system": str,
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdCodeExecuteBody = TypedDict(
+    "FleetPostV1InstanceByInstanceIdCodeExecuteBody",
+    {
+        "code": Required[str],
+        "kernel_name": str,
+        "timeout": float,
+    },
+    total=False,
+)
+
+
+FleetPostV1InstanceByInstanceIdCodeExecuteAnswer = TypedDict(
+    "FleetPostV1InstanceByInstanceIdCodeExecuteAnswer",
+    {
+        "output": Required[str],
+        "error": Required[str],
+        "status": Required[Literal["ok", "error", "ended"]],
+        "kernel_name": Required[str],
+        "truncated": Required[bool],
     },
     total=False,
 )
@@ -6669,6 +6793,30 @@ class SyncRoutes(_Transport):
         """GET /files: List a directory of the desktop's home directory."""
         answer = self._request("GET", "/files", query={"path": path}, body=None, media=None, read="auto", headers=headers)
         return cast(FileListing, answer)
+
+    def post_v1_instance_by_instance_id_file(
+        self, instance_id: str, body: PostV1InstanceByInstanceIdFileBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> PostV1InstanceByInstanceIdFileAnswer:
+        """POST /v1/instance/{instance_id}/file: Scrapybara's file tool over the desktop's home (--files): read, write, append, exists, list, mkdir, delete, move, copy, view, create, replace, insert, delete_lines, grep."""
+        answer = self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/file", query={}, body=body, media="json", read="auto", headers=headers
+        )
+        return cast(PostV1InstanceByInstanceIdFileAnswer, answer)
+
+    def post_v1_instance_by_instance_id_code_execute(
+        self, instance_id: str, body: PostV1InstanceByInstanceIdCodeExecuteBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> PostV1InstanceByInstanceIdCodeExecuteAnswer:
+        """POST /v1/instance/{instance_id}/code/execute: Scrapybara's code.execute (--shell): Python in a persistent python3 kernel per kernel name, as the desktop's user."""
+        answer = self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/code/execute",
+            query={},
+            body=body,
+            media="json",
+            read="auto",
+            headers=headers,
+        )
+        return cast(PostV1InstanceByInstanceIdCodeExecuteAnswer, answer)
 
     def get_browser(self, *, headers: Optional[Mapping[str, str]] = None) -> BrowserStatus:
         """GET /browser: The desktop's browser and its DevTools sessions."""
@@ -7870,6 +8018,30 @@ class AsyncRoutes(_AsyncTransport):
         answer = await self._request("GET", "/files", query={"path": path}, body=None, media=None, read="auto", headers=headers)
         return cast(FileListing, answer)
 
+    async def post_v1_instance_by_instance_id_file(
+        self, instance_id: str, body: PostV1InstanceByInstanceIdFileBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> PostV1InstanceByInstanceIdFileAnswer:
+        """POST /v1/instance/{instance_id}/file: Scrapybara's file tool over the desktop's home (--files): read, write, append, exists, list, mkdir, delete, move, copy, view, create, replace, insert, delete_lines, grep."""
+        answer = await self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/file", query={}, body=body, media="json", read="auto", headers=headers
+        )
+        return cast(PostV1InstanceByInstanceIdFileAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_code_execute(
+        self, instance_id: str, body: PostV1InstanceByInstanceIdCodeExecuteBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> PostV1InstanceByInstanceIdCodeExecuteAnswer:
+        """POST /v1/instance/{instance_id}/code/execute: Scrapybara's code.execute (--shell): Python in a persistent python3 kernel per kernel name, as the desktop's user."""
+        answer = await self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/code/execute",
+            query={},
+            body=body,
+            media="json",
+            read="auto",
+            headers=headers,
+        )
+        return cast(PostV1InstanceByInstanceIdCodeExecuteAnswer, answer)
+
     async def get_browser(self, *, headers: Optional[Mapping[str, str]] = None) -> BrowserStatus:
         """GET /browser: The desktop's browser and its DevTools sessions."""
         answer = await self._request("GET", "/browser", query={}, body=None, media=None, read="auto", headers=headers)
@@ -8130,6 +8302,34 @@ class FleetSyncRoutes(_Transport):
         )
         return cast(FleetPostV1InstanceByInstanceIdEnvDeleteAnswer, answer)
 
+    def post_v1_instance_by_instance_id_file(
+        self, instance_id: str, body: FleetPostV1InstanceByInstanceIdFileBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdFileAnswer:
+        """POST /v1/instance/{instance_id}/file: Scrapybara's file tool (read, write, append, exists, list, mkdir, delete, move, copy, view, create, replace, insert, delete_lines, grep) over the instance's home, run by its desktop."""
+        answer = self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/file", query={}, body=body, media="json", read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdFileAnswer, answer)
+
+    def post_v1_instance_by_instance_id_code_execute(
+        self,
+        instance_id: str,
+        body: FleetPostV1InstanceByInstanceIdCodeExecuteBody,
+        *,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> FleetPostV1InstanceByInstanceIdCodeExecuteAnswer:
+        """POST /v1/instance/{instance_id}/code/execute: Run Python in the instance's persistent python3 kernel (Scrapybara's code.execute; the fleet's --shell)."""
+        answer = self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/code/execute",
+            query={},
+            body=body,
+            media="json",
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdCodeExecuteAnswer, answer)
+
 
 class FleetAsyncRoutes(_AsyncTransport):
     """The fleet's own routes (its GET /openapi.json)."""
@@ -8383,3 +8583,31 @@ class FleetAsyncRoutes(_AsyncTransport):
             headers=headers,
         )
         return cast(FleetPostV1InstanceByInstanceIdEnvDeleteAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_file(
+        self, instance_id: str, body: FleetPostV1InstanceByInstanceIdFileBody, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostV1InstanceByInstanceIdFileAnswer:
+        """POST /v1/instance/{instance_id}/file: Scrapybara's file tool (read, write, append, exists, list, mkdir, delete, move, copy, view, create, replace, insert, delete_lines, grep) over the instance's home, run by its desktop."""
+        answer = await self._request(
+            "POST", f"/v1/instance/{_segment(instance_id)}/file", query={}, body=body, media="json", read="auto", headers=headers
+        )
+        return cast(FleetPostV1InstanceByInstanceIdFileAnswer, answer)
+
+    async def post_v1_instance_by_instance_id_code_execute(
+        self,
+        instance_id: str,
+        body: FleetPostV1InstanceByInstanceIdCodeExecuteBody,
+        *,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> FleetPostV1InstanceByInstanceIdCodeExecuteAnswer:
+        """POST /v1/instance/{instance_id}/code/execute: Run Python in the instance's persistent python3 kernel (Scrapybara's code.execute; the fleet's --shell)."""
+        answer = await self._request(
+            "POST",
+            f"/v1/instance/{_segment(instance_id)}/code/execute",
+            query={},
+            body=body,
+            media="json",
+            read="auto",
+            headers=headers,
+        )
+        return cast(FleetPostV1InstanceByInstanceIdCodeExecuteAnswer, answer)
