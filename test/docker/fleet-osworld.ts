@@ -14,9 +14,13 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
 import { freePort } from '../helpers/net.ts'
+import { percentile } from '../../bench/percentile.ts'
 import { pollFleet, run, testFleet } from './engine.ts'
 import { DEFAULT_IMAGE } from '../../fleet/config.ts'
 
@@ -53,14 +57,22 @@ t.test("OSWorld's DesktopEnv on fleet desktops: the guest published on loopback,
   t.strictSame(JSON.parse(bindings.stdout), { '5000/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }], '8000/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] }, 'both ports on loopback only')
 
   const started = Date.now()
+  const scratch = await mkdtemp(join(tmpdir(), 'fleet-osworld-'))
+  t.teardown(() => rm(scratch, { recursive: true, force: true }))
+  const timesFile = join(scratch, 'times.json')
   const pytest = await run(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests/fleet_osworld.py'], {
     timeoutMs: 10 * 60_000,
-    env: { COMPUTER_GATEWAY_FLEET_URL: base, COMPUTER_GATEWAY_FLEET_KEY: KEY},
+    env: { COMPUTER_GATEWAY_FLEET_URL: base, COMPUTER_GATEWAY_FLEET_KEY: KEY, COMPUTER_GATEWAY_OSWORLD_TIMES: timesFile },
     cwd: PACKAGE,
   })
   t.equal(pytest.code, 0, `pytest tests/fleet_osworld.py passed (${pytest.stdout.slice(-4000)}\n${pytest.stderr.slice(-2000)})`)
   t.match(pytest.stdout, /\b1 passed\b/, `one test, passed, in ${Math.round((Date.now() - started) / 1000)} s`)
   t.comment(`pytest: ${Math.round((Date.now() - started) / 1000)} s`)
+  // What an OSWorld run waits for here, printed beside the published figures docs/osworld.md gives.
+  const times = JSON.parse(await readFile(timesFile, 'utf8')) as { reset_s: number[], step_s: number[] }
+  t.ok(times.reset_s.length > 0 && times.step_s.length > 0, 'each reset and step timed')
+  const ms = (values: number[], p: number) => Math.round(percentile(values, p) * 1000)
+  t.comment(`DesktopEnv on the fleet: reset (a fresh desktop, then the task's setup) p50 ${ms(times.reset_s, 50)} ms, p95 ${ms(times.reset_s, 95)} ms over ${times.reset_s.length}; step less its pause (the action, then a screenshot) p50 ${ms(times.step_s, 50)} ms, p95 ${ms(times.step_s, 95)} ms over ${times.step_s.length}`)
 
   const listed = await (await fetch(`${base}/desktops`, { headers: { authorization: `Bearer ${KEY}` } })).json()
   t.strictSame(listed, { desktops: [] }, 'no desktop handed out is left')

@@ -13,7 +13,9 @@ the scripted agent's steps → evaluate() == 1.0."""
 from __future__ import annotations
 
 import importlib
+import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -73,9 +75,15 @@ def test_tasks_on_fleet_desktops_reset_between_them_and_ended_by_close(fleet: Fl
         assert env.server_port == int(desktop.view["osworld_url"].rsplit(":", 1)[1])
         tokens = [desktop.view["token"]]
         scores: dict[str, float] = {}
+        # Wall time of each reset (a fresh desktop, then the task's setup) and each step less the
+        # pause DesktopEnv.step sleeps (the action, then the observation: a screenshot).
+        resets: list[float] = []
+        steps: list[float] = []
         for index, name in enumerate(TASKS):
             task, actions = tasks[name]
+            started = time.monotonic()
             observation = env.reset(task_config=task)
+            resets.append(time.monotonic() - started)
             assert observation["screenshot"][:8] == b"\x89PNG\r\n\x1a\n", name
             assert observation["instruction"] == task["instruction"]
             if index:
@@ -88,11 +96,16 @@ def test_tasks_on_fleet_desktops_reset_between_them_and_ended_by_close(fleet: Fl
                 # The first task's file, made in the desktop's home, is not in this one's (read through the guest, so a refusal would fail here too).
                 assert "hello.txt" not in _home(env), "a reset left the last episode's file behind"
             for action in actions:
+                started = time.monotonic()
                 env.step(action, PAUSE)
+                steps.append(time.monotonic() - started - PAUSE)
             scores[name] = env.evaluate()
             if name == "echo_to_file":
                 assert "hello.txt" in _home(env)
         assert scores == dict.fromkeys(TASKS, 1.0)
+        times = os.environ.get("COMPUTER_GATEWAY_OSWORLD_TIMES")
+        if times:
+            Path(times).write_text(json.dumps({"reset_s": resets, "step_s": steps}))
         assert _ids(fleet) == [desktop_id], "one desktop all along, under one id"
     finally:
         env.close()
