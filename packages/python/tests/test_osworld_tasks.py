@@ -16,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,8 @@ import httpx
 import pytest
 from conftest import serve_osworld, until
 from osworld_env import load_task, make_env, task_names, wheel_on_path
+
+import computer_gateway.pyautogui as our_pyautogui
 
 PAUSE = 0.4
 # Tasks whose untouched state the evaluator must score 0.0: every one that compares a file the
@@ -148,3 +151,19 @@ def test_doing_nothing_scores_zero(fresh: Desktop, name: str, tmp_path: Path) ->
     env.reset(task_config=task)
     env.step("WAIT", PAUSE)
     assert env.evaluate() == 0.0
+
+
+@pytest.mark.parametrize("name", task_names())
+def test_the_same_actions_through_our_pyautogui_dialect_score_one(fresh: Desktop, name: str, tmp_path: Path) -> None:
+    """The same task set up by OSWorld's reset, its scripted actions run as the Python they are
+    with this package's pyautogui drop-in in place of pyautogui: every call goes to the main
+    port's pyautogui dialect (POST /computer/pyautogui) with the main token, none through the
+    guest's /execute; OSWorld's metric scores the result 1.0 as before."""
+    task, actions = load_task(name)
+    env = _env(fresh, task, tmp_path)
+    env.reset(task_config=task)
+    our_pyautogui.configure(fresh.main, token=fresh.token)
+    for action in actions:
+        exec(action, {"pyautogui": our_pyautogui, "time": time})
+        time.sleep(PAUSE)
+    assert env.evaluate() == 1.0
