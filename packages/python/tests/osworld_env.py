@@ -200,7 +200,8 @@ LOCAL_APPS = frozenset({"terminal", "mousepad"})
 
 def local_task_names() -> list[str]:
     """The tasks whose related_apps are all on the minimal desktop; the rest (LibreOffice Calc and
-    Writer, Thunar, Firefox) run on the full desktop image only, through the fleet (fleet_osworld.py)."""
+    Writer, Thunar, Firefox, Atril) run on the full desktop image only, through the fleet
+    (fleet_osworld.py)."""
     return [name for name in task_names() if set(load_task(name)[0]["related_apps"]) <= LOCAL_APPS]
 
 

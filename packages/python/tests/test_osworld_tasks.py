@@ -7,8 +7,8 @@ go through DesktopEnv.step, and OSWorld's metric scores the result 1.0. Doing no
 on a handful, so the evaluators can fail.
 
 Only the tasks whose related_apps are the terminal and Mousepad run here (local_task_names: the
-minimal desktop has xterm-class apps alone); the LibreOffice Calc and Writer, Thunar and Firefox
-tasks run on the full desktop image, through the fleet (fleet_osworld.py), with OSWorld's
+minimal desktop has xterm-class apps alone); the LibreOffice Calc and Writer, Thunar, Firefox and
+Atril tasks run on the full desktop image, through the fleet (fleet_osworld.py), with OSWorld's
 installed metrics."""
 
 from __future__ import annotations
