@@ -194,6 +194,17 @@ def task_names() -> list[str]:
     return sorted(path.name.removesuffix(".json") for path in TASKS.glob("*.json") if not path.name.endswith(".actions.json"))
 
 
+# The applications of the minimal desktop that test:python runs the set on (xterm and Mousepad).
+LOCAL_APPS = frozenset({"terminal", "mousepad"})
+
+
+def local_task_names() -> list[str]:
+    """The tasks whose related_apps are all on the minimal desktop; the rest (LibreOffice Calc and
+    Writer, Thunar, Firefox, Atril) run on the full desktop image only, through the fleet
+    (fleet_osworld.py)."""
+    return [name for name in task_names() if set(load_task(name)[0]["related_apps"]) <= LOCAL_APPS]
+
+
 def make_env(wheel: Path, vm_ip: str, server_port: int, cache_dir: Path, tasks: Iterable[dict[str, Any]]) -> Any:
     """DesktopEnv's methods on the running desktop at http://vm_ip:server_port, with the metrics and
     getters the tasks name."""
