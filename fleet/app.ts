@@ -20,7 +20,7 @@ import { pauseRoutes } from './routes/pause.ts'
 import { scrapybaraRoutes } from './scrapybara/routes.ts'
 import { scrapybaraShellRoutes } from './scrapybara/shell.ts'
 import { scrapybaraForwardRoutes } from './scrapybara/forward.ts'
-import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidation, FleetHealth } from './schemas.ts'
+import { CreateDesktop, DesktopList, DesktopParams, DesktopView, describeValidation, FleetHealth, FORWARDED_TAG } from './schemas.ts'
 import { createSpec } from './options.ts'
 import { resetRoute } from './routes/reset.ts'
 import { liveRoutes } from './routes/live.ts'
@@ -129,7 +129,7 @@ export async function buildFleetApp (options: FleetAppOptions): Promise<FastifyI
         url: `/desktops/:id/${route}`,
         // HEAD comes with GET already.
         exposeHeadRoute: false,
-        schema: { summary: `A desktop's /${route}, forwarded with its token`, params: route.endsWith('*') ? Type.Object({ id: DesktopParams.properties.id, '*': Type.String() }) : DesktopParams },
+        schema: { summary: `A desktop's /${route}, forwarded with its token`, tags: [FORWARDED_TAG], params: route.endsWith('*') ? Type.Object({ id: DesktopParams.properties.id, '*': Type.String() }) : DesktopParams },
         handler (request, reply) {
           const { id } = request.params as { id: string }
           const { url, token } = fleet.target(id)

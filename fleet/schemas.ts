@@ -57,6 +57,14 @@ export const CreateDesktop = Type.Object({
 }, { additionalProperties: false })
 export type CreateDesktop = Static<typeof CreateDesktop>
 
+/**
+ * OpenAPI tags of the routes that pass a desktop's own API through (typed by the desktop's
+ * openapi.yaml, not the fleet's) and of the live view's page and cookie routes: clients generated
+ * from the fleet's document leave both out (packages/python/scripts/generate.py).
+ */
+export const FORWARDED_TAG = 'forwarded'
+export const LIVE_VIEW_TAG = 'live view'
+
 export const DesktopParams = Type.Object({
   id: Type.String({ pattern: DESKTOP_ID, description: 'a desktop id: 16 lowercase hex digits' }),
 }, { additionalProperties: false })

@@ -4,7 +4,8 @@
  * bench on the engine is test/docker/bench-density.ts.
  */
 import t from 'tap'
-import { densitySettings, partOf } from '../bench/fleet-density.ts'
+import { spawn } from 'node:child_process'
+import { cpuSecondsOf, densitySettings, overLine, partOf } from '../bench/fleet-density.ts'
 import { peerCounts, tableHeader } from '../bench/peers/peers.ts'
 
 t.test('densitySettings: the steps of a smoke, quick and final run, and overrides', async (t) => {
@@ -35,6 +36,37 @@ t.test("partOf: a desktop container's processes by part", async (t) => {
     ['dbus-daemon', 'dbus-daemon', 'session'],
   ]
   t.strictSame(cases.map(([comm, argv0]) => partOf(comm, argv0)), cases.map(([, , part]) => part))
+})
+
+t.test('overLine: a failed action or a second step in a row over 100 ms ends the run', async (t) => {
+  const step = (desktops: number, p99: number, errors: string[] = []) => ({ desktops, p99, errors })
+  const cases: Array<[string, Array<ReturnType<typeof step>>, { stop?: string }]> = [
+    ['no step yet', [], {}],
+    ['one step under the line', [step(4, 80)], {}],
+    ['the first step over the line: one more is measured', [step(4, 120)], {}],
+    ['one step over between two under', [step(4, 80), step(8, 130), step(12, 90)], {}],
+    ['two in a row over', [step(4, 80), step(8, 130), step(12, 111.4)], { stop: '8 and 12 desktops: p99 130 and 111 ms' }],
+    ['a failed action, under the line or not', [step(4, 80), step(8, Number.POSITIVE_INFINITY, ['desktop 3 click: 502'])], { stop: '8 desktops: 1 actions failed' }],
+  ]
+  for (const [name, steps, expected] of cases) t.strictSame(overLine(steps), expected, name)
+})
+
+t.test("cpuSecondsOf: a process's CPU time from /proc, 0 once it is gone", async (t) => {
+  // A child that spins for a known while: its CPU time is about that while.
+  const child = spawn(process.execPath, ['-e', 'const end = Date.now() + 300; while (Date.now() < end);'], { stdio: 'ignore' })
+  t.teardown(() => { child.kill('SIGKILL') })
+  const pid = child.pid!
+  let seen = 0
+  const polling = (async () => {
+    while (child.exitCode === null) {
+      seen = Math.max(seen, await cpuSecondsOf(pid))
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  })()
+  await new Promise((resolve) => child.once('exit', resolve))
+  await polling
+  t.ok(seen >= 0.1, `its CPU time was seen growing to ${seen} s`)
+  t.equal(await cpuSecondsOf(pid), 0, 'a process that has ended: 0')
 })
 
 t.test('peerCounts and the table header', async (t) => {

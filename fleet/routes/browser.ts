@@ -12,7 +12,7 @@ import type {} from '@fastify/websocket'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { RouteNotFound } from '../../src/errors/errors.ts'
 import type { Fleet } from '../fleet.ts'
-import { DesktopParams } from '../schemas.ts'
+import { DesktopParams, FORWARDED_TAG } from '../schemas.ts'
 import { pipe } from './live.ts'
 import { desktopPath } from './desktop-path.ts'
 
@@ -44,13 +44,14 @@ export const browserRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, {
     })
   }
 
-  app.get('/desktops/:id/browser', { config, schema: { summary: "A desktop's browser and its DevTools sessions (GET /browser), forwarded with its token", params: DesktopParams } }, forward)
+  app.get('/desktops/:id/browser', { config, schema: { summary: "A desktop's browser and its DevTools sessions (GET /browser), forwarded with its token", tags: [FORWARDED_TAG], params: DesktopParams } }, forward)
 
   for (const path of ['/desktops/:id/browser/cdp/json/version', '/desktops/:id/browser/cdp/json/version/']) {
     app.get(path, {
       config,
       schema: {
         ...(path.endsWith('/') && { hide: true }),
+        tags: [FORWARDED_TAG],
         summary: "DevTools discovery of a desktop's Chromium: its version, and webSocketDebuggerUrl through the fleet (starts the browser)",
         params: DesktopParams,
       },
@@ -69,7 +70,7 @@ export const browserRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, {
     method: 'GET',
     url: '/desktops/:id/browser/cdp',
     config,
-    schema: { summary: "A desktop's Chromium DevTools WebSocket (Playwright connectOverCDP, Puppeteer connect), piped to the desktop's with its token", params: DesktopParams },
+    schema: { tags: [FORWARDED_TAG], summary: "A desktop's Chromium DevTools WebSocket (Playwright connectOverCDP, Puppeteer connect), piped to the desktop's with its token", params: DesktopParams },
     // Before the upgrade, so an unknown, ended, paused or starting desktop is an HTTP answer (404, 410, 409, 503) and not a socket.
     preHandler: async (request) => { targets.set(request, fleet.target(id(request))) },
     handler: async (request) => {

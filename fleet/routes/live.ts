@@ -18,7 +18,7 @@ import { Type } from '@sinclair/typebox'
 import WebSocket, { type RawData } from 'ws'
 import { RouteNotFound } from '../../src/errors/errors.ts'
 import type { Fleet } from '../fleet.ts'
-import { DesktopParams } from '../schemas.ts'
+import { DesktopParams, LIVE_VIEW_TAG } from '../schemas.ts'
 import { desktopPath } from './desktop-path.ts'
 
 /** Unsent bytes toward one side before the other side is no longer read (noVNC's frames are large). */
@@ -53,19 +53,19 @@ export const liveRoutes: FastifyPluginAsync<{ fleet: Fleet }> = async (app, { fl
   }
 
   // The one route that takes the fleet's key: the key is traded for the desktop's session.
-  app.post('/desktops/:id/live/session', { schema: { summary: "Open a live-view session on a desktop: the fleet's key for the desktop's session cookie", params: DesktopParams } }, forward(true))
-  app.delete('/desktops/:id/live/session', { config: { public: true }, schema: { summary: 'End the live-view session of the cookie sent', params: DesktopParams } }, forward(false))
-  app.get('/desktops/:id/live', { config: { public: true }, schema: { summary: "A desktop's live view (a page; it asks for the fleet's key once)", params: DesktopParams } }, forward(false))
-  app.get('/desktops/:id/live/*', { config: { public: true }, schema: { summary: "The live view's scripts and state (the session cookie)", params: WildcardParams } }, forward(false))
+  app.post('/desktops/:id/live/session', { schema: { tags: [LIVE_VIEW_TAG], summary: "Open a live-view session on a desktop: the fleet's key for the desktop's session cookie", params: DesktopParams } }, forward(true))
+  app.delete('/desktops/:id/live/session', { config: { public: true }, schema: { tags: [LIVE_VIEW_TAG], summary: 'End the live-view session of the cookie sent', params: DesktopParams } }, forward(false))
+  app.get('/desktops/:id/live', { config: { public: true }, schema: { tags: [LIVE_VIEW_TAG], summary: "A desktop's live view (a page; it asks for the fleet's key once)", params: DesktopParams } }, forward(false))
+  app.get('/desktops/:id/live/*', { config: { public: true }, schema: { tags: [LIVE_VIEW_TAG], summary: "The live view's scripts and state (the session cookie)", params: WildcardParams } }, forward(false))
   // Its Take over and Hand back buttons (docs/takeover.md), with the session cookie as the rest.
-  app.post('/desktops/:id/live/takeover', { config: { public: true }, schema: { summary: 'The live view takes the desktop over (the session cookie)', params: DesktopParams } }, forward(false))
-  app.post('/desktops/:id/live/release', { config: { public: true }, schema: { summary: 'The live view hands the desktop back (the session cookie)', params: DesktopParams } }, forward(false))
+  app.post('/desktops/:id/live/takeover', { config: { public: true }, schema: { tags: [LIVE_VIEW_TAG], summary: 'The live view takes the desktop over (the session cookie)', params: DesktopParams } }, forward(false))
+  app.post('/desktops/:id/live/release', { config: { public: true }, schema: { tags: [LIVE_VIEW_TAG], summary: 'The live view hands the desktop back (the session cookie)', params: DesktopParams } }, forward(false))
 
   app.route({
     method: 'GET',
     url: '/desktops/:id/live/websockify',
     config: { public: true },
-    schema: { summary: "The live view's WebSocket, piped to the desktop's (the session cookie)", params: DesktopParams },
+    schema: { tags: [LIVE_VIEW_TAG], summary: "The live view's WebSocket, piped to the desktop's (the session cookie)", params: DesktopParams },
     // Before the upgrade, so an unknown or ended desktop is an HTTP answer (404, 410, 503) and not a socket.
     preHandler: async (request) => { targets.set(request, fleet.target((request.params as { id: string }).id).url) },
     handler: async (request) => {

@@ -51,15 +51,19 @@ t.test('the density bench runs a step through the fleet and leaves nothing behin
   t.equal(code, 0, `the bench exits with 0 (${signal ?? `code ${code}`}): ${stderr.trim().slice(-1500)}\n${stdout.slice(-1500)}`)
   t.ok(seen > 0, 'its desktop ran labelled with the bench\'s fleet id')
   t.match(stdout, /^fleet density \(quick: not final numbers; .* 5 s a step; host \d+ cores, [\d.]+ GB; load [\d.]+ at the start\):$/m)
-  const row = /^1 \| ([\d.]+) \/ ([\d.]+) \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| (\d+) of 5 \| \d+ % \/ \d+ % \| [\d.]+ \| \d+ \| (\d+) (PSS|RSS) \((\d+) \+ (\d+) \+ (\d+) \+ (\d+)\) \| \d+ s$/m.exec(stdout)
+  const row = /^1 \| ([\d.]+) \/ ([\d.]+) \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| (\d+) of 5 \| \d+ % \/ \d+ % \| [\d.]+ \| \d+ \| (\d+) (PSS|RSS) \((\d+) \+ (\d+) \+ (\d+) \+ (\d+)\) \| ([\d.]+) \(([\d.]+) \+ ([\d.]+) \+ ([\d.]+) \+ ([\d.]+)\); ([\d.]+) \+ ([\d.]+) \| \d+ s \/ \d+ s$/m.exec(stdout)
   if (t.ok(row, `a row for the one desktop: ${stdout}`)) {
-    const [, , , errors, total, , xvfb, session, firefox, server] = row!.map(Number)
+    const [, , , errors, total, , xvfb, session, firefox, server, cpu, cpuXvfb, cpuSession, cpuFirefox, cpuServer, cpuFleet, cpuClient] = row!.map(Number)
     t.equal(errors, 0, 'every action answered')
     t.ok(xvfb! > 0 && session! > 0 && firefox! > 0 && server! > 0, `every part of the desktop measured: Xvfb ${xvfb}, session ${session}, Firefox ${firefox}, server ${server}`)
     t.ok(Math.abs(total! - (xvfb! + session! + firefox! + server!)) <= 2, 'the parts add up to the total')
+    // A screenshot a few seconds needs the server and Xvfb; the fleet forwards every action; the client sends them.
+    t.ok(cpuXvfb! > 0 && cpuServer! > 0 && cpuFleet! > 0 && cpuClient! > 0, `the CPU of the parts that act, of the fleet and of the client measured: ${row![0]}`)
+    t.ok(cpuSession! >= 0 && cpuFirefox! >= 0 && Math.abs(cpu! - (cpuXvfb! + cpuSession! + cpuFirefox! + cpuServer!)) <= 0.25, 'the CPU parts add up to the total')
   }
-  t.match(stdout, /^ {2}stopped: (reached --max 1|1 desktops: p99 \d+ ms)$/m)
+  t.match(stdout, /^ {2}stopped: reached --max 1$/m)
   t.match(stdout, /^ {2}largest number of desktops at p99 ≤ 100 ms: [01] \(quick run: not final\)$/m)
+  t.match(stdout, /^ {2}CPU: [\d.]+ % of a core a desktop at 1 \(theirs, the fleet's and the client's\): \d+ cores all busy at ~\d+ desktops$/m)
   t.match(stdout, /^MISS fleet density: ≥ 30 full desktops with a browser at p99 ≤ 100 ms, one action a second each \([01]; host \d+ cores, [\d.]+ GB\)$/m)
   t.strictSame(await leftOf(pid), [], 'no container or volume of its fleet is left')
 })

@@ -130,6 +130,8 @@ class Types:
 
 
 BINARY = ("application/octet-stream", "video/", "application/zip")
+# The fleet's tags for what a client of the fleet leaves out (FORWARDED_TAG, LIVE_VIEW_TAG in fleet/schemas.ts).
+SKIPPED_TAGS = {"forwarded", "live view"}
 
 
 def answer_kind(operation: Schema, types: Types, hint: str) -> tuple[str, str]:
@@ -159,12 +161,10 @@ def answer_kind(operation: Schema, types: Types, hint: str) -> tuple[str, str]:
 def operations(document: Schema) -> list[tuple[str, str, Schema]]:
     found = []
     for path, item in document.get("paths", {}).items():
-        # The fleet forwards a desktop's whole API under /desktops/{id}/: FleetClient.desktop(id)
-        # is a Client of its own there, typed by openapi.yaml.
-        if path.startswith("/desktops/{id}/"):
-            continue
         for method, operation in item.items():
-            if method in ("get", "post", "put", "delete", "patch"):
+            # The fleet forwards a desktop's whole API under /desktops/{id}/ (FleetClient.desktop(id)
+            # is a Client of its own there, typed by openapi.yaml), and the live view is a page.
+            if method in ("get", "post", "put", "delete", "patch") and not SKIPPED_TAGS & set(operation.get("tags", [])):
                 found.append((method, path, operation))
     return found
 

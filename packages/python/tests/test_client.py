@@ -314,12 +314,18 @@ def test_the_fleet_lifecycle_routes() -> None:
         httpx.Response(201, json=FLEET_DESKTOP),
         httpx.Response(200, json={"desktops": [FLEET_DESKTOP]}),
         httpx.Response(200, json=FLEET_DESKTOP),
+        httpx.Response(200, json={**FLEET_DESKTOP, "status": "paused"}),
+        httpx.Response(200, json=FLEET_DESKTOP),
+        httpx.Response(200, json={**FLEET_DESKTOP, "token": "u" * 32}),
         httpx.Response(204),
     ]
     with FleetClient("http://fleet.test/", token="k" * 16, transport=scripted(answers, seen)) as fleet:
         assert fleet.post_desktops({"screen": "1280x800"}) == FLEET_DESKTOP
         assert fleet.get_desktops() == {"desktops": [FLEET_DESKTOP]}
         assert fleet.get_desktops_by_id("d1") == FLEET_DESKTOP
+        assert fleet.post_desktops_by_id_pause("d1") == {**FLEET_DESKTOP, "status": "paused"}
+        assert fleet.post_desktops_by_id_resume("d1") == FLEET_DESKTOP
+        assert fleet.post_desktops_by_id_reset("d1") == {**FLEET_DESKTOP, "token": "u" * 32}
         fleet.delete_desktops_by_id("d1")
         desktop = fleet.desktop("d1")
         assert isinstance(desktop, Client)
@@ -328,6 +334,9 @@ def test_the_fleet_lifecycle_routes() -> None:
         ("POST", "http://fleet.test/desktops"),
         ("GET", "http://fleet.test/desktops"),
         ("GET", "http://fleet.test/desktops/d1"),
+        ("POST", "http://fleet.test/desktops/d1/pause"),
+        ("POST", "http://fleet.test/desktops/d1/resume"),
+        ("POST", "http://fleet.test/desktops/d1/reset"),
         ("DELETE", "http://fleet.test/desktops/d1"),
     ]
 

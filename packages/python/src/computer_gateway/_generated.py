@@ -5302,6 +5302,92 @@ FleetGetDesktopsByIdAnswerControl = TypedDict(
 )
 
 
+FleetPostDesktopsByIdPauseAnswer = TypedDict(
+    "FleetPostDesktopsByIdPauseAnswer",
+    {
+        "id": Required[str],
+        "status": Required[Literal["starting", "running", "paused", "terminated"]],
+        "screen": Required[str],
+        "created_at": Required[str],
+        "expires_at": Required[str],
+        "labels": Required[dict[str, str]],
+        "desktop": Required[str],
+        "autostart": Required[list["FleetPostDesktopsByIdPauseAnswerAutostartItem"]],
+        "browser": Required[str],
+        "url": str,
+        "token": str,
+        "osworld_url": str,
+        "reason": str,
+        "control": "FleetPostDesktopsByIdPauseAnswerControl",
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsByIdPauseAnswerAutostartItem = TypedDict(
+    "FleetPostDesktopsByIdPauseAnswerAutostartItem",
+    {
+        "app": Required[str],
+        "target": str,
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsByIdPauseAnswerControl = TypedDict(
+    "FleetPostDesktopsByIdPauseAnswerControl",
+    {
+        "taken_over": Required[bool],
+        "waiting": Required[int],
+        "oldest_wait_ms": Required[int],
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsByIdResumeAnswer = TypedDict(
+    "FleetPostDesktopsByIdResumeAnswer",
+    {
+        "id": Required[str],
+        "status": Required[Literal["starting", "running", "paused", "terminated"]],
+        "screen": Required[str],
+        "created_at": Required[str],
+        "expires_at": Required[str],
+        "labels": Required[dict[str, str]],
+        "desktop": Required[str],
+        "autostart": Required[list["FleetPostDesktopsByIdResumeAnswerAutostartItem"]],
+        "browser": Required[str],
+        "url": str,
+        "token": str,
+        "osworld_url": str,
+        "reason": str,
+        "control": "FleetPostDesktopsByIdResumeAnswerControl",
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsByIdResumeAnswerAutostartItem = TypedDict(
+    "FleetPostDesktopsByIdResumeAnswerAutostartItem",
+    {
+        "app": Required[str],
+        "target": str,
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsByIdResumeAnswerControl = TypedDict(
+    "FleetPostDesktopsByIdResumeAnswerControl",
+    {
+        "taken_over": Required[bool],
+        "waiting": Required[int],
+        "oldest_wait_ms": Required[int],
+    },
+    total=False,
+)
+
+
 FleetPostV1StartBody = TypedDict(
     "FleetPostV1StartBody",
     {
@@ -5604,6 +5690,49 @@ FleetPostV1InstanceByInstanceIdCodeExecuteAnswer = TypedDict(
         "status": Required[Literal["ok", "error", "ended"]],
         "kernel_name": Required[str],
         "truncated": Required[bool],
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsByIdResetAnswer = TypedDict(
+    "FleetPostDesktopsByIdResetAnswer",
+    {
+        "id": Required[str],
+        "status": Required[Literal["starting", "running", "paused", "terminated"]],
+        "screen": Required[str],
+        "created_at": Required[str],
+        "expires_at": Required[str],
+        "labels": Required[dict[str, str]],
+        "desktop": Required[str],
+        "autostart": Required[list["FleetPostDesktopsByIdResetAnswerAutostartItem"]],
+        "browser": Required[str],
+        "url": str,
+        "token": str,
+        "osworld_url": str,
+        "reason": str,
+        "control": "FleetPostDesktopsByIdResetAnswerControl",
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsByIdResetAnswerAutostartItem = TypedDict(
+    "FleetPostDesktopsByIdResetAnswerAutostartItem",
+    {
+        "app": Required[str],
+        "target": str,
+    },
+    total=False,
+)
+
+
+FleetPostDesktopsByIdResetAnswerControl = TypedDict(
+    "FleetPostDesktopsByIdResetAnswerControl",
+    {
+        "taken_over": Required[bool],
+        "waiting": Required[int],
+        "oldest_wait_ms": Required[int],
     },
     total=False,
 )
@@ -8087,6 +8216,24 @@ class FleetSyncRoutes(_Transport):
         )
         return cast(None, answer)
 
+    def post_desktops_by_id_pause(
+        self, id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostDesktopsByIdPauseAnswer:
+        """POST /desktops/{id}/pause: Freeze a desktop (no CPU; its routes answer 409 until it is resumed); pausing a paused one answers the same."""
+        answer = self._request(
+            "POST", f"/desktops/{_segment(id)}/pause", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostDesktopsByIdPauseAnswer, answer)
+
+    def post_desktops_by_id_resume(
+        self, id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostDesktopsByIdResumeAnswer:
+        """POST /desktops/{id}/resume: Thaw a paused desktop; answers once it acts again (a running one answers as it is)."""
+        answer = self._request(
+            "POST", f"/desktops/{_segment(id)}/resume", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostDesktopsByIdResumeAnswer, answer)
+
     def post_v1_start(self, body: FleetPostV1StartBody, *, headers: Optional[Mapping[str, str]] = None) -> FleetPostV1StartAnswer:
         """POST /v1/start: Start an instance (Scrapybara's start_ubuntu / start_browser): a fleet desktop, from the warm pool when its resolution is the pool's."""
         answer = self._request("POST", "/v1/start", query={}, body=body, media="json", read="auto", headers=headers)
@@ -8330,6 +8477,15 @@ class FleetSyncRoutes(_Transport):
         )
         return cast(FleetPostV1InstanceByInstanceIdCodeExecuteAnswer, answer)
 
+    def post_desktops_by_id_reset(
+        self, id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostDesktopsByIdResetAnswer:
+        """POST /desktops/{id}/reset: Reset a desktop: a fresh one under the same id (nothing of the last episode survives), the old one ended."""
+        answer = self._request(
+            "POST", f"/desktops/{_segment(id)}/reset", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostDesktopsByIdResetAnswer, answer)
+
 
 class FleetAsyncRoutes(_AsyncTransport):
     """The fleet's own routes (its GET /openapi.json)."""
@@ -8364,6 +8520,24 @@ class FleetAsyncRoutes(_AsyncTransport):
             "DELETE", f"/desktops/{_segment(id)}", query={}, body=None, media=None, read="none", headers=headers
         )
         return cast(None, answer)
+
+    async def post_desktops_by_id_pause(
+        self, id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostDesktopsByIdPauseAnswer:
+        """POST /desktops/{id}/pause: Freeze a desktop (no CPU; its routes answer 409 until it is resumed); pausing a paused one answers the same."""
+        answer = await self._request(
+            "POST", f"/desktops/{_segment(id)}/pause", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostDesktopsByIdPauseAnswer, answer)
+
+    async def post_desktops_by_id_resume(
+        self, id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostDesktopsByIdResumeAnswer:
+        """POST /desktops/{id}/resume: Thaw a paused desktop; answers once it acts again (a running one answers as it is)."""
+        answer = await self._request(
+            "POST", f"/desktops/{_segment(id)}/resume", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostDesktopsByIdResumeAnswer, answer)
 
     async def post_v1_start(
         self, body: FleetPostV1StartBody, *, headers: Optional[Mapping[str, str]] = None
@@ -8611,3 +8785,12 @@ class FleetAsyncRoutes(_AsyncTransport):
             headers=headers,
         )
         return cast(FleetPostV1InstanceByInstanceIdCodeExecuteAnswer, answer)
+
+    async def post_desktops_by_id_reset(
+        self, id: str, *, headers: Optional[Mapping[str, str]] = None
+    ) -> FleetPostDesktopsByIdResetAnswer:
+        """POST /desktops/{id}/reset: Reset a desktop: a fresh one under the same id (nothing of the last episode survives), the old one ended."""
+        answer = await self._request(
+            "POST", f"/desktops/{_segment(id)}/reset", query={}, body=None, media=None, read="auto", headers=headers
+        )
+        return cast(FleetPostDesktopsByIdResetAnswer, answer)

@@ -25,7 +25,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Optional
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from ._client import FleetClient
 
@@ -140,10 +140,7 @@ class FleetDesktop:
         """The fleet's reset: a fresh desktop under the same id (its home, processes and token new)."""
         if self.id is None:
             raise FleetOSWorldError("no fleet desktop to reset: DesktopEnv has not started one, or closed it")
-        view = self.fleet._request(
-            "POST", f"/desktops/{quote(self.id, safe='')}/reset", query={}, body=None, media=None, read="auto", headers=None
-        )
-        self._take(dict(view))
+        self._take(dict(self.fleet.post_desktops_by_id_reset(self.id)))
 
     def stop(self) -> None:
         """Ends the desktop (its container and home removed); one already ended is left as it is."""
