@@ -73,6 +73,7 @@ export class TextTyper {
   readonly #held = new Set<number>()
   #lastStrokeAt = 0
   readonly #connection = new LostConnection()
+  #closing: Promise<void> | undefined
   readonly #ping: FocusPing | undefined
   readonly #pingTimeoutMs: number
   readonly #quiet: FocusQuiet | undefined
@@ -197,7 +198,12 @@ export class TextTyper {
   }
 
   /** Unbinds the spare keycodes (best effort) and closes the connection. */
-  async close (): Promise<void> {
+  close (): Promise<void> {
+    // Once: a second close would send the restoring requests again, on the client the first ended.
+    return (this.#closing ??= this.#close())
+  }
+
+  async #close (): Promise<void> {
     this.#connection.close()
     if (!this.#connection.lost && this.#bound.size) {
       // Keys on the spare keycodes may still be unread: unbound now, they would read as nothing.
