@@ -40,7 +40,7 @@ import { DESKTOP_HOME } from '../fleet/options.ts'
 import { cpuShares } from './cpu-shares.ts'
 import { percentile } from './percentile.ts'
 import { writePage } from './photo.ts'
-import { freePort, root } from './servers.ts'
+import { cpuMs, freePort, root } from './servers.ts'
 import { requireQuiet } from './quiet.ts'
 
 export const P99_MS = 100
@@ -80,7 +80,7 @@ export interface DensityStep {
   /** CPU over the window, % of one core per desktop: its parts', and the fleet's and this client's shares. */
   cpu: DesktopCpu
   startS: number
-  /** Seconds waited after the start for the new desktops' CPU to settle (bench/settle). */
+  /** Seconds waited after the start for the new desktops' CPU to settle (settle()). */
   settleS: number
 }
 
@@ -142,17 +142,6 @@ export function partOf (comm: string, argv0: string): Part {
   if (/(^|\/)node$/.test(argv0)) return 'server'
   // tini, xfce4-session, xfwm4, xfce4-panel, xfdesktop, xfsettingsd, the D-Bus daemons, …
   return 'session'
-}
-
-/** /proc's clock ticks (USER_HZ): 100 on every Linux, whatever the kernel's own HZ. */
-const TICKS_PER_SECOND = 100
-
-/** A process's CPU time so far (user + system), seconds; 0 once it is gone. */
-export async function cpuSecondsOf (pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
-  // Fields after the comm, which may hold spaces and parentheses: utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return stat ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : 0
 }
 
 /** PSS (MB) of a process, or undefined when its smaps_rollup cannot be read (another user's, not root). */
@@ -239,8 +228,8 @@ async function sweep (docker: Docker, fleetId: string): Promise<number> {
 async function cpuOver<T> (docker: Docker, fleetId: string, fleetPid: number, work: () => Promise<T>): Promise<{ result: T, cpu: DesktopCpu }> {
   const sample = async () => {
     const { containers, processes } = await desktopProcesses(docker, fleetId)
-    const seconds = await Promise.all(processes.map(async (p) => [p.pid, { part: p.part, seconds: await cpuSecondsOf(p.pid) }] as const))
-    return { containers, byPid: new Map(seconds), fleet: await cpuSecondsOf(fleetPid) }
+    const seconds = await Promise.all(processes.map(async (p) => [p.pid, { part: p.part, seconds: await cpuMs(p.pid) / 1000 }] as const))
+    return { containers, byPid: new Map(seconds), fleet: await cpuMs(fleetPid) / 1000 }
   }
   const before = await sample()
   const client = process.cpuUsage()

@@ -1,11 +1,13 @@
 /**
- * The density bench's and the peers' pure parts: the steps a run makes (and a bad flag said),
- * which part of a desktop a process is, and the peers' sample counts and table header. The
+ * The density bench's and the peers' parts off the engine: the steps a run makes (and a bad flag
+ * said), which part of a desktop a process is, when a run stops, a process's CPU time, and the
+ * peers' sample counts and table header. The
  * bench on the engine is test/docker/bench-density.ts.
  */
 import t from 'tap'
 import { spawn } from 'node:child_process'
-import { cpuSecondsOf, densitySettings, overLine, partOf } from '../bench/fleet-density.ts'
+import { densitySettings, overLine, partOf } from '../bench/fleet-density.ts'
+import { cpuMs } from '../bench/servers.ts'
 import { peerCounts, tableHeader } from '../bench/peers/peers.ts'
 
 t.test('densitySettings: the steps of a smoke, quick and final run, and overrides', async (t) => {
@@ -51,7 +53,7 @@ t.test('overLine: a failed action or a second step in a row over 100 ms ends the
   for (const [name, steps, expected] of cases) t.strictSame(overLine(steps), expected, name)
 })
 
-t.test("cpuSecondsOf: a process's CPU time from /proc, 0 once it is gone", async (t) => {
+t.test("cpuMs: a process's CPU time from /proc, 0 once it is gone", async (t) => {
   // A child that spins for a known while: its CPU time is about that while.
   const child = spawn(process.execPath, ['-e', 'const end = Date.now() + 300; while (Date.now() < end);'], { stdio: 'ignore' })
   t.teardown(() => { child.kill('SIGKILL') })
@@ -59,14 +61,14 @@ t.test("cpuSecondsOf: a process's CPU time from /proc, 0 once it is gone", async
   let seen = 0
   const polling = (async () => {
     while (child.exitCode === null) {
-      seen = Math.max(seen, await cpuSecondsOf(pid))
+      seen = Math.max(seen, await cpuMs(pid) / 1000)
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   })()
   await new Promise((resolve) => child.once('exit', resolve))
   await polling
   t.ok(seen >= 0.1, `its CPU time was seen growing to ${seen} s`)
-  t.equal(await cpuSecondsOf(pid), 0, 'a process that has ended: 0')
+  t.equal(await cpuMs(pid), 0, 'a process that has ended: 0')
 })
 
 t.test('peerCounts and the table header', async (t) => {
