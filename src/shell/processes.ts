@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
-import { nprocCeiling, tasksOf, type ShellUser } from './user.ts'
+import { nprocCeiling, tasksCounted, type ShellUser } from './user.ts'
 
 export const MARKER = 'COMPUTER_GATEWAY_SHELL'
 
@@ -18,10 +18,15 @@ export interface Started {
   id: string
 }
 
+/**
+ * Starts `argv` as `user`, with RLIMIT_NPROC at `maxProcesses` tasks above what the kernel
+ * counts against the user now (tasksCounted: the desktop's processes, and any of the same uid
+ * this server cannot see), so the command's own forks always have that room.
+ */
 export async function startCommand (argv: readonly string[], user: ShellUser, env: Record<string, string>, maxProcesses: number, stdio: 'pipe' | 'ignore' = 'pipe'): Promise<Started> {
   const id = randomBytes(8).toString('hex')
   const ceiling = process.getuid?.() === 0 ? undefined : await nprocCeiling()
-  const nproc = Math.min(await tasksOf(user.uid) + maxProcesses, ceiling ?? Infinity)
+  const nproc = Math.min(await tasksCounted(user.uid) + maxProcesses, ceiling ?? Infinity)
   const who = user.switches ? ['--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'] : []
   const child = spawn('prlimit', [`--nproc=${nproc}:${nproc}`, '--', 'setpriv', ...who, '--no-new-privs', '--pdeathsig', 'SIGKILL', '--', ...argv], {
     cwd: user.home,

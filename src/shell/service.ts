@@ -49,6 +49,14 @@ export const DEFAULT_SHELL_LIMITS: ShellLimits = {
   maxSessions: 8,
 }
 
+/**
+ * The tasks a launched application may add to the user's: an application is large where a
+ * command is not. Firefox on one page runs ~180 threads across its processes and a browser
+ * grows by tens a tab, so a command's allowance (256) let a launched Firefox fail to start a
+ * thread, and crash, once a few sites were open; a fork bomb launched still stops here.
+ */
+export const LAUNCHED_TASKS = 4096
+
 export interface ShellOptions {
   home: string
   limits: ShellLimits
@@ -112,13 +120,14 @@ export class ShellService {
 
   /**
    * Starts a program that is to outlive the call (OSWorld's /setup/launch: an application to act
-   * on): as the user, within RLIMIT_NPROC, its output discarded, in a process group of its own.
+   * on): as the user, within RLIMIT_NPROC (LAUNCHED_TASKS above what the user runs, or the
+   * commands' allowance if larger), its output discarded, in a process group of its own.
    * It is not swept as a finished command's leftovers are; it ends on its own or with the server
    * (setpriv's parent-death signal). Resolves once it has started, rejects if it could not be.
    */
   async launch (argv: readonly string[]): Promise<void> {
     const user = await this.#who()
-    const { child } = await startCommand(argv, user, await this.#environment(user), this.limits.maxProcesses, 'ignore')
+    const { child } = await startCommand(argv, user, await this.#environment(user), Math.max(this.limits.maxProcesses, LAUNCHED_TASKS), 'ignore')
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve)
       child.once('error', reject)

@@ -39,19 +39,50 @@ export async function nprocCeiling (): Promise<number | undefined> {
 }
 
 /**
- * The tasks (threads count: RLIMIT_NPROC counts them) that `uid` runs now. The shell's limit
- * is this plus its allowance, since the kernel checks a fork against every task of the user,
- * the desktop's own included; the desktop's processes carry no such limit, so a command that
- * reaches it cannot stop them from forking.
+ * The tasks (threads count: RLIMIT_NPROC counts them) that `uid` runs now, of those this server
+ * sees in its /proc.
  */
 export async function tasksOf (uid: number): Promise<number> {
-  let tasks = 0
+  return (await scan(uid)).user
+}
+
+/**
+ * What the kernel counts against `uid` when one of its processes forks, at most: the tasks
+ * this server sees the user run, plus every task it cannot see. RLIMIT_NPROC is checked
+ * against every task of the user in its user namespace, and a container run without
+ * user-namespace remapping shares the host's: the same uid's tasks in other containers (the
+ * fleet's other desktops, each with its Firefox of ~200 threads) and on the host (a developer's
+ * own session, when the uid is theirs) are counted, though this server's pid namespace hides
+ * them. Counted as the user's, a command's limit is its allowance above what the kernel counts;
+ * left out, a command's fork (and a launched Firefox's threads) failed with EAGAIN as soon as
+ * the hidden ones reached the allowance. /proc/loadavg's total is the kernel's, namespace or
+ * not; it is read before and after the scan, and the smaller taken, so that a task ending
+ * during the scan is not counted as hidden.
+ */
+export async function tasksCounted (uid: number): Promise<number> {
+  const before = await kernelTasks()
+  const { user, all } = await scan(uid)
+  const after = await kernelTasks()
+  const hidden = before === undefined || after === undefined ? 0 : Math.max(0, Math.min(before, after) - all)
+  return user + hidden
+}
+
+/** Every task of the system, as the kernel counts them: /proc/loadavg's "running/total". */
+async function kernelTasks (): Promise<number | undefined> {
+  const total = /^\S+ \S+ \S+ \d+\/(\d+) /.exec(await readFile('/proc/loadavg', 'latin1').catch(() => ''))?.[1]
+  return total === undefined ? undefined : Number(total)
+}
+
+async function scan (uid: number): Promise<{ user: number, all: number }> {
+  let user = 0
+  let all = 0
   for (const name of await readdir('/proc')) {
     if (!/^\d+$/.test(name)) continue
     const status = await readFile(`/proc/${name}/status`, 'latin1').catch(() => '')
-    const owner = /^Uid:\s+(\d+)/m.exec(status)
-    if (Number(owner?.[1]) !== uid) continue
-    tasks += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1)
+    if (status === '') continue
+    const tasks = Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1)
+    all += tasks
+    if (Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) === uid) user += tasks
   }
-  return tasks
+  return { user, all }
 }

@@ -12,11 +12,17 @@
  * screenshot decodes, a bash session keeps its state, a file goes in and comes back; its log
  * holds no start-up warning that the token is in reach, and no token.
  *
+ * The same uid's tasks outside the container count too: the kernel checks RLIMIT_NPROC against
+ * every task of uid 1000, the host's and other containers' (the fleet's other desktops)
+ * included, which the server's /proc does not show. With a process of uid 1000 on the host
+ * holding 600 threads, a command still forks (and its `ulimit -u` is above every task of the
+ * machine), and a fork bomb still meets its limit and its timeout.
+ *
  * The image is test/docker/images.ts's desktop (npm run test:image builds it first;
  * FLEET_TEST_IMAGE names another tag). The container carries this run's label and is removed
  * on every path.
  */
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -94,6 +100,27 @@ t.test('the server\'s token is out of reach of a --shell command, and the server
   t.equal((await act({ action: 'bash', command: 'echo "$X in $PWD"' })).body.command_result.stdout, 'kept in /tmp\n', 'the bash session kept its state')
   t.equal((await call('PUT', '/files/notes/jail.txt', 'written through /files', 'application/octet-stream')).status, 201, 'a file uploaded')
   t.equal(await (await call('GET', '/files/notes/jail.txt')).text(), 'written through /files', 'and read back')
+
+  // uid 1000's tasks outside the container: a host process of that uid holding 600 threads
+  // (more than a command's allowance), ended by PID on every path.
+  const holder = spawn('setpriv', ['--reuid', '1000', '--regid', '1000', '--clear-groups', '--', '/usr/bin/python3', '-c',
+    'import sys, threading\nstop = threading.Event()\nfor _ in range(600): threading.Thread(target=stop.wait, daemon=True).start()\nprint("holding", flush=True)\nsys.stdin.read()'],
+  { stdio: ['pipe', 'pipe', 'inherit'] })
+  t.teardown(() => { holder.kill('SIGKILL') })
+  const holding = await new Promise<boolean>((resolve) => {
+    holder.stdout.once('data', (chunk) => resolve(String(chunk).startsWith('holding')))
+    holder.once('exit', () => resolve(false))
+  })
+  if (!t.ok(holding, 'a host process of uid 1000 holds 600 threads')) return
+  const machineTasks = Number(/\/(\d+) /.exec(await readFile('/proc/loadavg', 'utf8'))?.[1])
+  const forked = await act({ action: 'run_command', command: 'ulimit -u; (true &); ls / | wc -l' })
+  const [limit, entries] = (forked.body.command_result?.stdout ?? '').split('\n').map(Number)
+  t.strictSame({ exit_code: forked.body.command_result?.exit_code, stderr: forked.body.command_result?.stderr, listed: entries! > 5 }, { exit_code: 0, stderr: '', listed: true }, 'a command forks, pipes and lists while uid 1000 runs 600 threads outside the container')
+  t.ok(limit! > machineTasks, `its RLIMIT_NPROC (${limit}) is above every task of the machine (${machineTasks}): the hidden ones are counted`)
+  const bomb = await act({ action: 'run_command', command: 'bomb() { bomb | bomb & }; bomb; sleep 30', timeout: 3 })
+  t.strictSame({ timedOut: bomb.body.command_result?.timed_out, refused: String(bomb.body.command_result?.stderr).includes('Resource temporarily unavailable') }, { timedOut: true, refused: true }, 'a fork bomb still meets its limit and its timeout')
+  t.equal((await act({ action: 'run_command', command: 'echo after' })).body.command_result?.stdout, 'after\n', 'and the shell works after it')
+  holder.kill('SIGKILL')
 
   const logs = await run('docker', ['logs', NAME])
   const log = logs.stdout + logs.stderr

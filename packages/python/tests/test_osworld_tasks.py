@@ -13,6 +13,7 @@ installed metrics."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import os
 import pwd
@@ -135,6 +136,25 @@ def test_the_set_is_twenty_tasks_in_osworlds_format() -> None:
         assert all(
             step["type"] in {"launch", "execute", "execute_with_verification", "activate_window"} for step in task["config"]
         ), name
+        for action in actions:
+            assert _dialect_only(action), f"{name}: {action!r} is pyautogui and time calls alone"
+
+
+def _dialect_only(action: str) -> bool:
+    """Whether every statement of a step calls pyautogui or time (or is WAIT, DONE, FAIL): what
+    the guest reads itself. Other Python goes to the desktop's `python`, which the image does not
+    have (nor pyautogui, which DesktopEnv imports first): such a step would fail, unseen, as
+    DesktopEnv.step does not look at the answer."""
+    if action in {"WAIT", "DONE", "FAIL"}:
+        return True
+    return all(
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Call)
+        and isinstance(statement.value.func, ast.Attribute)
+        and isinstance(statement.value.func.value, ast.Name)
+        and statement.value.func.value.id in {"pyautogui", "time"}
+        for statement in ast.parse(action).body
+    )
 
 
 @pytest.mark.parametrize("name", local_task_names())
