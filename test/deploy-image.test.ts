@@ -16,6 +16,7 @@ import t from 'tap'
 import { FLAGS } from '../src/runtime/config.ts'
 import { freePort } from './helpers/net.ts'
 import { spawnOwned, stopOwned } from './helpers/processes.ts'
+import { running } from './helpers/process-table.ts'
 
 const run = promisify(execFile)
 const ROOT = new URL('..', import.meta.url).pathname
@@ -153,7 +154,6 @@ async function linkTree (from: string, to: string): Promise<void> {
   }
 }
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
 
 // The copy is compiled with tsc and pruned with npm first: 60–90 s of a busy 2-core machine.
 t.test('the server as the slim image runs it: pruned runtime, NODE_ENV=production, 0.0.0.0 with a token', { timeout: 300_000 }, async (t) => {
@@ -196,12 +196,12 @@ t.test('the server as the slim image runs it: pruned runtime, NODE_ENV=productio
   // The desktop it started, found by its display's lock file, ends with it.
   const lock = `/tmp/.X${health.display!.slice(1)}-lock`
   const xvfb = Number((await readFile(lock, 'utf8')).trim())
-  t.ok(alive(xvfb), `Xvfb ${xvfb} runs`)
+  t.ok(running(xvfb), `Xvfb ${xvfb} runs`)
   const stopped = Date.now()
   await stopOwned(server, false, (Number(FLAGS['shutdown-grace'].default) + 2) * 1000)
   t.equal(server.signalCode, null, 'exited by itself on SIGTERM, not killed')
   t.ok(Date.now() - stopped < Number(FLAGS['shutdown-grace'].default) * 1000, 'within the shutdown grace')
-  t.notOk(alive(xvfb), 'its Xvfb is gone')
+  t.notOk(running(xvfb), 'its Xvfb is gone')
   t.notOk(execFileSync('ps', ['-eo', 'ppid=,args=']).toString().split('\n').some((line) => line.includes(app)), 'nothing of it runs')
 })
 

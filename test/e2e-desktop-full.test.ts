@@ -11,11 +11,11 @@
  */
 import t from 'tap'
 import sharp from 'sharp'
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { requireProgram } from './helpers/processes.ts'
 import { recordingSite, serverProcesses, startFullServer, waitForNode, waitUntil, type FullServer, type TreeNode } from './helpers/full-desktop.ts'
+import { running } from './helpers/process-table.ts'
 
 for (const program of ['xfce4-session', 'xfwm4', 'xfce4-panel', 'xfdesktop', 'firefox-esr', 'mousepad', 'libreoffice', 'dbus-run-session']) {
   requireProgram(program, 'the full desktop (npm run setup)')
@@ -218,8 +218,7 @@ t.test('the full desktop: panel, wallpaper, applications by name, the tree, surv
     server.server.kill('SIGTERM')
     const exit = await server.exited
     t.equal(exit.code, 0, 'a clean exit')
-    const alive = (pid: number) => { try { process.kill(pid, 0); return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)]).toString().startsWith('Z') } catch { return false } }
-    await waitUntil(() => [...before.keys()].every((pid) => !alive(pid)), 3000)
-    t.strictSame([...before].filter(([pid]) => alive(pid)).map(([pid, command]) => `${pid} ${command}`), [], `none of the ${before.size} processes is left`)
+    await waitUntil(() => [...before.keys()].every((pid) => !running(pid)), 3000)
+    t.strictSame([...before].filter(([pid]) => running(pid)).map(([pid, command]) => `${pid} ${command}`), [], `none of the ${before.size} processes is left`)
   })
 })

@@ -11,6 +11,7 @@ import sharp from 'sharp'
 import t from 'tap'
 import { freePort } from './helpers/net.ts'
 import { spawnOwned, stopOwned } from './helpers/processes.ts'
+import { running } from './helpers/process-table.ts'
 
 const ROOT = new URL('..', import.meta.url).pathname
 const TOKEN = 'fleet-test-token-0123456789abcdef'
@@ -18,7 +19,6 @@ const COLOURS: Array<{ name: string, rgb: [number, number, number] }> = [
   { name: 'red', rgb: [255, 0, 0] }, { name: 'green', rgb: [0, 255, 0] }, { name: 'blue', rgb: [0, 0, 255] },
 ]
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
 
 t.test('three desktops side by side never cross, and one stopping leaves the others running', { timeout: 120_000 }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'cg-fleet-'))
@@ -88,9 +88,9 @@ t.test('three desktops side by side never cross, and one stopping leaves the oth
   const [first, second, third] = desktops as [typeof desktops[0], typeof desktops[0], typeof desktops[0]]
   await stopOwned(second.server, false, 15_000)
   t.equal(second.server.signalCode, null, 'desktop 1 shut down by itself')
-  t.notOk(alive(xvfbPids[1]!), 'its Xvfb is gone')
+  t.notOk(running(xvfbPids[1]!), 'its Xvfb is gone')
   for (const d of [first, third]) {
-    t.ok(alive(xvfbPids[d.n]!), `desktop ${d.n}'s Xvfb runs`)
+    t.ok(running(xvfbPids[d.n]!), `desktop ${d.n}'s Xvfb runs`)
     t.equal((await d.health()).ready, true, `desktop ${d.n} is ready`)
     const windows = await d.call({ action: 'list_windows' })
     t.equal(windows.status, 200)

@@ -16,6 +16,7 @@ import { xEnv } from '../drivers/x11/authority.ts'
 import { heldOnX, startDesktop, until } from './helpers/desktop.ts'
 import { startOracle, type OracleEvent } from './helpers/oracle.ts'
 import { which } from './helpers/processes.ts'
+import { running } from './helpers/process-table.ts'
 
 const Ajv2020 = AjvModule.default
 const TOKEN = 'e2e-mcp-token-0123456789abcdef'
@@ -183,7 +184,7 @@ t.test('stdio: `computer-gateway mcp` on the same desktop clicks and takes scree
     const pid = transport.pid
     if (pid === null) return
     try { process.kill(pid, 'SIGTERM') } catch { return }
-    if (!await until(() => { try { process.kill(pid, 0); return false } catch { return true } }, 10_000)) process.kill(pid, 'SIGKILL')
+    if (!await until(() => !running(pid), 10_000)) process.kill(pid, 'SIGKILL')
   })
   const client = new Client({ name: 'e2e-stdio', version: '1.0.0' })
   await client.connect(transport)
@@ -204,6 +205,6 @@ t.test('stdio: `computer-gateway mcp` on the same desktop clicks and takes scree
   t.match(stderr, /serving MCP on stdin\/stdout/, 'logs go to stderr')
   const pid = transport.pid!
   await client.close()
-  t.ok(await until(() => { try { process.kill(pid, 0); return false } catch { return true } }, 10_000), 'the server exits when its client closes stdin')
+  t.ok(await until(() => !running(pid), 10_000), 'the server exits when its client closes stdin')
   t.strictSame(await heldOnX(display), [], 'nothing held')
 })

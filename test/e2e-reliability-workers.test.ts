@@ -11,6 +11,7 @@ import { Writable } from 'node:stream'
 import { buildApp } from '../src/http/app.ts'
 import { SupervisedDesktop } from '../drivers/supervised-desktop.ts'
 import { cursorFromX, until, xdotool } from './helpers/desktop.ts'
+import { running } from './helpers/process-table.ts'
 
 /** A logger that keeps what it is told, for the test to read. */
 function recordingLogger () {
@@ -19,7 +20,6 @@ function recordingLogger () {
   return { log: pino({ level: 'info' }, stream), lines }
 }
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
 
 async function open (t: { teardown: (fn: () => unknown) => void }) {
   const { log, lines } = recordingLogger()
@@ -38,7 +38,7 @@ t.test('a hung worker is killed after the call timeout and replaced; X and its w
   const xvfb = desktop.xvfbPid!
   const worker = desktop.driverPid!
   // A stopped worker stays stopped if the test fails half-way: end it at teardown.
-  t.teardown(() => { if (alive(worker)) process.kill(worker, 'SIGKILL') })
+  t.teardown(() => { if (running(worker)) process.kill(worker, 'SIGKILL') })
   process.kill(worker, 'SIGSTOP')
   const started = performance.now()
   const hung = await key()

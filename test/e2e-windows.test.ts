@@ -15,6 +15,7 @@ import { Ewmh } from '../drivers/x11/ewmh.ts'
 import { startWindowManager } from '../drivers/x11/window-manager.ts'
 import { cursorFromX, startDesktop, until, xdotool, xwininfo } from './helpers/desktop.ts'
 import { errorBody } from './helpers/error-body.ts'
+import { running } from './helpers/process-table.ts'
 
 const silent = pino({ level: 'silent' })
 
@@ -22,7 +23,6 @@ const silent = pino({ level: 'silent' })
 const recorder = (title: string, file: string) =>
   ['xterm', '-T', title, '-name', `${title}term`, '-e', 'sh', '-c', `stty -echo; exec cat > '${file}'`]
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
 
 t.test('launch, list, focus, type into, move and resize real windows', async (t) => {
   const xvfb = await startDesktop(t)
@@ -134,7 +134,7 @@ t.test('launch, list, focus, type into, move and resize real windows', async (t)
 
   await app.close()
   closed = true
-  for (const pid of launched) t.notOk(alive(pid), `launched app ${pid} ended with the server`)
+  for (const pid of launched) t.notOk(running(pid), `launched app ${pid} ended with the server`)
   t.strictSame(desktop.launchedPids, [])
 })
 
@@ -147,7 +147,7 @@ t.test('on its own Xvfb the server runs jwm, brings it back with X, and ends it 
   const list = () => app.inject({ method: 'POST', url: '/computer', payload: { action: 'list_windows' } })
 
   const first = desktop.windowManagerPid!
-  t.ok(first && alive(first), 'jwm runs')
+  t.ok(first && running(first), 'jwm runs')
   t.equal(execFileSync('ps', ['-o', 'comm=', '-p', String(first)]).toString().trim(), 'jwm')
   t.strictSame((await list()).json().windows, [])
 
@@ -155,12 +155,12 @@ t.test('on its own Xvfb the server runs jwm, brings it back with X, and ends it 
   process.kill(xvfbPid, 'SIGKILL')
   t.ok(await until(async () => (await list()).statusCode === 200, 15_000), 'window actions work again after X died')
   const second = desktop.windowManagerPid!
-  t.ok(second && second !== first && alive(second), 'a new jwm runs on the new X server')
-  t.notOk(alive(first), 'the old one is gone')
+  t.ok(second && second !== first && running(second), 'a new jwm runs on the new X server')
+  t.notOk(running(first), 'the old one is gone')
 
   await app.close()
   closed = true
-  t.notOk(alive(second), 'jwm ended on close')
+  t.notOk(running(second), 'jwm ended on close')
 })
 
 t.test('without its window manager the server still takes input, the window actions say why not, and /health is not ready', async (t) => {

@@ -17,9 +17,9 @@ import { until } from './helpers/desktop.ts'
 import { errorBody } from './helpers/error-body.ts'
 import { requireProgram } from './helpers/processes.ts'
 import { serverProcesses, startFullServer } from './helpers/full-desktop.ts'
+import { running } from './helpers/process-table.ts'
 
 const silent = pino({ level: 'silent' })
-const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
 
 t.test('/setup/close_window closes a real xterm through the window manager: gone from the list, its process ended', async (t) => {
   const home = await mkdtemp(join(tmpdir(), 'osworld-close-'))
@@ -47,7 +47,7 @@ t.test('/setup/close_window closes a real xterm through the window manager: gone
   t.equal(response.statusCode, 200)
   t.equal(response.body, 'Window closed successfully.')
   t.strictSame((await titles()).map((window) => window.title), ['Keep me'], 'gone from the window list when the answer came')
-  t.ok(await until(() => !alive(closing.pid), 5000), 'xterm exited on WM_DELETE_WINDOW, as from its close button')
+  t.ok(await until(() => !running(closing.pid), 5000), 'xterm exited on WM_DELETE_WINDOW, as from its close button')
 
   t.strictSame((await post('/setup/close_window', { window_name: 'Close me' })).json(),
     errorBody(404, 'ERR_WINDOW_NOT_FOUND', "no window titled 'Close me' to close; open windows: 'Keep me' (XTerm)"))
