@@ -11,13 +11,10 @@ import { running } from './helpers/process-table.ts'
 
 const OWNER = new URL('./fixtures/processes/owner.ts', import.meta.url).pathname
 
-// A process the kernel has killed may stay a zombie until the machine's init reaps it: ended.
-const alive = running
-
 async function gone (pid: number, timeoutMs = 3000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
-  while (alive(pid) && Date.now() < deadline) await delay(20)
-  return !alive(pid)
+  while (running(pid) && Date.now() < deadline) await delay(20)
+  return !running(pid)
 }
 
 /** Runs the owner script; resolves with its child's PID once printed, and the owner itself. */
@@ -33,14 +30,14 @@ async function owner (t: { teardown: (fn: () => unknown) => void }, how: string)
     child.once('exit', () => reject(new Error('the owner exited before starting its child')))
   })
   // The net of last resort, should the assertions below fail.
-  t.teardown(() => { if (alive(pid)) process.kill(pid, 'SIGKILL') })
+  t.teardown(() => { if (running(pid)) process.kill(pid, 'SIGKILL') })
   return { child, pid }
 }
 
 for (const how of ['throw', 'group']) {
   t.test(`a test file that throws midway (${how}) leaves nothing behind`, async (t) => {
     const { child, pid } = await owner(t, how)
-    t.ok(alive(pid), 'the program runs')
+    t.ok(running(pid), 'the program runs')
     await new Promise((resolve) => child.once('exit', resolve))
     t.ok(await gone(pid), `sleep (pid ${pid}) ended with the file`)
   })
@@ -48,7 +45,7 @@ for (const how of ['throw', 'group']) {
 
 t.test('a test file killed with SIGKILL leaves nothing behind', async (t) => {
   const { child, pid } = await owner(t, 'hang')
-  t.ok(alive(pid), 'the program runs')
+  t.ok(running(pid), 'the program runs')
   child.kill('SIGKILL')
   t.ok(await gone(pid), `sleep (pid ${pid}) ended with the file`)
 })
