@@ -86,23 +86,42 @@ export interface DensityStep {
 
 export interface DesktopCpu { parts: Record<Part, number>, total: number, fleet: number, client: number }
 
+/**
+ * What one action costs one desktop in CPU, by part: `n` of each kind at one every COST_PERIOD_MS
+ * on one desktop (the others idle), less an idle window as long (the mean of one before and one
+ * after: Firefox's idle work comes in bursts). Measured once, on the first step's first desktop.
+ */
+export interface ActionCosts {
+  n: number
+  /** CPU ms per action by part, the idle desktop's subtracted. */
+  perKind: Record<Kind, Record<Part, number>>
+  /** The idle desktop, % of one core by part. */
+  idle: Record<Part, number>
+}
+
 export interface DensityBench {
   image: string
   quick: boolean
   host: { cores: number, memTotalMb: number }
   settings: { counts: number[], step: number, max: number, seconds: number }
   steps: DensityStep[]
+  costs?: ActionCosts
   /** The largest count at p99 ≤ 100 ms (0 when none). */
   held: number
   stoppedBecause: string
   targets: Array<[string, boolean]>
 }
 
+/** One action each this often while costs are measured: a desktop's work for one ends well within it. */
+const COST_PERIOD_MS = 500
+
 export interface DensityOptions { smoke?: boolean, quick?: boolean, max?: number, step?: number, seconds?: number }
 
 /** The steps a run makes: smoke 1; quick 1, 2; final 4, 8, … 40 (each overridable). */
 export function densitySettings ({ smoke = false, quick = false, max, step, seconds }: DensityOptions) {
   const defaults = smoke ? { step: 1, max: 1, seconds: 5 } : quick ? { step: 1, max: 2, seconds: 10 } : { step: 4, max: 40, seconds: 30 }
+  // ActionCosts: a burst of Firefox's idle work (~0.2 s of CPU) spread over 30 actions is ~7 ms each.
+  const costActions = smoke ? 4 : quick ? 10 : 30
   const settings = { step: step ?? defaults.step, max: max ?? defaults.max, seconds: seconds ?? defaults.seconds }
   for (const [name, value] of Object.entries(settings)) {
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number ≥ 1 (got ${value})`)
@@ -110,7 +129,15 @@ export function densitySettings ({ smoke = false, quick = false, max, step, seco
   // Every step's count, the max the last even where the step does not divide it.
   const counts: number[] = []
   for (let n = Math.min(settings.step, settings.max); n <= settings.max; n = n === settings.max ? Infinity : Math.min(n + settings.step, settings.max)) counts.push(n)
-  return { ...settings, counts }
+  return { ...settings, counts, costActions }
+}
+
+/** ActionCosts as lines under the table's header. */
+function printCosts (costs: ActionCosts): void {
+  const sum = (parts: Record<Part, number>) => PARTS.reduce((total, part) => total + parts[part], 0)
+  console.log(`  one desktop's CPU for one action (${costs.n} of each, one every ${COST_PERIOD_MS} ms, the idle desktop's subtracted), ms: Xvfb + session + Firefox + server`)
+  for (const kind of KINDS) console.log(`    ${kind}: ${pct(sum(costs.perKind[kind]))} (${PARTS.map((part) => pct(costs.perKind[kind][part])).join(' + ')})`)
+  console.log(`    idle, % of a core: ${pct(sum(costs.idle))} (${PARTS.map((part) => pct(costs.idle[part])).join(' + ')})`)
 }
 
 async function meminfo (): Promise<{ totalMb: number, availableMb: number }> {
@@ -156,9 +183,10 @@ async function rssMb (pid: number): Promise<number> {
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024
 }
 
-/** The fleet's desktops' processes as this host sees them (each container's init and its tree), by part. */
-async function desktopProcesses (docker: Docker, fleetId: string): Promise<{ containers: number, processes: Array<{ part: Part, pid: number }> }> {
-  const containers = await docker.listContainers({ filters: { label: [`${LABEL.fleet}=${fleetId}`, `${LABEL.kind}=desktop`] } })
+/** The fleet's desktops' processes (or one desktop's) as this host sees them (each container's init and its tree), by part. */
+async function desktopProcesses (docker: Docker, fleetId: string, desktop?: string): Promise<{ containers: number, processes: Array<{ part: Part, pid: number }> }> {
+  const label = [`${LABEL.fleet}=${fleetId}`, `${LABEL.kind}=desktop`, ...(desktop === undefined ? [] : [`${LABEL.id}=${desktop}`])]
+  const containers = await docker.listContainers({ filters: { label } })
   const processes: Array<{ part: Part, pid: number }> = []
   for (const container of containers) {
     const pid = (await docker.getContainer(container.Id).inspect()).State.Pid
@@ -220,30 +248,42 @@ async function sweep (docker: Docker, fleetId: string): Promise<number> {
   return containers.length + volumes.length
 }
 
+/** CPU ms by part over a window: each process seen at the end, less what it had at the start (one that began in between counts whole). */
+export function partsDelta (before: ReadonlyMap<number, { part: Part, ms: number }>, after: ReadonlyMap<number, { part: Part, ms: number }>): Record<Part, number> {
+  const parts = Object.fromEntries(PARTS.map((part) => [part, 0])) as Record<Part, number>
+  for (const [pid, { part, ms }] of after) parts[part] += ms - (before.get(pid)?.ms ?? 0)
+  return parts
+}
+
+/** CPU ms per action by part: a window of `n` actions less an idle window as long. */
+export function perAction (window: Record<Part, number>, idle: Record<Part, number>, n: number): Record<Part, number> {
+  return Object.fromEntries(PARTS.map((part) => [part, (window[part] - idle[part]) / n])) as Record<Part, number>
+}
+
+async function cpuByPid (docker: Docker, fleetId: string, desktop?: string): Promise<{ containers: number, byPid: Map<number, { part: Part, ms: number }> }> {
+  const { containers, processes } = await desktopProcesses(docker, fleetId, desktop)
+  return { containers, byPid: new Map(await Promise.all(processes.map(async (p) => [p.pid, { part: p.part, ms: await cpuMs(p.pid) }] as const))) }
+}
+
 /**
  * The CPU `work` cost, % of one core per desktop: the desktops' by part (their processes at the
  * start and the end: one that ended in between is missed, one that began counts whole), the
  * fleet's process and this one's (the client: on this host too, it takes from the same cores).
  */
 async function cpuOver<T> (docker: Docker, fleetId: string, fleetPid: number, work: () => Promise<T>): Promise<{ result: T, cpu: DesktopCpu }> {
-  const sample = async () => {
-    const { containers, processes } = await desktopProcesses(docker, fleetId)
-    const seconds = await Promise.all(processes.map(async (p) => [p.pid, { part: p.part, seconds: await cpuMs(p.pid) / 1000 }] as const))
-    return { containers, byPid: new Map(seconds), fleet: await cpuMs(fleetPid) / 1000 }
-  }
-  const before = await sample()
+  const before = { ...await cpuByPid(docker, fleetId), fleet: await cpuMs(fleetPid) }
   const client = process.cpuUsage()
   const started = performance.now()
   const result = await work()
-  const elapsed = (performance.now() - started) / 1000
+  const elapsed = performance.now() - started
   const { user, system } = process.cpuUsage(client)
-  const after = await sample()
-  const share = (seconds: number) => (seconds / elapsed) * 100 / Math.max(1, after.containers)
-  const parts = Object.fromEntries(PARTS.map((part) => [part, 0])) as Record<Part, number>
-  for (const [pid, { part, seconds }] of after.byPid) parts[part] += share(seconds - (before.byPid.get(pid)?.seconds ?? 0))
+  const after = { ...await cpuByPid(docker, fleetId), fleet: await cpuMs(fleetPid) }
+  const share = (ms: number) => (ms / elapsed) * 100 / Math.max(1, after.containers)
+  const delta = partsDelta(before.byPid, after.byPid)
+  const parts = Object.fromEntries(PARTS.map((part) => [part, share(delta[part])])) as Record<Part, number>
   return {
     result,
-    cpu: { parts, total: PARTS.reduce((sum, part) => sum + parts[part], 0), fleet: share(after.fleet - before.fleet), client: share((user + system) / 1e6) },
+    cpu: { parts, total: PARTS.reduce((sum, part) => sum + parts[part], 0), fleet: share(after.fleet - before.fleet), client: share((user + system) / 1e3) },
   }
 }
 
@@ -400,10 +440,39 @@ export async function benchFleetDensity (options: DensityOptions = {}): Promise<
     }
   }
 
+  /** ActionCosts on desktop `id`, `n` of each kind. */
+  const actionCosts = async (id: string, n: number): Promise<ActionCosts> => {
+    const window = async (act?: (k: number) => Promise<void>) => {
+      const before = await cpuByPid(docker, fleetId, id)
+      const started = performance.now()
+      for (let k = 0; k < n; k++) {
+        await act?.(k)
+        await delay(Math.max(0, started + (k + 1) * COST_PERIOD_MS - performance.now()))
+      }
+      return partsDelta(before.byPid, (await cpuByPid(docker, fleetId, id)).byPid)
+    }
+    const idleBefore = await window()
+    const windows: Partial<Record<Kind, Record<Part, number>>> = {}
+    for (const kind of KINDS) {
+      windows[kind] = await window(async (k) => {
+        const response = await call('POST', `/desktops/${id}/computer`, bodies[kind](k), ACTION_TIMEOUT_MS)
+        if (response.status !== 200) throw new Error(`${kind} on desktop ${id} answered ${response.status}: ${response.text.slice(0, 160)}`)
+      })
+    }
+    const idleAfter = await window()
+    const idle = Object.fromEntries(PARTS.map((part) => [part, (idleBefore[part] + idleAfter[part]) / 2])) as Record<Part, number>
+    return {
+      n,
+      perKind: Object.fromEntries(KINDS.map((kind) => [kind, perAction(windows[kind]!, idle, n)])) as ActionCosts['perKind'],
+      idle: Object.fromEntries(PARTS.map((part) => [part, idle[part] * 100 / (n * COST_PERIOD_MS)])) as Record<Part, number>,
+    }
+  }
+
   const { totalMb } = await meminfo()
   const host = { cores: availableParallelism(), memTotalMb: Math.round(totalMb) }
   const steps: DensityStep[] = []
   const ids: string[] = []
+  let costs: ActionCosts | undefined
   let held = 0
   let stoppedBecause = `reached --max ${settings.max}`
   try {
@@ -427,6 +496,9 @@ export async function benchFleetDensity (options: DensityOptions = {}): Promise<
       }
       const startS = (performance.now() - starting) / 1000
       const settleS = await settle()
+      if (costs === undefined) {
+        costs = await actionCosts(ids[0]!, settings.costActions)
+      }
       const { result: { result, busy, steal }, cpu } = await cpuOver(docker, fleetId, fleet.child.pid!, () => cpuShares(() => drive(ids, settings.seconds)))
       const memory = await desktopMemory(docker, fleetId)
       const step: DensityStep = { desktops: n, ...result, busy, steal, load1: await load1(), availableMb: Math.round((await meminfo()).availableMb), memory, cpu, startS, settleS }
@@ -453,15 +525,18 @@ export async function benchFleetDensity (options: DensityOptions = {}): Promise<
   }
   const met = held >= TARGET_DESKTOPS
   const targets: Array<[string, boolean]> = [[`fleet density: ≥ ${TARGET_DESKTOPS} full desktops with a browser at p99 ≤ ${P99_MS} ms, one action a second each (${held}; host ${host.cores} cores, ${(host.memTotalMb / 1024).toFixed(1)} GB)`, met]]
+  if (costs) printCosts(costs)
   console.log(`  stopped: ${stoppedBecause}`)
   console.log(`  largest number of desktops at p99 ≤ ${P99_MS} ms: ${held}${quick ? ' (quick run: not final)' : ''}`)
   const last = steps.at(-1)
   if (last) {
     const perDesktop = last.cpu.total + last.cpu.fleet + last.cpu.client
     console.log(`  CPU: ${pct(perDesktop)} % of a core a desktop at ${last.desktops} (theirs, the fleet's and the client's): ${host.cores} cores all busy at ~${Math.floor(host.cores * 100 / perDesktop)} desktops`)
+    const applications = last.cpu.parts.Xvfb + last.cpu.parts.session + last.cpu.parts.Firefox
+    console.log(`  the applications alone (Xvfb, session, Firefox): ${pct(applications)} % of a core a desktop at ${last.desktops}; ${TARGET_DESKTOPS} desktops would keep ${Math.round(applications * TARGET_DESKTOPS / host.cores)} % of the ${host.cores} cores busy with them, before any screenshot is encoded`)
   }
   for (const [target, ok] of targets) console.log(`${ok ? 'MET ' : 'MISS'} ${target}`)
-  return { image, quick, host, settings, steps, held, stoppedBecause, targets }
+  return { image, quick, host, settings, steps, ...(costs && { costs }), held, stoppedBecause, targets }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

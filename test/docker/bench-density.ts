@@ -1,7 +1,8 @@
 /**
  * bench/fleet-density.ts in its smoke mode on the real engine, so the density bench cannot rot:
  * one full desktop through the fleet (its Firefox on the bench's page), driven for 5 s; the step's
- * row with every part of the desktop's memory measured, the verdict lines, and, once it exits,
+ * row with every part of the desktop's memory measured, what each action costs the desktop by
+ * part, the verdict lines, and, once it exits,
  * nothing left on the engine under its fleet id (the containers are seen labelled while it runs).
  * How fast is the bench's business (bench/README.md), not this test's.
  */
@@ -61,9 +62,21 @@ t.test('the density bench runs a step through the fleet and leaves nothing behin
     t.ok(cpuXvfb! > 0 && cpuServer! > 0 && cpuFleet! > 0 && cpuClient! > 0, `the CPU of the parts that act, of the fleet and of the client measured: ${row![0]}`)
     t.ok(cpuSession! >= 0 && cpuFirefox! >= 0 && Math.abs(cpu! - (cpuXvfb! + cpuSession! + cpuFirefox! + cpuServer!)) <= 0.25, 'the CPU parts add up to the total')
   }
+  // What each action costs the one desktop: a screenshot's PNG is the server's work; the idle desktop's Firefox still ticks.
+  const cost = (kind: string) => new RegExp(`^ {4}${kind}: (-?[\\d.]+) \\((-?[\\d.]+) \\+ (-?[\\d.]+) \\+ (-?[\\d.]+) \\+ (-?[\\d.]+)\\)$`, 'm').exec(stdout)?.slice(1).map(Number)
+  t.match(stdout, /^ {2}one desktop's CPU for one action \(4 of each, one every 500 ms, the idle desktop's subtracted\), ms: Xvfb \+ session \+ Firefox \+ server$/m)
+  const [click, key, screenshot, idle] = ['click', 'key', 'screenshot', 'idle, % of a core'].map(cost)
+  if (t.ok(click && key && screenshot && idle, `a cost line for each action and the idle desktop: ${stdout}`)) {
+    for (const [name, parts] of [['click', click!], ['key', key!], ['screenshot', screenshot!], ['idle', idle!]] as const) {
+      t.ok(Math.abs(parts[0]! - (parts[1]! + parts[2]! + parts[3]! + parts[4]!)) <= 0.25, `${name}: the parts add up to the total (${parts})`)
+    }
+    t.ok(screenshot![4]! > 0, `a screenshot costs the server CPU: ${screenshot![4]} ms`)
+    t.ok(idle![3]! > 0 && idle!.every((value) => value >= 0), `the idle desktop's Firefox takes some CPU, no part less than none: ${idle}`)
+  }
   t.match(stdout, /^ {2}stopped: reached --max 1$/m)
   t.match(stdout, /^ {2}largest number of desktops at p99 ≤ 100 ms: [01] \(quick run: not final\)$/m)
   t.match(stdout, /^ {2}CPU: [\d.]+ % of a core a desktop at 1 \(theirs, the fleet's and the client's\): \d+ cores all busy at ~\d+ desktops$/m)
+  t.match(stdout, /^ {2}the applications alone \(Xvfb, session, Firefox\): [\d.]+ % of a core a desktop at 1; 30 desktops would keep \d+ % of the \d+ cores busy with them, before any screenshot is encoded$/m)
   t.match(stdout, /^MISS fleet density: ≥ 30 full desktops with a browser at p99 ≤ 100 ms, one action a second each \([01]; host \d+ cores, [\d.]+ GB\)$/m)
   t.strictSame(await leftOf(pid), [], 'no container or volume of its fleet is left')
 })
