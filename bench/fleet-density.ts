@@ -60,6 +60,9 @@ type Kind = typeof KINDS[number]
 
 export const PARTS = ['Xvfb', 'session', 'Firefox', 'server'] as const
 export type Part = typeof PARTS[number]
+/** A figure for each part. */
+const byPart = (value: (part: Part) => number) => Object.fromEntries(PARTS.map((part) => [part, value(part)])) as Record<Part, number>
+const sumOfParts = (parts: Record<Part, number>) => PARTS.reduce((sum, part) => sum + parts[part], 0)
 /** Firefox's processes by their comm (15 characters at most). */
 const FIREFOX = /^(firefox|firefox-esr|Web Content|Isolated Web Co|WebExtensions|Privileged Cont|RDD Process|Socket Process|Utility Process|GPU Process|forkserver|file:\/\/ Content)$/
 
@@ -103,7 +106,7 @@ export interface DensityBench {
   image: string
   quick: boolean
   host: { cores: number, memTotalMb: number }
-  settings: { counts: number[], step: number, max: number, seconds: number }
+  settings: { counts: number[], step: number, max: number, seconds: number, costActions: number }
   steps: DensityStep[]
   costs?: ActionCosts
   /** The largest count at p99 ≤ 100 ms (0 when none). */
@@ -132,12 +135,11 @@ export function densitySettings ({ smoke = false, quick = false, max, step, seco
   return { ...settings, counts, costActions }
 }
 
-/** ActionCosts as lines under the table's header. */
+/** ActionCosts as lines after the table. */
 function printCosts (costs: ActionCosts): void {
-  const sum = (parts: Record<Part, number>) => PARTS.reduce((total, part) => total + parts[part], 0)
   console.log(`  one desktop's CPU for one action (${costs.n} of each, one every ${COST_PERIOD_MS} ms, the idle desktop's subtracted), ms: Xvfb + session + Firefox + server`)
-  for (const kind of KINDS) console.log(`    ${kind}: ${pct(sum(costs.perKind[kind]))} (${PARTS.map((part) => pct(costs.perKind[kind][part])).join(' + ')})`)
-  console.log(`    idle, % of a core: ${pct(sum(costs.idle))} (${PARTS.map((part) => pct(costs.idle[part])).join(' + ')})`)
+  for (const kind of KINDS) console.log(`    ${kind}: ${pct(sumOfParts(costs.perKind[kind]))} (${PARTS.map((part) => pct(costs.perKind[kind][part])).join(' + ')})`)
+  console.log(`    idle, % of a core: ${pct(sumOfParts(costs.idle))} (${PARTS.map((part) => pct(costs.idle[part])).join(' + ')})`)
 }
 
 async function meminfo (): Promise<{ totalMb: number, availableMb: number }> {
@@ -207,9 +209,9 @@ async function desktopMemory (docker: Docker, fleetId: string): Promise<DensityS
   // One measure for all: PSS where every process's is readable, RSS otherwise (RSS counts shared pages in full).
   const source = pss.every((value) => value !== undefined) ? 'PSS' : 'RSS'
   const sizes = source === 'PSS' ? pss as number[] : await Promise.all(processes.map((p) => rssMb(p.pid)))
-  const parts = Object.fromEntries(PARTS.map((part) => [part, 0])) as Record<Part, number>
+  const parts = byPart(() => 0)
   processes.forEach((p, i) => { parts[p.part] += sizes[i]! / Math.max(1, containers) })
-  return { source, parts, totalMb: PARTS.reduce((sum, part) => sum + parts[part], 0), processes: Math.round(processes.length / Math.max(1, containers)) }
+  return { source, parts, totalMb: sumOfParts(parts), processes: Math.round(processes.length / Math.max(1, containers)) }
 }
 
 /** The fleet as a process of its own; SIGTERM ends every desktop it started (--on-exit end). */
@@ -250,14 +252,14 @@ async function sweep (docker: Docker, fleetId: string): Promise<number> {
 
 /** CPU ms by part over a window: each process seen at the end, less what it had at the start (one that began in between counts whole). */
 export function partsDelta (before: ReadonlyMap<number, { part: Part, ms: number }>, after: ReadonlyMap<number, { part: Part, ms: number }>): Record<Part, number> {
-  const parts = Object.fromEntries(PARTS.map((part) => [part, 0])) as Record<Part, number>
+  const parts = byPart(() => 0)
   for (const [pid, { part, ms }] of after) parts[part] += ms - (before.get(pid)?.ms ?? 0)
   return parts
 }
 
 /** CPU ms per action by part: a window of `n` actions less an idle window as long. */
 export function perAction (window: Record<Part, number>, idle: Record<Part, number>, n: number): Record<Part, number> {
-  return Object.fromEntries(PARTS.map((part) => [part, (window[part] - idle[part]) / n])) as Record<Part, number>
+  return byPart((part) => (window[part] - idle[part]) / n)
 }
 
 async function cpuByPid (docker: Docker, fleetId: string, desktop?: string): Promise<{ containers: number, byPid: Map<number, { part: Part, ms: number }> }> {
@@ -280,10 +282,10 @@ async function cpuOver<T> (docker: Docker, fleetId: string, fleetPid: number, wo
   const after = { ...await cpuByPid(docker, fleetId), fleet: await cpuMs(fleetPid) }
   const share = (ms: number) => (ms / elapsed) * 100 / Math.max(1, after.containers)
   const delta = partsDelta(before.byPid, after.byPid)
-  const parts = Object.fromEntries(PARTS.map((part) => [part, share(delta[part])])) as Record<Part, number>
+  const parts = byPart((part) => share(delta[part]))
   return {
     result,
-    cpu: { parts, total: PARTS.reduce((sum, part) => sum + parts[part], 0), fleet: share(after.fleet - before.fleet), client: share((user + system) / 1e3) },
+    cpu: { parts, total: sumOfParts(parts), fleet: share(after.fleet - before.fleet), client: share((user + system) / 1e3) },
   }
 }
 
@@ -460,11 +462,11 @@ export async function benchFleetDensity (options: DensityOptions = {}): Promise<
       })
     }
     const idleAfter = await window()
-    const idle = Object.fromEntries(PARTS.map((part) => [part, (idleBefore[part] + idleAfter[part]) / 2])) as Record<Part, number>
+    const idle = byPart((part) => (idleBefore[part] + idleAfter[part]) / 2)
     return {
       n,
       perKind: Object.fromEntries(KINDS.map((kind) => [kind, perAction(windows[kind]!, idle, n)])) as ActionCosts['perKind'],
-      idle: Object.fromEntries(PARTS.map((part) => [part, idle[part] * 100 / (n * COST_PERIOD_MS)])) as Record<Part, number>,
+      idle: byPart((part) => idle[part] * 100 / (n * COST_PERIOD_MS)),
     }
   }
 
@@ -496,9 +498,7 @@ export async function benchFleetDensity (options: DensityOptions = {}): Promise<
       }
       const startS = (performance.now() - starting) / 1000
       const settleS = await settle()
-      if (costs === undefined) {
-        costs = await actionCosts(ids[0]!, settings.costActions)
-      }
+      costs ??= await actionCosts(ids[0]!, settings.costActions)
       const { result: { result, busy, steal }, cpu } = await cpuOver(docker, fleetId, fleet.child.pid!, () => cpuShares(() => drive(ids, settings.seconds)))
       const memory = await desktopMemory(docker, fleetId)
       const step: DensityStep = { desktops: n, ...result, busy, steal, load1: await load1(), availableMb: Math.round((await meminfo()).availableMb), memory, cpu, startS, settleS }
