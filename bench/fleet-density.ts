@@ -367,13 +367,20 @@ export async function benchFleetDensity (options: DensityOptions = {}): Promise<
   const base = `http://127.0.0.1:${port}`
   const call = async (method: string, path: string, body?: unknown, timeoutMs = 60_000) => {
     const raw = Buffer.isBuffer(body)
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': raw ? 'application/octet-stream' : 'application/json' }) },
-      ...(body !== undefined && { body: raw ? new Uint8Array(body) : JSON.stringify(body) }),
-      signal: AbortSignal.timeout(timeoutMs),
-    })
-    return { status: response.status, text: await response.text() }
+    const started = performance.now()
+    try {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': raw ? 'application/octet-stream' : 'application/json' }) },
+        ...(body !== undefined && { body: raw ? new Uint8Array(body) : JSON.stringify(body) }),
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+      return { status: response.status, text: await response.text() }
+    } catch (error) {
+      // Which request, and after how long: "aborted due to timeout" alone names neither.
+      const action = raw || body === undefined ? '' : ` ${JSON.stringify(body).slice(0, 80)}`
+      throw new Error(`${method} ${path}${action}: ${(error as Error).message} after ${Math.round(performance.now() - started)} ms`)
+    }
   }
   /** `probe` until it is true, or the deadline (then why, with the fleet's log if it died). */
   const until = async (what: string, probe: () => Promise<boolean>, timeoutMs = START_TIMEOUT_MS) => {

@@ -58,11 +58,12 @@ t.test('the density bench runs a step through the fleet and leaves nothing behin
     t.equal(errors, 0, 'every action answered')
     t.ok(xvfb! > 0 && session! > 0 && firefox! > 0 && server! > 0, `every part of the desktop measured: Xvfb ${xvfb}, session ${session}, Firefox ${firefox}, server ${server}`)
     t.ok(Math.abs(total! - (xvfb! + session! + firefox! + server!)) <= 2, 'the parts add up to the total')
-    // A screenshot a few seconds needs the server and Xvfb; the fleet forwards every action; the client sends them.
-    t.ok(cpuXvfb! > 0 && cpuServer! > 0 && cpuFleet! > 0 && cpuClient! > 0, `the CPU of the parts that act, of the fleet and of the client measured: ${row![0]}`)
-    t.ok(cpuSession! >= 0 && cpuFirefox! >= 0 && Math.abs(cpu! - (cpuXvfb! + cpuSession! + cpuFirefox! + cpuServer!)) <= 0.25, 'the CPU parts add up to the total')
+    // A screenshot's PNG is the server's ~20 ms; the fleet forwards every action; the client sends them. Xvfb's
+    // share of 5 s (~1 ms a screenshot, a scroll's frames) may round to no tick of 10 ms: the key's cost below shows it.
+    t.ok(cpuServer! > 0 && cpuFleet! > 0 && cpuClient! > 0, `the CPU of the server, of the fleet and of the client measured: ${row![0]}`)
+    t.ok(cpuXvfb! >= 0 && cpuSession! >= 0 && cpuFirefox! >= 0 && Math.abs(cpu! - (cpuXvfb! + cpuSession! + cpuFirefox! + cpuServer!)) <= 0.25, 'the CPU parts add up to the total')
   }
-  // What each action costs the one desktop: a screenshot's PNG is the server's work; the idle desktop's Firefox still ticks.
+  // What each action costs the one desktop: a screenshot's PNG is the server's work, a key's scroll (Down, Up, Down, Up) Firefox's and Xvfb's.
   const cost = (kind: string) => new RegExp(`^ {4}${kind}: (-?[\\d.]+) \\((-?[\\d.]+) \\+ (-?[\\d.]+) \\+ (-?[\\d.]+) \\+ (-?[\\d.]+)\\)$`, 'm').exec(stdout)?.slice(1).map(Number)
   t.match(stdout, /^ {2}one desktop's CPU for one action \(4 of each, one every 500 ms, the idle desktop's subtracted\), ms: Xvfb \+ session \+ Firefox \+ server$/m)
   const [click, key, screenshot, idle] = ['click', 'key', 'screenshot', 'idle, % of a core'].map(cost)
@@ -71,7 +72,7 @@ t.test('the density bench runs a step through the fleet and leaves nothing behin
       t.ok(Math.abs(parts[0]! - (parts[1]! + parts[2]! + parts[3]! + parts[4]!)) <= 0.25, `${name}: the parts add up to the total (${parts})`)
     }
     t.ok(screenshot![4]! > 0, `a screenshot costs the server CPU: ${screenshot![4]} ms`)
-    t.ok(idle![3]! > 0 && idle!.every((value) => value >= 0), `the idle desktop's Firefox takes some CPU, no part less than none: ${idle}`)
+    t.ok(key![1]! > 0 && key![3]! > 0, `a key that scrolls costs Xvfb and Firefox CPU: ${key}`)
   }
   t.match(stdout, /^ {2}stopped: reached --max 1$/m)
   t.match(stdout, /^ {2}largest number of desktops at p99 ≤ 100 ms: [01] \(quick run: not final\)$/m)
