@@ -2,8 +2,8 @@
  * Density through the fleet: how many full desktops with a browser one host holds while each is
  * driven through the fleet's endpoint at one action a second, p99 ≤ 100 ms.
  *
- * The fleet runs as a process of its own (fleet/main.ts: the Docker backend, the desktop image,
- * no warm pool, `--on-exit end`) under a fleet id of this run's. Desktops are added `--step` at a
+ * The fleet runs as a process of its own, as users start it (`computer-gateway fleet`, built: the
+ * Docker backend, the desktop image, no warm pool, `--on-exit end`) under a fleet id of this run's. Desktops are added `--step` at a
  * time up to `--max`; each is a full desktop (XFCE) whose Firefox shows a local page of text and
  * photographs (bench/photo.ts, uploaded into its home through the fleet's /files, then opened with
  * launch_app as the image's autostart would: a file URL under the home). Once the new desktops'
@@ -28,9 +28,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { availableParallelism, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import Docker from 'dockerode'
@@ -214,15 +215,23 @@ async function desktopMemory (docker: Docker, fleetId: string): Promise<DensityS
   return { source, parts, totalMb: sumOfParts(parts), processes: Math.round(processes.length / Math.max(1, containers)) }
 }
 
-/** The fleet as a process of its own; SIGTERM ends every desktop it started (--on-exit end). */
+/**
+ * The fleet as a process of its own, started as users start it: `computer-gateway fleet`, the
+ * compiled fleet under the bin's own Node flags (its collector settings change the fleet's CPU a
+ * desktop by half), on this process's Node. `npm run bench` builds first; alone, after a change,
+ * `npm run build`. SIGTERM ends every desktop it started (--on-exit end).
+ */
 function startFleet ({ fleetId, image, port, key, max }: { fleetId: string, image: string, port: number, key: string, max: number }) {
-  const main = fileURLToPath(new URL('../fleet/main.ts', import.meta.url))
-  const args = ['--import', 'tsx', main, '--fleet-id', fleetId, '--image', image, '--warm', '0', '--max', String(max), '--port', String(port), '--on-exit', 'end', '--start-timeout', String(START_TIMEOUT_MS / 1000)]
+  const bin = fileURLToPath(new URL('../bin/computer-gateway.js', import.meta.url))
+  const args = [bin, 'fleet', '--fleet-id', fleetId, '--image', image, '--warm', '0', '--max', String(max), '--port', String(port), '--on-exit', 'end', '--start-timeout', String(START_TIMEOUT_MS / 1000)]
   // Should this process die without its finally (SIGKILL), the kernel sends the fleet the
   // SIGTERM on which it removes its desktops.
   const setpriv = spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim()
-  const [file, argv] = setpriv ? [setpriv, ['--pdeathsig', 'SIGTERM', '--', process.execPath, ...args]] : [process.execPath, args]
-  const child = spawn(file, argv, { cwd: fileURLToPath(root), env: { ...process.env, API_TOKEN: key, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // The bin's `env -S … node` finds node on PATH: this one first. env and node exec in place, so
+  // the death signal and the SIGTERM below reach the fleet itself.
+  const [file, argv] = setpriv ? [setpriv, ['--pdeathsig', 'SIGTERM', '--', ...args]] : [args[0]!, args.slice(1)]
+  const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`
+  const child = spawn(file, argv, { cwd: fileURLToPath(root), env: { ...process.env, PATH, API_TOKEN: key, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] })
   let log = ''
   const keep = (chunk: Buffer) => { log = (log + chunk.toString()).slice(-4000) }
   child.stdout!.on('data', keep)
@@ -344,6 +353,10 @@ export async function benchFleetDensity (options: DensityOptions = {}): Promise<
     await docker.getImage(image).inspect()
   } catch {
     console.log(`fleet density: skipped: the engine has no image ${image} (npm run test:image builds it; BENCH_FLEET_IMAGE names another)`)
+    return undefined
+  }
+  if (!existsSync(fileURLToPath(new URL('../dist/fleet/main.js', import.meta.url)))) {
+    console.log('fleet density: skipped: the fleet is not built (`npm run build`; `npm run bench` builds first)')
     return undefined
   }
 
