@@ -3,8 +3,8 @@
  * driven through the fleet's endpoint at one action a second, p99 ≤ 100 ms.
  *
  * The fleet runs as a process of its own, as users start it (`computer-gateway fleet`, built: the
- * Docker backend, the desktop image, no warm pool, `--on-exit end`) under a fleet id of this run's. Desktops are added `--step` at a
- * time up to `--max`; each is a full desktop (XFCE) whose Firefox shows a local page of text and
+ * Docker backend, the desktop image, no warm pool, `--on-exit end`) under a fleet id of this
+ * run's. Desktops are added `--step` at a time up to `--max`; each is a full desktop (XFCE) whose Firefox shows a local page of text and
  * photographs (bench/photo.ts, uploaded into its home through the fleet's /files, then opened with
  * launch_app as the image's autostart would: a file URL under the home). Once the new desktops'
  * CPU has settled (settle()), every desktop gets one action a second for `--seconds` (a click, a
@@ -217,8 +217,8 @@ async function desktopMemory (docker: Docker, fleetId: string): Promise<DensityS
 
 /**
  * The fleet as a process of its own, started as users start it: `computer-gateway fleet`, the
- * compiled fleet under the bin's own Node flags (its collector settings change the fleet's CPU a
- * desktop by half), on this process's Node. `npm run bench` builds first; alone, after a change,
+ * compiled fleet under the bin's own Node flags (from the sources under Node's defaults the
+ * fleet took about twice the CPU a desktop), on this process's Node. `npm run bench` builds first; alone, after a change,
  * `npm run build`. SIGTERM ends every desktop it started (--on-exit end).
  */
 function startFleet ({ fleetId, image, port, key, max }: { fleetId: string, image: string, port: number, key: string, max: number }) {
