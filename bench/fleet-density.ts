@@ -4,8 +4,8 @@
  *
  * The fleet runs as a process of its own, as users start it (`computer-gateway fleet`, built: the
  * Docker backend, the desktop image, no warm pool, `--on-exit end`) under a fleet id of this
- * run's. Desktops are added `--step` at a time up to `--max`; each is a full desktop (XFCE) whose Firefox shows a local page of text and
- * photographs (bench/photo.ts, uploaded into its home through the fleet's /files, then opened with
+ * run's. Desktops are added `--step` at a time up to `--max`; each is a full desktop (XFCE)
+ * whose Firefox shows a local page of text and photographs (bench/photo.ts, uploaded into its home through the fleet's /files, then opened with
  * launch_app as the image's autostart would: a file URL under the home). Once the new desktops'
  * CPU has settled (settle()), every desktop gets one action a second for `--seconds` (a click, a
  * key, a PNG screenshot in turn, starts spread over the second), each through
