@@ -3,20 +3,20 @@
  * driven through the fleet's endpoint at one action a second, p99 ≤ 100 ms.
  *
  * The fleet runs as a process of its own, as users start it (`computer-gateway fleet`, built: the
- * Docker backend, the desktop image, no warm pool, `--on-exit end`) under a fleet id of this
- * run's. Desktops are added `--step` at a time up to `--max`; each is a full desktop (XFCE)
- * whose Firefox shows a local page of text and photographs (bench/photo.ts, uploaded into its home through the fleet's /files, then opened with
- * launch_app as the image's autostart would: a file URL under the home). Once the new desktops'
- * CPU has settled (settle()), every desktop gets one action a second for `--seconds` (a click, a
- * key, a PNG screenshot in turn, starts spread over the second), each through
- * POST /desktops/{id}/computer; the step reports p50/p99 (an action that failed counts as slower
- * than any), per kind, the host's load, CPU busy and stolen, available memory, and one desktop's
- * memory and CPU by part from its container's processes (PSS from /proc/PID/smaps_rollup when
- * readable, RSS else; the row says which), with the fleet's and this client's CPU beside. It
- * stops at an action that failed, at the second step in a row whose p99 passes 100 ms
- * (overLine()), or before a step whose desktops would not fit in the memory available, and
- * prints the largest count at p99 ≤ 100 ms against the target, and how many desktops the
- * last step's CPU a desktop would take to keep every core busy.
+ * Docker backend, the desktop image, no warm pool, `--on-exit end`) under a fleet id of this run's.
+ * Desktops are added `--step` at a time up to `--max`; each is a full desktop (XFCE) whose Firefox
+ * shows a local page of text and photographs (bench/photo.ts, uploaded into its home through the
+ * fleet's /files, then opened with launch_app as the image's autostart would: a file URL under the
+ * home). Once the new desktops' CPU has settled (settle()), every desktop gets one action a second
+ * for `--seconds` (a click, a key, a PNG screenshot in turn, starts spread over the second), each
+ * through POST /desktops/{id}/computer; the step reports p50/p99 (an action that failed counts as
+ * slower than any), per kind, the host's load, CPU busy and stolen, available memory, and one
+ * desktop's memory and CPU by part from its container's processes (PSS from /proc/PID/smaps_rollup
+ * when readable, RSS else; the row says which), with the fleet's and this client's CPU beside. It
+ * stops at an action that failed, at the second step in a row whose p99 passes 100 ms (overLine()),
+ * or before a step whose desktops would not fit in the memory available, and prints the largest
+ * count at p99 ≤ 100 ms against the target, and how many desktops the last step's CPU a desktop
+ * would take to keep every core busy.
  *
  * Every container and volume it starts carries the fleet's labels (computer-gateway.fleet=ID)
  * and is removed on every path: the fleet ends them on SIGTERM (sent at the end, on SIGINT or
