@@ -27,8 +27,10 @@ server=(xvfb xdotool x11-xkb-utils x11-xserver-utils xclip imagemagick libxtst6 
 # The tests: real X applications to act on (xterm above, xev and xprop from x11-utils, Chromium as
 # the event oracle, yad as a small GTK form for the accessibility tree, openbox beside it) and
 # xinput to read what X holds down; Debian's python3 and python3-venv for the Python package's
-# virtual environments (npm run test:python; its packages come from PyPI into them).
-tests=(x11-utils xinput openbox yad chromium python3 python3-venv)
+# virtual environments (npm run test:python; its packages come from PyPI into them); python3-dev
+# for the OSWorld one (npm run test:image): its evdev (desktop-env's pynput needs it) has no
+# wheel on PyPI and compiles against Python.h.
+tests=(x11-utils xinput openbox yad chromium python3 python3-venv python3-dev)
 # The full desktop (--desktop full): an XFCE session (window manager, panel, wallpaper,
 # settings daemon; no screensaver, locker, power manager or notification daemon, which get in
 # an agent's way), dbus-launch from dbus-x11, the applications launch_app knows by name, and
