@@ -7,6 +7,8 @@
 import { execFile, execFileSync } from 'node:child_process'
 import { cp, link, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -23,6 +25,13 @@ const ROOT = new URL('..', import.meta.url).pathname
 const TOKEN = 'image-test-token-0123456789abcdef'
 /** Node's LTS lines and the day each stops being maintained (nodejs/Release). */
 const LTS_END: Record<number, string> = { 22: '2027-04-30', 24: '2028-04-30', 26: '2029-04-30' }
+/** The image's HEALTHCHECK, as the Dockerfile copies it. */
+const HEALTHCHECK_SCRIPT = 'scripts/healthcheck.sh'
+
+/** The image's HEALTHCHECK run against PORT: its exit code (Docker's healthy is 0). */
+async function healthcheck (port: number): Promise<number> {
+  return run('bash', [join(ROOT, HEALTHCHECK_SCRIPT)], { env: { PATH: process.env.PATH, PORT: String(port) }, timeout: 10_000 }).then(() => 0, (error) => error.code ?? -1)
+}
 
 interface Instruction { name: string, args: string }
 
@@ -107,7 +116,8 @@ t.test('the Dockerfile: a maintained Node LTS, non-root, tini, a health check, r
   t.ok(instructions.indexOf(all(instructions, 'USER')[0]!) < instructions.findIndex((i) => i.name === 'CMD'), 'USER before CMD')
 
   t.equal(all(instructions, 'ENTRYPOINT')[0]?.args, '["/usr/bin/tini", "--"]', 'tini is PID 1: it reaps zombies and passes signals on')
-  t.match(all(instructions, 'HEALTHCHECK')[0]?.args ?? '', /CMD .*\/health/, 'HEALTHCHECK on GET /health')
+  t.match(all(instructions, 'HEALTHCHECK')[0]?.args ?? '', /CMD \["computer-gateway-healthcheck"\]$/, 'HEALTHCHECK runs the image\'s check')
+  t.ok(all(instructions, 'COPY').some((i) => i.args === `${HEALTHCHECK_SCRIPT} /usr/local/bin/computer-gateway-healthcheck`), 'which is scripts/healthcheck.sh, on PATH')
   // Run --read-only with no -v, the desktop's home must still be writable: a volume Docker makes.
   t.strictSame(byStage.get('slim')!.filter((i) => i.name === 'VOLUME').map((i) => i.args), ['/home/node'], 'slim (and so desktop) declares the home a VOLUME')
   // One way to start: npm start and the image exec the bin, whose shebang carries the settings.
@@ -179,6 +189,7 @@ t.test('the server as the slim image runs it: pruned runtime, NODE_ENV=productio
     if (!health.ready) await delay(100)
   }
   t.ok(health.ready, `ready within 30 s (stderr: ${stderr.slice(-500)})`)
+  t.equal(await healthcheck(port), 0, 'the image\'s HEALTHCHECK: healthy')
 
   const act = (body: unknown, token?: string) => fetch(`${base}/computer`, {
     method: 'POST',
@@ -202,7 +213,33 @@ t.test('the server as the slim image runs it: pruned runtime, NODE_ENV=productio
   t.equal(server.signalCode, null, 'exited by itself on SIGTERM, not killed')
   t.ok(Date.now() - stopped < Number(FLAGS['shutdown-grace'].default) * 1000, 'within the shutdown grace')
   t.notOk(running(xvfb), 'its Xvfb is gone')
+  t.not(await healthcheck(port), 0, 'the image\'s HEALTHCHECK: unhealthy once it is gone')
   t.notOk(execFileSync('ps', ['-eo', 'ppid=,args=']).toString().split('\n').some((line) => line.includes(app)), 'nothing of it runs')
+})
+
+// What Docker's HEALTHCHECK sees, one answer at a time: healthy on a 200 only, within its deadline.
+t.test('the image\'s HEALTHCHECK script: GET /health on PORT, healthy on 200 alone', async (t) => {
+  const cases: Array<{ name: string, answer: (response: ServerResponse) => void, code: (code: number) => boolean }> = [
+    { name: '200: healthy', answer: (response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"ready":true}'), code: (code) => code === 0 },
+    { name: '503 (the desktop not ready): unhealthy', answer: (response) => response.writeHead(503).end('{"ready":false}'), code: (code) => code !== 0 },
+    { name: 'no answer: unhealthy within its own deadline', answer: () => {}, code: (code) => code !== 0 },
+  ]
+  for (const { name, answer, code } of cases) {
+    const requests: Array<{ method?: string, url?: string, host?: string }> = []
+    const server = createServer((request, response) => {
+      requests.push({ method: request.method, url: request.url, host: request.headers.host })
+      answer(response)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const started = Date.now()
+    const exit = await healthcheck(port)
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+    t.ok(code(exit), `${name} (exit ${exit})`)
+    t.ok(Date.now() - started < 6000, `${name}: answered within Docker's 5 s timeout and a margin`)
+    t.strictSame(requests, [{ method: 'GET', url: '/health', host: `127.0.0.1:${port}` }], `${name}: one GET /health with the Host the server expects`)
+  }
 })
 
 t.test('the image\'s address without a token: the server refuses to start, saying why', async (t) => {

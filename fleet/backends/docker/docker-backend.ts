@@ -68,6 +68,11 @@ export class DockerBackend implements Backend {
         Env: desktopEnv(facts, { shell: this.options.shell ?? false, osworld: osworld ?? false }),
         Labels: { ...ownership(fleetId, 'desktop', facts.id), ...factLabels(facts), ...(claim && claimLabels(claim)) },
         ExposedPorts: { [PORT]: {}, ...(osworld && { [GUEST]: {} }) },
+        // The fleet probes a desktop's /health itself as it starts or resumes it (probe.ts), and
+        // GET /desktops/{id}/health asks it at once; the image's HEALTHCHECK would add an exec in
+        // every desktop every 30 s, ~70 ms of the host's CPU each through the engine and runc
+        // (bench/README.md, *The health check's CPU*), for a state nothing here reads.
+        Healthcheck: { Test: ['NONE'] },
         HostConfig: {
           PortBindings: { [PORT]: loopback, ...(osworld && { [GUEST]: loopback }) },
           Binds: [`${home}:${HOME}`],
