@@ -16,7 +16,6 @@ import { promisify } from 'node:util'
 import sharp from 'sharp'
 import t from 'tap'
 import { FLAGS } from '../src/runtime/config.ts'
-import { freePort } from './helpers/net.ts'
 import { spawnOwned, stopOwned } from './helpers/processes.ts'
 import { running } from './helpers/process-table.ts'
 
@@ -172,18 +171,24 @@ t.test('the server as the slim image runs it: pruned runtime, NODE_ENV=productio
   for (const dev of ['typescript', 'tap', '@anthropic-ai/sdk', '@computer-gateway/agent', 'node']) t.notOk(existsSync(join(app, 'node_modules', dev)), `${dev} pruned`)
   t.ok((await stat(join(app, 'dist/src/runtime/server.js'))).isFile())
 
-  const port = await freePort()
   const [command, ...args] = JSON.parse(all(instructions, 'CMD')[0]!.args) as string[]
   // The image's settings, but this machine's PATH (the image's names its own node, not the project's).
+  // PORT 0: the server takes a port no other test can take between a check and its bind (on
+  // 0.0.0.0, as the image listens), and logs it.
   const { PATH: _imagePath, ...settings } = envOf(stages(instructions).get('slim')!)
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: app, ...settings, PORT: String(port), API_TOKEN: TOKEN }
-  const server = spawnOwned(t, command === 'node' ? process.execPath : command!, args, { cwd: app, env, stdio: ['ignore', 'ignore', 'pipe'] })
-  let stderr = ''
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: app, ...settings, PORT: '0', API_TOKEN: TOKEN }
+  const server = spawnOwned(t, command === 'node' ? process.execPath : command!, args, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let [stdout, stderr] = ['', '']
+  server.stdout!.on('data', (chunk) => { stdout += chunk })
   server.stderr!.on('data', (chunk) => { stderr += chunk })
+  const listening = () => Number(/"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(stdout)?.[1] ?? 0)
+  const deadline = Date.now() + 30_000
+  while (!listening() && Date.now() < deadline && server.exitCode === null) await delay(50)
+  const port = listening()
+  t.ok(port, `it logged the port it listens on (stderr: ${stderr.slice(-500)})`)
 
   const base = `http://127.0.0.1:${port}`
   let health: { ready?: boolean, display?: string } = {}
-  const deadline = Date.now() + 30_000
   while (!health.ready && Date.now() < deadline && server.exitCode === null) {
     health = await fetch(`${base}/health`).then((r) => r.json(), () => ({}))
     if (!health.ready) await delay(100)
