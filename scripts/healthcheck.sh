@@ -2,9 +2,9 @@
 # The image's HEALTHCHECK (installed as /usr/local/bin/computer-gateway-healthcheck): healthy when
 # GET /health on $PORT answers 200 — 503 while the desktop cannot take actions, and why.
 # Bash's /dev/tcp, not `node -e "fetch(…)"`: Docker runs this in every container at every
-# interval, and starting Node costs ~150 ms of CPU each time, at 30 desktops a host a burst every
-# second that the desktops' actions queue behind; this costs a few (bench/README.md, *The health
-# check's CPU*). The read has its own deadline within Docker's --timeout.
+# interval, and a check that starts Node cost the host ~170 ms of CPU, this one ~70 (nearly all
+# of it the engine's exec; bench/README.md, *The health check's CPU*). The read has its own
+# deadline within Docker's --timeout.
 set -euo pipefail
 port=${PORT:-8000}
 exec 3<>"/dev/tcp/127.0.0.1/$port"
